@@ -1,0 +1,23 @@
+"""The trick buffer: what has been played to the current trick, in play order.
+
+One Trick is made per match and reused for every trick, so playing and
+resolving never allocate.  Position 0 is the lead; results of the games'
+resolve functions are positions, and `seats[pos]` says who played there.
+"""
+
+from array import array
+
+
+class Trick:
+    def __init__(self, capacity):
+        self.items = array("H", [0] * capacity)
+        self.seats = bytearray(capacity)
+        self.count = 0
+
+    def clear(self):
+        self.count = 0
+
+    def add(self, seat, item):
+        self.items[self.count] = item
+        self.seats[self.count] = seat
+        self.count += 1
