@@ -1,0 +1,60 @@
+"""The calls made per play keep their frames on the board's C stack.
+
+gc.mem_alloc in the WebAssembly build cannot see a frame taken from the heap
+(that build has a Python stack), so this reads the frame size of every
+function a per-play call can reach from the code mpy-cross compiles for the
+board.  See mpy_frames.py.
+"""
+
+import ast
+import pathlib
+
+import pytest
+
+from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames
+
+RULES = pathlib.Path(__file__).resolve().parent.parent / "firmware" / "dicetable" / "rules"
+
+# The functions the table calls on every play, per module.
+PER_PLAY = {
+    "dtwww": ("is_legal", "legal_plays", "resolve", "next_leader"),
+    "walzer": ("is_legal", "legal_plays", "resolve"),
+    "dicefull": ("is_legal", "legal_plays", "evaluate", "picking_over", "next_picker"),
+    "dtt": ("is_legal", "legal_plays", "resolve"),
+    "nokosu": ("is_legal", "legal_plays", "resolve"),
+    "trick": ("add", "clear"),
+}
+
+
+def reachable(tree, roots):
+    """Names of the module's own functions reachable by calls from `roots`."""
+    bodies = {node.name: node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
+    seen, todo = set(), list(roots)
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in bodies:
+            continue
+        seen.add(name)
+        for node in ast.walk(bodies[name]):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                todo.append(node.func.id)
+    return seen
+
+
+@pytest.mark.parametrize("module", sorted(PER_PLAY))
+def test_per_play_frames_fit_on_the_c_stack(module):
+    path = RULES / (module + ".py")
+    names = reachable(ast.parse(path.read_text()), PER_PLAY[module])
+    assert set(PER_PLAY[module]) <= names
+    too_big = {name: frame_words(n_state, n_exc)
+               for name, n_state, n_exc in function_frames(path)
+               if name in names and frame_words(n_state, n_exc) > C_STACK_FRAME_WORDS}
+    assert too_big == {}
+
+
+def test_the_frame_reader_sees_a_big_frame(tmp_path):
+    source = tmp_path / "big.py"
+    source.write_text("def small(a):\n    return a\n\n"
+                      "def big(a, b, c, d, e, f, g, h, i, j, k, l):\n    return a\n")
+    frames = {name: frame_words(s, e) for name, s, e in function_frames(source)}
+    assert frames["small"] <= C_STACK_FRAME_WORDS < frames["big"]
