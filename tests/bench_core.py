@@ -68,14 +68,14 @@ def main():
     print("rules core figures  (CPython %s on %s; MicroPython: WebAssembly build under Node)"
           % (platform.python_version(), platform.machine()))
     print()
-    print("%-9s %-12s %14s %14s %16s" % (
-        "game", "call", "MP heap B/call", "CPython ns/call", "MicroPython ns/call"))
+    print("%-9s %-13s %20s %16s %20s" % (
+        "game", "call", "MP heap B/%d calls" % CALLS, "CPython ns/call", "MicroPython ns/call"))
     for game in GAMES:
         on_micropython = micropython_figures(game)
         for label, fn in game_module(game).hot_calls():
             heap, mp_ns = on_micropython[label]
-            print("%-9s %-12s %14s %14d %16d" % (
-                game, label, "%d/%d" % (heap, CALLS), cpython_ns_per_call(fn), mp_ns))
+            print("%-9s %-13s %20d %16d %20d" % (
+                game, label, heap, cpython_ns_per_call(fn), mp_ns))
     print()
     print("compiled size for the board (mpy-cross -march=armv6m)")
     sizes = compiled_sizes()
