@@ -1,0 +1,119 @@
+"""The Match base: a game's state is a pure fold over its journal.
+
+A game module subclasses Match and supplies five methods:
+
+    reset()             the state before the first action
+    refusal(a)          why action `a` cannot be taken now (a refusal code),
+                        or OK; it must not change anything
+    apply(a)            take an action that refusal() accepted
+    waiting()           bit mask of the seats whose input the match waits
+                        for (TABLE_BIT for the table: dealing, turning up,
+                        rolling); 0 once the match is over
+    legal_actions(seat) every action `seat` may take now (a list)
+
+and the results: `totals` (match score per seat), `history` (one list of
+scores per seat for each game, round or deal scored so far) and
+standings() (final place per seat, 1 = winner, once over()).
+
+Everything else comes from the journal: submit() refuses or applies and
+records, undo() folds the journal again without its last action, and a
+saved journal restores the same state on any interpreter.
+"""
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+from dicetable.match.actions import OK, NOTHING_TO_UNDO
+
+# Option bits shared by the games (each game's module says which it reads).
+OPEN_PLAY = const(1)     # hands are not scanned: accept what cannot be disproved
+TABLE_ROLLS = const(2)   # the table rolls for the players instead of their entries
+VARIANT = const(4)       # the game's published variant (each game says which)
+_COUNT_SHIFT = const(8)  # bits 8-15: a count overriding the game's default length
+
+GAMES = ("dtwww", "walzer", "dicefull", "dtt", "nokosu")
+_HEADER = const(4)       # journal bytes: game, players, options (2 bytes)
+
+
+def options(flags, count):
+    """Pack option flags and a length override (0 = the game's default)."""
+    return flags | (count << _COUNT_SHIFT)
+
+
+class Match:
+    GAME = ""
+
+    def __init__(self, players, options=0):
+        self.players = players
+        self.options = options
+        self.journal = []
+        self.reset()
+
+    def flag(self, bit):
+        return (self.options & bit) != 0
+
+    def count_option(self, default):
+        """The length the options ask for, or `default`."""
+        return (self.options >> _COUNT_SHIFT) or default
+
+    def over(self):
+        return self.waiting() == 0
+
+    def submit(self, a):
+        """Take action `a` if the rules allow it; return OK or the refusal code.
+        A refused action changes nothing."""
+        code = self.refusal(a)
+        if code == OK:
+            self.apply(a)
+            self.journal.append(a)
+        return code
+
+    def undo(self):
+        """Take back the last accepted action: fold the journal again without it."""
+        if not self.journal:
+            return NOTHING_TO_UNDO
+        kept = self.journal
+        kept.pop()
+        self.reset()
+        for a in kept:
+            self.apply(a)
+        self.journal = kept
+        return OK
+
+    def replay(self, journal):
+        """Submit every action of `journal` in order.  Returns -1 when all were
+        accepted, else the index of the first refused one (the state then holds
+        everything before it: a damaged journal never loses what came first)."""
+        for i in range(len(journal)):
+            if self.submit(journal[i]) != OK:
+                return i
+        return -1
+
+    def journal_bytes(self):
+        """The match as bytes: a 4-byte header, then 4 bytes per action, little-endian."""
+        out = bytearray(_HEADER + 4 * len(self.journal))
+        out[0] = GAMES.index(self.GAME)
+        out[1] = self.players
+        out[2] = self.options & 0xFF
+        out[3] = self.options >> 8
+        for i in range(len(self.journal)):
+            a = self.journal[i]
+            for b in range(4):
+                out[_HEADER + 4 * i + b] = (a >> (8 * b)) & 0xFF
+        return out
+
+
+def journal_header(data):
+    """(game name, players, options) from journal bytes."""
+    return GAMES[data[0]], data[1], data[2] | (data[3] << 8)
+
+
+def journal_actions(data):
+    """The actions in journal bytes (a trailing partial record is ignored)."""
+    actions = []
+    for i in range(_HEADER, len(data) - 3, 4):
+        actions.append(data[i] | (data[i + 1] << 8) | (data[i + 2] << 16) | (data[i + 3] << 24))
+    return actions

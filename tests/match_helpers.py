@@ -1,0 +1,56 @@
+"""Helpers for match-engine tests: playing a match out, and comparing states."""
+
+import copy
+import importlib
+from array import array
+
+from dicetable.match.actions import TABLE, TABLE_BIT
+
+
+def new_match(game, players, options=0):
+    return importlib.import_module("dicetable.match." + game).new(players, options)
+
+
+def seats_waiting(match):
+    """The seats (TABLE included) whose input the match waits for, in order."""
+    mask = match.waiting()
+    seats = [s for s in range(match.players) if mask & (1 << s)]
+    if mask & TABLE_BIT:
+        seats.append(TABLE)
+    return seats
+
+
+def _plain(value):
+    if isinstance(value, (array, bytearray)):
+        return ("buffer", list(value))
+    if isinstance(value, (list, tuple)):
+        return type(value)(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if hasattr(value, "__dict__"):
+        return (type(value).__name__, _plain(vars(value)))
+    return copy.deepcopy(value)
+
+
+def snapshot(match):
+    """Everything the match holds except its journal, as plain comparable data."""
+    return {name: _plain(value) for name, value in vars(match).items() if name != "journal"}
+
+
+def random_chooser(match, seat, legal, rng):
+    return rng.choice(legal)
+
+
+def play_random(match, rng, choose=random_chooser, on_step=None):
+    """Play `match` to its end: the table and every seat choose with `choose`
+    (seat, legal actions, rng) -> action; the seat acting is drawn among
+    those waited on.  on_step(match, action) runs after each accepted action."""
+    while not match.over():
+        seat = rng.choice(seats_waiting(match))
+        legal = match.legal_actions(seat)
+        a = choose(match, seat, legal, rng) if seat != TABLE else rng.choice(legal)
+        code = match.submit(a)
+        assert code == 0, (a, code)
+        if on_step is not None:
+            on_step(match, a)
+    return match

@@ -1,0 +1,112 @@
+"""Random complete matches of every game at every player count, checking at
+every step what a player would notice if it broke (OpenSpiel-style):
+
+- the seats waited on each have legal actions, and nobody else has any;
+- every item of the game is in exactly one place;
+- a random action that is not legal is refused and changes nothing;
+- a legal action taken and undone leaves the state as it was;
+- the journal, folded again from the start, gives the same state.
+"""
+
+import importlib
+import random
+
+import pytest
+
+from dicetable.match.actions import TABLE, action, kind_of, value_of
+from dicetable.match.engine import GAMES
+from match_helpers import new_match, play_random, seats_waiting, snapshot
+
+MATCHES = 200
+# The full undo check folds the journal again at every step; it runs on the
+# first matches of each batch and at random steps of the rest.
+FULLY_CHECKED = 3
+SPOT_CHECKS = 0.02
+
+
+def configurations():
+    for game in GAMES:
+        # Every game can be played by three, so a 3-player match names the class.
+        cls = type(importlib.import_module("dicetable.match." + game).new(3))
+        for players in range(cls.MIN_PLAYERS, cls.MAX_PLAYERS + 1):
+            yield game, players
+
+
+def every_legal(match):
+    seats = list(range(match.players)) + [TABLE]
+    return {seat: match.legal_actions(seat) for seat in seats}
+
+
+def check_waiting(match, legal):
+    waited = set(seats_waiting(match))
+    assert waited or match.over()
+    for seat, actions in legal.items():
+        assert bool(actions) == (seat in waited), (seat, waited)
+
+
+def check_inventory(match):
+    assert sorted(match.inventory()) == sorted(match.all_items())
+
+
+def check_refusal(match, legal, rng):
+    allowed = {a for actions in legal.values() for a in actions}
+    kinds = sorted({kind_of(a) for a in allowed}) or [1]
+    before = snapshot(match)
+    for _ in range(3):
+        bad = action(rng.choice(kinds), rng.choice(list(range(match.players)) + [TABLE]),
+                     rng.randrange(0x10000))
+        if bad in allowed:
+            continue
+        assert match.submit(bad) != 0, hex(bad)
+        assert snapshot(match) == before
+    # A legal action of a waited seat, claimed by a seat not waited on.
+    acting = [s for s, actions in legal.items() if actions and s != TABLE]
+    idle = [s for s, actions in legal.items() if not actions and s != TABLE]
+    if acting and idle:
+        stolen = action(kind_of(legal[acting[0]][0]), idle[0], value_of(legal[acting[0]][0]))
+        if stolen not in allowed:
+            assert match.submit(stolen) != 0
+            assert snapshot(match) == before
+
+
+def check_undo_redo(match, legal, rng):
+    seat = rng.choice([s for s, actions in legal.items() if actions])
+    a = rng.choice(legal[seat])
+    before = snapshot(match)
+    assert match.submit(a) == 0
+    after = snapshot(match)
+    assert match.undo() == 0
+    assert snapshot(match) == before
+    assert match.submit(a) == 0
+    assert snapshot(match) == after
+    assert match.undo() == 0
+
+
+def check_replay(match):
+    again = new_match(match.GAME, match.players, match.options)
+    assert again.replay(list(match.journal)) == -1
+    assert snapshot(again) == snapshot(match)
+
+
+@pytest.mark.parametrize("game,players", list(configurations()))
+def test_random_matches_keep_every_invariant(game, players):
+    rng = random.Random("%s-%d" % (game, players))
+    for number in range(MATCHES):
+        match = new_match(game, players)
+        fully = number < FULLY_CHECKED
+
+        def on_step(match, a):
+            legal = every_legal(match)
+            check_waiting(match, legal)
+            check_inventory(match)
+            check_refusal(match, legal, rng)
+            if fully or rng.random() < SPOT_CHECKS:
+                check_replay(match)
+                if not match.over():
+                    check_undo_redo(match, legal, rng)
+
+        play_random(match, rng, on_step=on_step)
+        assert match.submit(action(2, 0, 0)) != 0   # nothing is taken after the end
+        assert len(match.standings()) == players
+        assert len(match.totals) == players
+        check_replay(match)
