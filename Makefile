@@ -6,13 +6,21 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: test bench deps clean
+.PHONY: test sim bench golden deps clean
 
 test: deps
 	$(PY) -m pytest
 
+# make sim ARGS="--game nokosu --players 5 --seed 3"   (python -m sim --help lists all)
+sim: deps
+	$(PY) -m sim $(ARGS)
+
 bench: deps
 	$(PY) tests/bench_core.py
+	$(PY) tests/bench_match.py
+
+golden: deps
+	$(PY) tests/golden_transcripts.py
 
 deps: $(VENV)/.installed node_modules/.installed
 

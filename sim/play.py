@@ -1,0 +1,105 @@
+"""Playing and replaying matches, and the transcript a person reads."""
+
+import importlib
+import random
+
+from dicetable.match.actions import REFUSAL_NAMES, TABLE, TABLE_BIT
+from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT
+from sim.games import game_text
+
+TITLES = {
+    "dtwww": "DTwww",
+    "walzer": "Seltsam-Walzer",
+    "dicefull": "Dicefull",
+    "dtt": "d-TT",
+    "nokosu": "Nokosu Dice",
+}
+BOTS = ("random", "heuristic")
+
+
+class RefusedAction(Exception):
+    pass
+
+
+def new_match(game, players, options=0):
+    return importlib.import_module("dicetable.match." + game).new(players, options)
+
+
+def player_range(game):
+    cls = type(new_match(game, 3))  # every game can be played by three
+    return cls.MIN_PLAYERS, cls.MAX_PLAYERS
+
+
+def describe_options(options):
+    words = ["open play" if options & OPEN_PLAY else "registered hands"]
+    if options & TABLE_ROLLS:
+        words.append("table rolls")
+    if options & VARIANT:
+        words.append("variant")
+    if options >> 8:
+        words.append("length %d" % (options >> 8))
+    return ", ".join(words)
+
+
+def waiting_seats(match):
+    mask = match.waiting()
+    seats = [s for s in range(match.players) if mask & (1 << s)]
+    if mask & TABLE_BIT:
+        seats.append(TABLE)
+    return seats
+
+
+def choose(match, seat, bots, rng):
+    """The action for `seat`: the table draws uniformly (a shuffle or a roll);
+    a seat's bot picks among its legal actions."""
+    legal = match.legal_actions(seat)
+    if seat == TABLE or bots[seat] == "random":
+        return rng.choice(legal)
+    return game_text(match.GAME).heuristic(match, seat, legal, rng)
+
+
+def play(game, players, options, bots, seed, out=None):
+    """Play one match with bots; `out` receives the transcript lines if given."""
+    rng = random.Random(seed)
+    match = new_match(game, players, options)
+    text = game_text(game)
+    if out is not None:
+        out.append("%s, %d players, %s, seed %d" % (
+            TITLES[game], players, describe_options(options), seed))
+        out.append("bots: " + ", ".join("seat %d %s" % (s, bots[s]) for s in range(players)))
+    while not match.over():
+        seat = rng.choice(waiting_seats(match))
+        a = choose(match, seat, bots, rng)
+        code = match.submit(a)
+        if code:
+            raise RefusedAction("%s refused %#x: %s" % (seat, a, REFUSAL_NAMES[code]))
+        if out is not None:
+            out.extend(text.narrate(match, a))
+    if out is not None:
+        out.extend(final_lines(match))
+    return match
+
+
+def replay(game, players, options, actions, out):
+    """Fold a saved journal, narrating every action; stop at a refused one."""
+    match = new_match(game, players, options)
+    text = game_text(game)
+    out.append("%s, %d players, %s, replayed" % (TITLES[game], players, describe_options(options)))
+    for number, a in enumerate(actions, 1):
+        code = match.submit(a)
+        if code:
+            raise RefusedAction("action %d (%#x) refused: %s" % (number, a, REFUSAL_NAMES[code]))
+        out.extend(text.narrate(match, a))
+    if match.over():
+        out.extend(final_lines(match))
+    else:
+        out.append("(the match file ends before the match does)")
+    return match
+
+
+def final_lines(match):
+    places = match.standings()
+    lines = ["", "final standings"]
+    for seat in sorted(range(match.players), key=lambda s: (places[s], s)):
+        lines.append("  %d. seat %d  %d" % (places[seat], seat, match.totals[seat]))
+    return lines
