@@ -1,8 +1,7 @@
 """Helpers for match-engine tests: playing a match out, and comparing states."""
 
-import copy
 import importlib
-from array import array
+import pickle
 
 from dicetable.match.actions import TABLE, TABLE_BIT
 
@@ -20,21 +19,11 @@ def seats_waiting(match):
     return seats
 
 
-def _plain(value):
-    if isinstance(value, (array, bytearray)):
-        return ("buffer", list(value))
-    if isinstance(value, (list, tuple)):
-        return type(value)(_plain(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if hasattr(value, "__dict__"):
-        return (type(value).__name__, _plain(vars(value)))
-    return copy.deepcopy(value)
-
-
 def snapshot(match):
-    """Everything the match holds except its journal, as plain comparable data."""
-    return {name: _plain(value) for name, value in vars(match).items() if name != "journal"}
+    """Everything the match holds except its journal, as comparable bytes
+    (buffers, lists and the trick object included, deeply)."""
+    state = {name: value for name, value in vars(match).items() if name != "journal"}
+    return pickle.dumps(state, protocol=4)
 
 
 def random_chooser(match, seat, legal, rng):
