@@ -46,6 +46,18 @@ def parse_args(argv):
     return args
 
 
+def show_progress(done, total):
+    """On a terminal, one line redrawn every 1%; in a log, a line every 10%."""
+    tty = sys.stderr.isatty()
+    step = max(1, total // (100 if tty else 10))
+    if done % step and done != total:
+        return
+    sys.stderr.write(("\r%d/%d matches" if tty else "%d/%d matches\n") % (done, total))
+    if tty and done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
 def batch(args):
     wins = [0] * args.players
     totals = [0] * args.players
@@ -54,10 +66,7 @@ def batch(args):
         for seat, place in enumerate(match.standings()):
             wins[seat] += place == 1
             totals[seat] += match.totals[seat]
-        if (i + 1) % max(1, args.matches // 100) == 0 or i + 1 == args.matches:
-            sys.stderr.write("\r%d/%d matches" % (i + 1, args.matches))
-            sys.stderr.flush()
-    sys.stderr.write("\n")
+        show_progress(i + 1, args.matches)
     print("%d matches of %s, %d players, seeds %d-%d" % (
         args.matches, args.game, args.players, args.seed, args.seed + args.matches - 1))
     print("seat  bot        wins  win rate  mean score")

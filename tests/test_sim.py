@@ -1,0 +1,69 @@
+"""The simulator as a person uses it: play, save, replay, batch, bad files."""
+
+import pytest
+
+from sim.__main__ import main
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_seed_gives_the_same_match(capsys):
+    first = run(capsys, "--game", "nokosu", "--players", "3", "--seed", "5")
+    again = run(capsys, "--game", "nokosu", "--players", "3", "--seed", "5")
+    other = run(capsys, "--game", "nokosu", "--players", "3", "--seed", "6")
+    assert first[0] == 0 and first == again
+    assert first[1] != other[1]
+    assert "final standings" in first[1]
+
+
+@pytest.mark.parametrize("game", ["dtwww", "walzer", "dicefull", "dtt", "nokosu"])
+def test_a_saved_match_replays_to_the_same_transcript(capsys, tmp_path, game):
+    path = str(tmp_path / "m.match")
+    code, played, _ = run(capsys, "--game", game, "--seed", "2", "--table-rolls",
+                          "--save", path)
+    assert code == 0
+    code, replayed, _ = run(capsys, "--replay", path)
+    assert code == 0
+    # The played match's header names its bots; the replay's says "replayed".
+    assert replayed.splitlines()[1:] == played.splitlines()[2:]
+
+
+def test_a_match_file_with_an_illegal_action_stops_there(capsys, tmp_path):
+    path = tmp_path / "m.match"
+    run(capsys, "--game", "walzer", "--players", "3", "--seed", "4", "--save", str(path))
+    lines = path.read_text().splitlines()
+    first_play = next(i for i, line in enumerate(lines) if line.startswith("play "))
+    lines[first_play] = "play 2 " + lines[first_play].split()[2]   # out of turn
+    path.write_text("\n".join(lines) + "\n")
+    code, out, err = run(capsys, "--replay", str(path))
+    assert code == 1
+    assert "refused: out of turn" in err
+    assert "the deal is complete" in out
+
+
+def test_a_match_file_with_a_bad_line_names_it(capsys, tmp_path):
+    path = tmp_path / "m.match"
+    path.write_text("game walzer\nplayers 3\noptions 0\ndeal 0 19\nfoo 1 2\n")
+    code, _, err = run(capsys, "--replay", str(path))
+    assert code == 1
+    assert "m.match:5" in err and "foo 1 2" in err
+
+
+def test_a_batch_summarises_every_seat(capsys):
+    code, out, err = run(capsys, "--game", "dtt", "--matches", "30",
+                         "--bots", "heuristic,random")
+    assert code == 0
+    assert "30/30 matches" in err
+    rows = [line.split() for line in out.splitlines()
+            if line.split()[1:2] in (["heuristic"], ["random"])]
+    assert [row[:2] for row in rows] == [["0", "heuristic"], ["1", "random"], ["2", "heuristic"]]
+
+
+def test_a_player_count_the_game_does_not_allow_is_refused(capsys):
+    with pytest.raises(SystemExit):
+        main(["--game", "dtt", "--players", "4"])
+    assert "3-3 players" in capsys.readouterr().err
