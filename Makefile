@@ -6,10 +6,15 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: test sim bench golden deps clean
+.PHONY: test lint sim bench golden deps clean
 
-test: deps
+test: deps lint
 	$(PY) -m pytest
+
+# The board code type-checks against MicroPython's rp2 stubs (pyright, pinned in
+# package-lock.json); the stubs live in .typings/, apart from the venv.
+lint: deps .typings/.installed
+	node_modules/.bin/pyright -p firmware/pyrightconfig.json
 
 # make sim ARGS="--game nokosu --players 5 --seed 3"   (python -m sim --help lists all)
 sim: deps
@@ -29,9 +34,14 @@ $(VENV)/.installed: requirements.txt
 	$(PY) -m pip install --quiet -r requirements.txt
 	touch $@
 
+.typings/.installed: requirements-stubs.txt $(VENV)/.installed
+	rm -rf .typings
+	$(PY) -m pip install --quiet --no-user --target .typings -r requirements-stubs.txt
+	touch $@
+
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
 clean:
-	rm -rf $(VENV) node_modules .pytest_cache .hypothesis build
+	rm -rf $(VENV) node_modules .typings .pytest_cache .hypothesis build

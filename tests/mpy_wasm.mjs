@@ -2,12 +2,12 @@
 //
 //   node tests/mpy_wasm.mjs SCRIPT.py [HEAP_KB]
 //
-// The firmware package and the portable conformance cases are copied from
-// disk into MicroPython's in-memory filesystem, so the board's code is
-// imported unchanged.  A Python exception exits with status 1 and its
+// The firmware, the portable conformance cases and the virtual hardware
+// (sim/hw) are copied from disk into MicroPython's in-memory filesystem, so
+// the board's code is imported unchanged.  A Python exception exits with status 1 and its
 // traceback on stderr.
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -34,9 +34,14 @@ function copyTree(src, dst) {
 
 copyTree(join(root, "firmware"), "/firmware");
 copyTree(join(root, "tests", "cases"), "/tests/cases");
+if (existsSync(join(root, "sim", "hw"))) {
+  // Only the portable virtual parts: sim/__init__.py is host-side code.
+  copyTree(join(root, "sim", "hw"), "/sim/hw");
+  mp.FS.writeFile("/sim/__init__.py", "");
+}
 
 try {
-  mp.runPython("import sys\nsys.path[:0] = ['/firmware', '/tests']");
+  mp.runPython("import sys\nsys.path[:0] = ['/firmware', '/tests', '/']");
   mp.runPython(readFileSync(script, "utf8"));
 } catch (err) {
   process.stderr.write(String(err.message || err) + "\n");

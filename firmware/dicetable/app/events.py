@@ -6,7 +6,7 @@ button number for a long press (a long MINUS is undo).
 """
 
 try:
-    from micropython import const
+    from micropython import const  # pyright: ignore[reportAssignmentType]
 except ImportError:
     def const(x):
         return x

@@ -13,7 +13,7 @@ thing in every game, so a journal reads alike whatever the game.
 """
 
 try:
-    from micropython import const
+    from micropython import const  # pyright: ignore[reportAssignmentType]
 except ImportError:
     def const(x):
         return x

@@ -41,7 +41,7 @@ DICE_SET below (None: one die of every kind the core knows, serial 0).
 """
 
 try:
-    from micropython import const
+    from micropython import const  # pyright: ignore[reportAssignmentType]
 except ImportError:
     def const(x):
         return x

@@ -51,7 +51,7 @@ the next deal's first card is turned up.
 from array import array
 
 try:
-    from micropython import const
+    from micropython import const  # pyright: ignore[reportAssignmentType]
 except ImportError:
     def const(x):
         return x

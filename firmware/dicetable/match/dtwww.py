@@ -52,7 +52,7 @@ preallocated buffers), `last_winner` (seat that keeps its die), `last_leader`
 """
 
 try:
-    from micropython import const
+    from micropython import const  # pyright: ignore[reportAssignmentType]
 except ImportError:
     def const(x):
         return x

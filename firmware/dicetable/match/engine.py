@@ -21,7 +21,7 @@ saved journal restores the same state on any interpreter.
 """
 
 try:
-    from micropython import const
+    from micropython import const  # pyright: ignore[reportAssignmentType]
 except ImportError:
     def const(x):
         return x
@@ -51,6 +51,22 @@ class Match:
         self.options = options
         self.journal = []
         self.reset()
+
+    # What each game supplies (see the module docstring).
+    def reset(self):
+        raise NotImplementedError
+
+    def refusal(self, a):
+        raise NotImplementedError
+
+    def apply(self, a):
+        raise NotImplementedError
+
+    def waiting(self):
+        raise NotImplementedError
+
+    def legal_actions(self, seat):
+        raise NotImplementedError
 
     def flag(self, bit):
         return (self.options & bit) != 0

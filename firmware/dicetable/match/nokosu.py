@@ -88,7 +88,7 @@ round: kept (the kept item per seat, as it shows), last_bids, last_tricks.
 """
 
 try:
-    from micropython import const
+    from micropython import const  # pyright: ignore[reportAssignmentType]
 except ImportError:
     def const(x):
         return x

@@ -47,7 +47,7 @@ last_trick_seats (play order) hold it; `trick` itself is cleared at once.
 """
 
 try:
-    from micropython import const
+    from micropython import const  # pyright: ignore[reportAssignmentType]
 except ImportError:
     def const(x):
         return x

@@ -36,7 +36,7 @@ the match engine.
 """
 
 try:
-    from micropython import const
+    from micropython import const  # pyright: ignore[reportAssignmentType]
 except ImportError:
     def const(x):
         return x

@@ -52,7 +52,7 @@ Tests (dicefull._score has one branch per test):
 """
 
 try:
-    from micropython import const
+    from micropython import const  # pyright: ignore[reportAssignmentType]
 except ImportError:
     def const(x):
         return x

@@ -18,7 +18,7 @@ turn order, the number of deals and the journal belong to the match engine.
 """
 
 try:
-    from micropython import const
+    from micropython import const  # pyright: ignore[reportAssignmentType]
 except ImportError:
     def const(x):
         return x

@@ -23,7 +23,7 @@ call (tests/test_board_frames.py).
 """
 
 try:
-    from micropython import const
+    from micropython import const  # pyright: ignore[reportAssignmentType]
 except ImportError:
     def const(x):
         return x

@@ -25,7 +25,7 @@ is taken from the heap on every call (tests/test_board_frames.py).
 """
 
 try:
-    from micropython import const
+    from micropython import const  # pyright: ignore[reportAssignmentType]
 except ImportError:
     def const(x):
         return x

@@ -17,7 +17,7 @@ match engine.
 """
 
 try:
-    from micropython import const
+    from micropython import const  # pyright: ignore[reportAssignmentType]
 except ImportError:
     def const(x):
         return x
