@@ -1,0 +1,1 @@
+"""Virtual hardware: the board parts the simulator and the tests drive the drivers with."""
