@@ -23,6 +23,7 @@ sim: deps
 bench: deps
 	$(PY) tests/bench_core.py
 	$(PY) tests/bench_match.py
+	$(PY) tests/bench_firmware.py
 
 golden: deps
 	$(PY) tests/golden_transcripts.py

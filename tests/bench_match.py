@@ -3,7 +3,8 @@
 - Peak live heap on real MicroPython while folding a complete 5-player Nokosu
   Dice match and a complete 4-player DTwww match: after every action the
   collector runs and gc.mem_alloc() is read; the peak is above the baseline
-  taken before the match is made (the journal itself already loaded).
+  taken before the match is made (the journal itself already loaded; the
+  modules already imported).
 - Random complete d-TT deals per CPU-second through the match engine on CPython.
 """
 
@@ -19,18 +20,29 @@ import mpy_wasm  # noqa: E402
 from match_helpers import new_match, play_random  # noqa: E402
 from sim.play import play  # noqa: E402
 
-PEAK_SCRIPT = """
+# Each action runs in its own part of the script ("#: next run", see
+# mpy_wasm.mjs), so that the collection before the reading frees everything
+# the previous actions left behind.
+PEAK_SETUP = """
 import gc
 from dicetable.match.%s import new
 journal = %r
+#: next run
 gc.collect()
 base = gc.mem_alloc()
 match = new(%d, 0)
 peak = 0
-for a in journal:
-    match.submit(a)
-    gc.collect()
-    peak = max(peak, gc.mem_alloc() - base)
+k = 0
+"""
+PEAK_STEP = """
+#: next run
+gc.collect()
+peak = max(peak, gc.mem_alloc() - base)
+match.submit(journal[k])
+k += 1
+"""
+PEAK_END = """
+#: next run
 gc.collect()
 print(peak, gc.mem_alloc() - base, len(journal))
 """
@@ -38,7 +50,9 @@ print(peak, gc.mem_alloc() - base, len(journal))
 
 def micropython_peak(game, players):
     match = play(game, players, 0, ["heuristic"] * players, 1)
-    out = mpy_wasm.run(PEAK_SCRIPT % (game, list(match.journal), players))
+    script = (PEAK_SETUP % (game, list(match.journal), players)
+              + PEAK_STEP * len(match.journal) + PEAK_END)
+    out = mpy_wasm.run(script)
     peak, end, actions = (int(x) for x in out.split())
     return peak, end, actions
 

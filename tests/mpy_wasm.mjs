@@ -2,6 +2,10 @@
 //
 //   node tests/mpy_wasm.mjs SCRIPT.py [HEAP_KB]
 //
+// A line "#: next run" splits the script into parts run one after another
+// in the same interpreter: this build's gc.collect() frees nothing that was
+// allocated earlier in the same run, so a heap measurement that needs a real
+// collection starts a new part.
 // The firmware, the portable conformance cases and the virtual hardware
 // (sim/hw) are copied from disk into MicroPython's in-memory filesystem, so
 // the board's code is imported unchanged.  A Python exception exits with status 1 and its
@@ -42,7 +46,9 @@ if (existsSync(join(root, "sim", "hw"))) {
 
 try {
   mp.runPython("import sys\nsys.path[:0] = ['/firmware', '/tests', '/']");
-  mp.runPython(readFileSync(script, "utf8"));
+  for (const part of readFileSync(script, "utf8").split(/^#: next run$/m)) {
+    mp.runPython(part);
+  }
 } catch (err) {
   process.stderr.write(String(err.message || err) + "\n");
   process.exit(1);
