@@ -4,6 +4,7 @@
     python -m sim --game walzer --bots heuristic,random --save walzer.match
     python -m sim --replay walzer.match
     python -m sim --game dtt --matches 1000
+    python -m sim --game dtwww --players 3 --table --human 0    # play seat 0 yourself
 """
 
 import argparse
@@ -28,6 +29,9 @@ def parse_args(argv):
                    help="games/rounds/deals, where the game lets it change (0: default)")
     p.add_argument("--save", metavar="FILE", help="write the match file")
     p.add_argument("--replay", metavar="FILE", help="print the transcript of a match file")
+    p.add_argument("--table", action="store_true",
+                   help="interactive: the firmware on a virtual table; you play --human seats")
+    p.add_argument("--human", default="0", help="with --table: your seats, comma-separated")
     p.add_argument("--matches", type=int, default=1,
                    help="play a batch of matches (seeds seed, seed+1, ...) and summarise")
     args = p.parse_args(argv)
@@ -80,6 +84,14 @@ def batch(args):
 def main(argv=None):
     args = parse_args(argv)
     out = []
+    if args.table:
+        from dicetable.app.menu import F_HANDS, F_LENGTH, F_ROLLS, F_VARIANT
+        from sim import terminal
+        humans = [int(s) for s in args.human.split(",")]
+        menu = {F_HANDS: int(args.open_play), F_ROLLS: int(args.table_rolls),
+                F_VARIANT: int(args.variant), F_LENGTH: args.length}
+        terminal.run(args.game, args.players, humans, args.bots, args.seed, menu)
+        return 0
     try:
         if args.replay:
             game, players, opts, actions = matchfile.read(args.replay)

@@ -1,0 +1,182 @@
+"""The interactive table: a person plays some seats by typing, bots play the rest.
+
+The whole firmware runs on the virtual table (sim/hw/rig.py): what the person
+types becomes a tag on their seat's reader or a press of its buttons, and
+after every step the seat LEDs and the centre ring are drawn in colour.
+
+    ?            the actions the table would accept from you now, numbered
+    N            make action N, as a player would (scan the item, enter the value)
+    auto         make one of them at random (handy for scanning a dealt hand)
+    items        every item of the game, numbered
+    scan I       put item I on your reader and take it away (it may be refused)
+    -  +  ok     press your seat's buttons;  undo  is a long press of -
+    wait         let a second pass
+    quit
+"""
+
+import random
+import sys
+
+from dicetable.app import games
+from dicetable.app.events import CENTRE, LONG, MINUS, OK, PLUS
+from dicetable.match.actions import TABLE
+from dicetable.match.engine import GAMES
+from sim.games import game_text
+from sim.hw import hands
+from sim.hw.rig import VirtualTable
+
+BUTTON_WORDS = {"-": MINUS, "+": PLUS, "ok": OK, "undo": MINUS | LONG}
+
+
+def led_row(colours):
+    """A row of LEDs as coloured blocks (24-bit colour; brightness lifted to be seen)."""
+    cells = []
+    for r, g, b in colours:
+        if r == g == b == 0:
+            cells.append("\x1b[38;2;60;60;60m·\x1b[0m")
+        else:
+            k = 255 // max(r, g, b)
+            cells.append("\x1b[38;2;%d;%d;%dm●\x1b[0m" % (r * k, g * k, b * k))
+    return "".join(cells)
+
+
+class Session:
+    def __init__(self, game, players, humans, bots, seed, options, out):
+        self.game = GAMES.index(game)
+        self.humans = set(humans)
+        self.bots = bots
+        self.rng = random.Random(seed)
+        self.out = out
+        self.vt = VirtualTable(seats=tuple(range(players)), seed=seed)
+        self.vt.storage.save_registry(hands.full_registry())
+        self.vt.boot()
+        self.start(players, options)
+        self.items = games.all_items(self.game)
+
+    @property
+    def table(self):
+        return self.vt.table
+
+    def start(self, players, options):
+        """The start-up menu, chosen with the lead seat's buttons."""
+        vt = self.vt
+        lead = vt.table.lead
+        for _ in range(self.game):
+            vt.press(lead, PLUS)
+        vt.press(lead, OK)
+        for s in range(players):
+            if s != lead:
+                vt.press(s, OK)
+        vt.press(lead, OK)
+        menu = vt.table.menu
+        while vt.table.mode == "menu":
+            for _ in range(options.get(menu.field, 0)):
+                vt.press(lead, PLUS)
+            vt.press(lead, OK)
+
+    def draw(self):
+        t = self.table
+        lines = []
+        for s in t.seats:
+            who = "you" if s in self.humans else self.bots[s % len(self.bots)]
+            lines.append("seat %d %-9s %s" % (s, who, led_row(self.vt.leds(s))))
+        lines.append("centre         %s" % led_row(self.vt.leds(CENTRE)))
+        lines += ["  " + line for line in t.text]
+        self.out.write("\n".join(lines) + "\n")
+
+    def your_actions(self, seat):
+        t = self.table
+        if t.mode != "play":
+            return []
+        p = t.player[seat]
+        return [a for a in hands.player_actions(t) if p >= 0 and (a >> 16) & 7 == p]
+
+    def acting_seat(self, a):
+        """The physical seat that makes action `a`; the bots make the centre's."""
+        player = (a >> 16) & 7
+        return -1 if player == TABLE else self.table.phys[player]
+
+    def bots_move(self):
+        """Let the bots act while they have something to do; in simultaneous
+        phases they do their part and leave the person theirs."""
+        t = self.table
+        while t.mode == "play":
+            if t.trick_show is not None:
+                self.vt.wait(500)
+                continue
+            if t.score_show is not None and not self.humans & set(t.seats):
+                self.vt.press(t.lead, OK)
+                continue
+            acts = [a for a in hands.player_actions(t) if self.acting_seat(a) not in self.humans]
+            if not acts:
+                return
+            seat = self.acting_seat(acts[0])
+            mine = [a for a in acts if self.acting_seat(a) == seat]
+            if seat >= 0 and self.bots[seat % len(self.bots)] == "heuristic":
+                a = game_text(GAMES[self.game]).heuristic(t.match, (acts[0] >> 16) & 7,
+                                                          mine, self.rng)
+            else:
+                a = self.rng.choice(mine)
+            hands.make(self.vt, t, a)
+
+    def command(self, seat, line):
+        words = line.split()
+        if not words:
+            return True
+        word = words[0]
+        t = self.table
+        if word == "quit":
+            return False
+        if word == "?":
+            for i, a in enumerate(self.your_actions(seat)):
+                self.out.write("  %d  %s\n" % (i, games.action_words(self.game, a)))
+        elif word.isdigit():
+            acts = self.your_actions(seat)
+            if int(word) < len(acts):
+                hands.make(self.vt, t, acts[int(word)])
+            else:
+                self.out.write("  no action %s: type ? for the list\n" % word)
+        elif word == "auto":
+            acts = self.your_actions(seat)
+            if acts:
+                hands.make(self.vt, t, self.rng.choice(acts))
+        elif word == "items":
+            for i, item in enumerate(self.items):
+                self.out.write("  %d  %s\n" % (i, games.item_name(self.game, item)))
+        elif word == "scan" and len(words) == 2 and words[1].isdigit() \
+                and int(words[1]) < len(self.items):
+            item = self.items[int(words[1])]
+            self.vt.scan(seat, hands.uid_for(self.game, games.identity(self.game, item)))
+        elif word in BUTTON_WORDS:
+            self.vt.press(seat, BUTTON_WORDS[word])
+        elif word == "wait":
+            self.vt.wait(1000)
+        else:
+            self.out.write(__doc__.split("\n\n", 1)[1])
+        return True
+
+
+def run(game, players, humans, bots, seed, options, stdin=sys.stdin, out=sys.stdout):
+    session = Session(game, players, humans, bots, seed, options, out)
+    seat = min(humans)
+    out.write("you play seat%s %s; type ? for your actions, help for the commands\n" % (
+        "s" if len(humans) > 1 else "", " ".join(str(s) for s in sorted(humans))))
+    while True:
+        session.bots_move()
+        session.draw()
+        for line in session.vt.lines[-3:]:
+            out.write("  log: %s\n" % line)
+        if session.table.mode == "over":
+            out.write("the match is over\n")
+            return session
+        out.write("seat %d> " % seat)
+        out.flush()
+        line = stdin.readline()
+        if not line:
+            return session
+        words = line.split()
+        if words and words[0] == "seat" and len(words) == 2 and int(words[1]) in humans:
+            seat = int(words[1])
+            continue
+        if not session.command(seat, line):
+            return session
