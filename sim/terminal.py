@@ -50,29 +50,12 @@ class Session:
         self.vt = VirtualTable(seats=tuple(range(players)), seed=seed)
         self.vt.storage.save_registry(hands.full_registry())
         self.vt.boot()
-        self.start(players, options)
+        hands.choose_in_menu(self.vt, self.vt.table, self.game, range(players), options)
         self.items = games.all_items(self.game)
 
     @property
     def table(self):
         return self.vt.table
-
-    def start(self, players, options):
-        """The start-up menu, chosen with the lead seat's buttons."""
-        vt = self.vt
-        lead = vt.table.lead
-        for _ in range(self.game):
-            vt.press(lead, PLUS)
-        vt.press(lead, OK)
-        for s in range(players):
-            if s != lead:
-                vt.press(s, OK)
-        vt.press(lead, OK)
-        menu = vt.table.menu
-        while vt.table.mode == "menu":
-            for _ in range(options.get(menu.field, 0)):
-                vt.press(lead, PLUS)
-            vt.press(lead, OK)
 
     def draw(self):
         t = self.table

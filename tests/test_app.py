@@ -32,7 +32,7 @@ from dicetable.match.engine import GAMES, OPEN_PLAY, TABLE_ROLLS, VARIANT, optio
 from dicetable.rules import dtwww as dt
 from match_helpers import snapshot
 from sim.hw import hands
-from sim.hw.hands import full_registry, uid_for
+from sim.hw.hands import choose_in_menu, full_registry, uid_for
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 APP = sorted((ROOT / "firmware" / "dicetable" / "app").glob("*.py"))
@@ -170,24 +170,10 @@ class Driver:
 
     def start(self, game, seats, hands=0, rolls=0, variant=0, length=0):
         """Boot, then choose everything in the menu with the buttons."""
-        t = self.table
-        t.boot()
-        lead = t.lead
-        for _ in range(game):
-            self.press(lead, PLUS)
-        self.press(lead, OK)
-        for s in seats:
-            if s != lead:
-                self.press(s, OK)
-        if lead not in seats:
-            self.press(lead, MINUS)
-        self.press(lead, OK)
-        want = {F_HANDS: hands, F_ROLLS: rolls, F_VARIANT: variant, F_LENGTH: length}
-        while t.mode == "menu":
-            for _ in range(want[t.menu.field]):
-                self.press(lead, PLUS)
-            self.press(lead, OK)
-        assert t.mode == "play", self.lines[-3:]
+        self.table.boot()
+        presses = {F_HANDS: hands, F_ROLLS: rolls, F_VARIANT: variant, F_LENGTH: length}
+        choose_in_menu(self, self.table, game, seats, presses)
+        assert self.table.mode == "play", self.lines[-3:]
 
     def player_actions(self):
         return hands.player_actions(self.table)

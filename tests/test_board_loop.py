@@ -14,7 +14,6 @@ import pytest
 import pins
 import table_config
 from sim.hw.clock import Clock
-from sim.hw.vmfrc522 import VMFRC522
 from sim.hw.vpin import VPin
 from sim.hw.vpixels_portable import RecordingNeoPixel
 from sim.hw.vspi import VSPI

@@ -15,8 +15,7 @@ import pytest
 from dicetable.match import dicefull as engine
 from dicetable.match.actions import (
     ALREADY_PLACED, ILLEGAL_PLAY, MATCH_OVER, OK, OUT_OF_RANGE, OUT_OF_TURN, PASS, PICK,
-    REVEAL, ROLL, TABLE, TABLE_BIT, UNKNOWN_ITEM, WRONG_PHASE, action, kind_of, seat_of,
-    value_of,
+    REVEAL, ROLL, TABLE, TABLE_BIT, UNKNOWN_ITEM, WRONG_PHASE, action, kind_of, value_of,
 )
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, options
 from dicetable.rules import dicefull as df

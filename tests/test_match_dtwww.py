@@ -16,7 +16,7 @@ from dicetable.match.actions import (
     kind_of, seat_of, value_of)
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, options
 from dicetable.rules import dtwww as dt
-from match_helpers import play_random, random_chooser, seats_waiting, snapshot
+from match_helpers import play_random, seats_waiting, snapshot
 from sim.games import dtwww as text
 
 R, B, G, W = dt.RED, dt.BLUE, dt.GREEN, dt.WHITE

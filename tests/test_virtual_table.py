@@ -8,7 +8,7 @@ import random
 
 import mpy_wasm
 from dicetable.app import frames as fr
-from dicetable.app.events import CENTRE, MINUS, OK, PLUS
+from dicetable.app.events import CENTRE, OK
 from dicetable.match.actions import (
     OUT_OF_TURN, PLAY, REFUSAL_NAMES, kind_of)
 from match_helpers import snapshot
@@ -28,18 +28,7 @@ def table_with_registry(seats=(0, 1, 2, 3, 4)):
 
 
 def start(vt, game, seats):
-    lead = vt.table.lead
-    for _ in range(game):
-        vt.press(lead, PLUS)
-    vt.press(lead, OK)
-    for s in seats:
-        if s != lead:
-            vt.press(s, OK)
-    if lead not in seats:
-        vt.press(lead, MINUS)       # the menu's seat leaves the match
-    vt.press(lead, OK)
-    while vt.table.mode == "menu":
-        vt.press(lead, OK)          # every option at its default
+    hands.choose_in_menu(vt, vt.table, game, seats)     # every option at its default
     assert vt.table.mode == "play"
 
 

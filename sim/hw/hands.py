@@ -61,3 +61,24 @@ def choose(surface, table, player, a):
     while e.index > target:
         surface.press(seat, MINUS)
     surface.press(seat, OK)
+
+
+def choose_in_menu(surface, table, game, seats, presses=None):
+    """The start-up menu, chosen with the buttons as a person would: the game
+    with + at the menu's seat, OK at every other seat that plays (the menu's
+    seat leaves with − if it does not), then each option field stepped up
+    presses[field] times (default: left as it is) and confirmed with OK."""
+    lead = table.lead
+    for _ in range(game):
+        surface.press(lead, PLUS)
+    surface.press(lead, OK)
+    for s in seats:
+        if s != lead:
+            surface.press(s, OK)
+    if lead not in seats:
+        surface.press(lead, MINUS)
+    surface.press(lead, OK)
+    while table.mode == "menu":
+        for _ in range((presses or {}).get(table.menu.field, 0)):
+            surface.press(lead, PLUS)
+        surface.press(lead, OK)

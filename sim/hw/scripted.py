@@ -6,7 +6,6 @@ prints the journal, the log and a digest of every LED frame, so that a test
 can compare MicroPython's run with CPython's byte for byte.
 """
 
-from dicetable.app.events import OK, PLUS
 from dicetable.app.menu import F_LENGTH
 from sim.hw import hands
 from sim.hw.rig import VirtualTable
@@ -14,27 +13,11 @@ from sim.hw.rig import VirtualTable
 DICEFULL = 2
 
 
-def choose_in_menu(vt, game, seats, length):
-    lead = vt.table.lead
-    for _ in range(game):
-        vt.press(lead, PLUS)
-    vt.press(lead, OK)
-    for s in seats:
-        if s != lead:
-            vt.press(s, OK)
-    vt.press(lead, OK)
-    while vt.table.mode == "menu":
-        if vt.table.menu.field == F_LENGTH:
-            for _ in range(length):
-                vt.press(lead, PLUS)
-        vt.press(lead, OK)
-
-
 def run(max_actions=200):
     vt = VirtualTable(seats=(0, 1))
     vt.storage.save_registry(hands.full_registry())
     vt.boot()
-    choose_in_menu(vt, DICEFULL, (0, 1), 1)
+    hands.choose_in_menu(vt, vt.table, DICEFULL, (0, 1), {F_LENGTH: 1})   # one challenge
     t = vt.table
     made = 0
     while t.mode == "play" and made < max_actions:
