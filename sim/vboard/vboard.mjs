@@ -1,0 +1,282 @@
+// The virtual board: the official MicroPython WebAssembly build under Node,
+// its REPL on a TCP socket on 127.0.0.1, so that the real `mpremote connect
+// socket://127.0.0.1:PORT` (pyserial's socket:// URL) talks to it as to a
+// Pico on USB.
+//
+//   node sim/vboard/vboard.mjs [--port N] [--fs DIR] [--heap KB]
+//
+// Prints "PORT <n>" on stdout once it listens (port 0, the default, picks a
+// free one).  Commands on stdin, one a line: "save" writes the board's
+// filesystem to DIR and answers "SAVED"; "quit" saves and exits (so does
+// SIGTERM or the end of stdin).  One client at a time; a new connection
+// replaces the old one, like unplugging and replugging USB (the REPL state is
+// kept, as on a board whose cable is pulled).
+//
+// THE FILESYSTEM.  The board's flash is the root of the wasm build's in-memory
+// filesystem (Emscripten's /tmp, /home and /dev are removed at start; /proc
+// cannot be, and is skipped).  With --fs DIR it is loaded from DIR at power-up
+// and written back to DIR (mirrored) on "save", on exit, and whenever a client
+// disconnects; so a test "power-cycles" the board by stopping and starting it
+// on the same DIR, and inspects what a tool left on it in DIR.
+//
+// WHAT IS EMULATED, AND WHY (the wasm port is not a board port):
+// - Power-up runs boot.py then main.py, like the rp2 port.  The maintenance
+//   button is held (the `machine` shim's Pin reads 0), so main.py does not start
+//   the table app, which would never return; this is how a maker flashes.
+// - Soft reset.  replProcessChar() returns 0x100 (PYEXEC_FORCED_EXIT) for
+//   Ctrl-D on an empty line or a SystemExit, and does nothing else.  The glue
+//   then does what the board's main loop does: prints "MPY: soft reboot",
+//   resets the Python state (user modules dropped from sys.modules, __main__
+//   cleared, cwd "/", sys.path reset), runs boot.py (and main.py when in the
+//   friendly REPL) and restarts the REPL (replInit() re-enters the raw REPL if
+//   that was the mode, printing "raw REPL; CTRL-B to exit").  The heap is not
+//   re-initialised: mp_js_init cannot safely be called twice.
+// - Raw-paste mode.  Ctrl-E "A" Ctrl-A would make the port's blocking stdin
+//   read spin forever (it returns 0), so the glue intercepts that exact
+//   sequence and answers "R\x00" ("understood, not supported"): mpremote then
+//   falls back to the plain raw REPL, as with an old board.
+// - Output.  loadMicroPython({linebuffer: false}) calls stdout per byte; bytes
+//   are gathered for each replProcessChar() call and sent in one write.
+// - errno.  The errno module has MicroPython's (Linux) numbers, but the
+//   filesystem raises Emscripten's (ENOENT = 44, EEXIST = 20, ...), which the
+//   traceback shows as "OSError: 44"; mpremote recognises filesystem errors by
+//   the text "ENOENT" etc. or by a Linux number, so it would report nothing
+//   useful (and Emscripten's 2 is EACCES).  The builtin errno module and
+//   OSError cannot be patched from Python, so the glue translates the
+//   traceback's last line: "OSError: 44" becomes "OSError: [Errno 2] ENOENT",
+//   exactly what the rp2 port prints.  Code on the board that compares
+//   e.errno with errno.ENOENT still sees 44 (the firmware does not do that:
+//   it catches OSError as a whole).
+// - `machine` (not in this build) is a small shim with Pin only, enough for
+//   maintenance.py.
+import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
+import net from "node:net";
+import fs from "node:fs";
+import path from "node:path";
+import readline from "node:readline";
+
+const args = process.argv.slice(2);
+function opt(name, dflt) {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : dflt;
+}
+const PORT = Number(opt("--port", "0"));
+const HOST_DIR = opt("--fs", null);
+const HEAP_KB = Number(opt("--heap", "1024"));
+
+// Emscripten errno -> [Linux errno, name MicroPython prints or null].
+const ERRNO = {
+  44: [2, "ENOENT"], 20: [17, "EEXIST"], 31: [21, "EISDIR"], 54: [20, null],
+  55: [39, null], 28: [22, "EINVAL"], 2: [13, "EACCES"], 63: [1, "EPERM"],
+  8: [9, "EBADF"], 29: [5, "EIO"], 51: [28, null], 10: [16, null],
+  75: [18, null], 69: [30, null], 43: [19, "ENODEV"], 138: [95, "EOPNOTSUPP"],
+  48: [12, "ENOMEM"],
+};
+
+let out = [];            // bytes produced by the current call into MicroPython
+let client = null;       // the connected socket, if any
+
+const mp = await loadMicroPython({
+  heapsize: HEAP_KB * 1024,
+  linebuffer: false,
+  stdout: (b) => out.push(b[0]),
+  stderr: (b) => out.push(b[0]),
+});
+const FS = mp.FS;
+
+function rmTree(p) {
+  const st = FS.lstat(p);
+  if (FS.isDir(st.mode)) {
+    for (const n of FS.readdir(p)) if (n !== "." && n !== "..") rmTree(p + "/" + n);
+    FS.rmdir(p);
+  } else {
+    FS.unlink(p);
+  }
+}
+for (const d of ["/tmp", "/home", "/dev"]) {
+  try { rmTree(d); } catch { /* not there */ }
+}
+const SKIP = new Set(["proc"]);
+
+// -- the board's flash <-> the host folder ----------------------------------
+function loadHost(src, dst) {
+  for (const name of fs.readdirSync(src)) {
+    const from = path.join(src, name);
+    const to = dst === "/" ? "/" + name : dst + "/" + name;
+    if (fs.statSync(from).isDirectory()) {
+      FS.mkdir(to);
+      loadHost(from, to);
+    } else {
+      FS.writeFile(to, fs.readFileSync(from));
+    }
+  }
+}
+function saveHost(src, dst) {
+  fs.mkdirSync(dst, { recursive: true });
+  const keep = new Set();
+  for (const name of FS.readdir(src)) {
+    if (name === "." || name === ".." || (src === "/" && SKIP.has(name))) continue;
+    keep.add(name);
+    const from = src === "/" ? "/" + name : src + "/" + name;
+    const to = path.join(dst, name);
+    if (FS.isDir(FS.stat(from).mode)) {
+      if (fs.existsSync(to) && !fs.statSync(to).isDirectory()) fs.rmSync(to);
+      saveHost(from, to);
+    } else {
+      if (fs.existsSync(to) && fs.statSync(to).isDirectory()) fs.rmSync(to, { recursive: true });
+      fs.writeFileSync(to, FS.readFile(from));
+    }
+  }
+  for (const name of fs.readdirSync(dst)) {
+    if (!keep.has(name)) fs.rmSync(path.join(dst, name), { recursive: true, force: true });
+  }
+}
+function save() {
+  if (HOST_DIR) saveHost("/", HOST_DIR);
+}
+if (HOST_DIR) {
+  fs.mkdirSync(HOST_DIR, { recursive: true });
+  loadHost(HOST_DIR, "/");
+}
+
+// -- output to the client ------------------------------------------------------
+function translateErrno(text) {
+  return text.replace(/OSError: (\d+)(\r?\n)/g, (m, n, eol) => {
+    const e = ERRNO[Number(n)];
+    if (!e) return m;
+    return e[1] ? `OSError: [Errno ${e[0]}] ${e[1]}${eol}` : `OSError: ${e[0]}${eol}`;
+  });
+}
+function flush() {
+  if (out.length === 0) return;
+  let buf = Buffer.from(out);
+  out = [];
+  if (buf.includes("OSError: ")) buf = Buffer.from(translateErrno(buf.toString("latin1")), "latin1");
+  if (client) client.write(buf);
+}
+
+// -- power-up and soft reset ---------------------------------------------------
+const RESET_PY = `
+import sys, gc
+for _k in list(sys.modules):
+    del sys.modules[_k]
+class _Pin:
+    IN = 0
+    OUT = 1
+    PULL_UP = 1
+    PULL_DOWN = 2
+    def __init__(self, pin, mode=-1, pull=-1, value=None):
+        self.pin = pin
+    def value(self, v=None):
+        return 0
+    def init(self, *a, **k):
+        pass
+class _machine:
+    Pin = _Pin
+    def soft_reset():
+        raise SystemExit
+    def reset():
+        raise SystemExit
+sys.modules['machine'] = _machine
+del _Pin, _machine
+import os
+os.chdir('/')
+sys.path[:] = ['', '.frozen', '/lib']
+gc.collect()
+`;
+function runFile(name) {
+  // Like pyexec_file_if_exists(): a failing boot.py prints its traceback and the board carries on.
+  try { FS.stat("/" + name); } catch { return; }
+  try {
+    mp.runPython(`exec(open('${name}').read(), {'__name__': '__main__'})`);
+  } catch (err) {
+    for (const c of Buffer.from(String(err.message || err) + "\r\n")) out.push(c);
+  }
+}
+function boot(powerUp, rawMode) {
+  mp.runPython("def _clear():\n    g = globals()\n    for k in list(g):\n        if k != '__name__':\n            del g[k]\n_clear()\n");
+  mp.runPython(RESET_PY);
+  runFile("boot.py");
+  if (powerUp || !rawMode) runFile("main.py");
+  mp.replInit();
+}
+let rawMode = false;     // tracked only to decide whether main.py runs on a soft reset
+boot(true, false);
+out = [];                // nobody was listening at power-up
+
+// -- input from the client -----------------------------------------------------
+let pending = [];        // bytes held while they might be Ctrl-E "A" Ctrl-A
+function feed(c) {
+  if (c === 0x01) rawMode = true;
+  else if (c === 0x02) rawMode = false;
+  const r = mp.replProcessChar(c);
+  if (r & 0x100) {
+    for (const b of Buffer.from("MPY: soft reboot\r\n")) out.push(b);
+    boot(false, rawMode);
+  }
+}
+function receive(data) {
+  for (const c of data) {
+    pending.push(c);
+    const p = pending;
+    if (p[0] !== 0x05) {
+      pending = [];
+      for (const b of p) feed(b);
+    } else if (p.length === 2 && p[1] !== 0x41) {
+      pending = [];
+      for (const b of p) feed(b);
+    } else if (p.length === 3) {
+      pending = [];
+      if (p[2] === 0x01 && rawMode) {
+        for (const b of Buffer.from("R\x00")) out.push(b);   // raw-paste: understood, refused
+      } else {
+        for (const b of p) feed(b);
+      }
+    }
+  }
+  flush();
+}
+
+const server = net.createServer((sock) => {
+  if (client) client.destroy();
+  client = sock;
+  sock.setNoDelay(true);
+  sock.on("data", (d) => {
+    try {
+      receive(d);
+    } catch (err) {
+      process.stderr.write("vboard: " + (err.stack || err) + "\n");
+    }
+  });
+  const gone = () => {
+    if (client === sock) {
+      client = null;
+      pending = [];
+      try { save(); } catch (err) { process.stderr.write("vboard: save: " + err + "\n"); }
+    }
+  };
+  sock.on("close", gone);
+  sock.on("error", gone);
+});
+
+function quit() {
+  try { save(); } finally { process.exit(0); }
+}
+process.on("SIGTERM", quit);
+process.on("SIGINT", quit);
+
+server.listen(PORT, "127.0.0.1", () => {
+  process.stdout.write(`PORT ${server.address().port}\n`);
+});
+
+const rl = readline.createInterface({ input: process.stdin });
+rl.on("line", (line) => {
+  const cmd = line.trim();
+  if (cmd === "save") {
+    save();
+    process.stdout.write("SAVED\n");
+  } else if (cmd === "quit") {
+    quit();
+  }
+});
+rl.on("close", quit);

@@ -1,0 +1,196 @@
+"""The board connection, flash, backup and restore against the virtual board
+(MicroPython WebAssembly under Node, sim/vboard) through the real mpremote."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from host_tools.backup import RestoreError, backup, restore
+from host_tools.board import Board, NoBoard
+from host_tools.flash import _sha, build, flash
+from sim.vboard import VirtualBoard
+
+ROOT = Path(__file__).resolve().parents[1]
+FIRMWARE = ROOT / "firmware"
+
+
+@pytest.fixture
+def vboard(tmp_path):
+    vb = VirtualBoard(tmp_path / "flash").start()
+    try:
+        yield vb
+    finally:
+        vb.stop()
+
+
+@pytest.fixture(scope="module")
+def built():
+    return build(FIRMWARE)
+
+
+def _preload(folder: Path, files: dict[str, bytes]) -> None:
+    # A board flashed earlier: its flash as the host folder the virtual board loads.
+    for name, data in files.items():
+        p = folder / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(data)
+
+
+def test_mpremote_cli_against_the_virtual_board(vboard, tmp_path):
+    mp = [sys.executable, "-m", "mpremote", "connect", vboard.url]
+    src = tmp_path / "x.txt"
+    src.write_bytes(b"hello board\n")
+    r = subprocess.run(mp + ["exec", "print(6*7)", "+", "fs", "mkdir", ":d", "+", "fs", "cp",
+                             str(src), ":d/x.txt", "+", "fs", "ls", ":d", "+", "sha256sum",
+                             ":d/x.txt", "+", "soft-reset"],
+                       capture_output=True, text=True, timeout=30, check=False)
+    assert r.returncode == 0, r.stderr
+    assert "42" in r.stdout and "x.txt" in r.stdout
+    assert _sha(src.read_bytes()) in r.stdout
+    r = subprocess.run(mp + ["fs", "rm", ":nope"], capture_output=True, text=True, timeout=30,
+                       check=False)
+    assert r.returncode != 0 and "No such file" in r.stderr   # errno translated (44 -> 2)
+    r = subprocess.run(mp + ["fs", "mkdir", ":d"], capture_output=True, text=True, timeout=30,
+                       check=False)
+    assert "File exists" in r.stderr
+
+
+def test_board_api(vboard):
+    with Board(vboard.url) as b:
+        assert b.exec("print(1 + 1)").strip() == "2"
+        b.mkdir("a")
+        b.mkdir("a")
+        data = bytes(range(256)) * 40
+        b.write("a/f.bin", data)
+        assert b.read("a/f.bin") == data
+        assert b.sha256("a/f.bin") == _sha(data)
+        assert b.sha256("a/none") is None
+        assert b.listdir("a") == ["f.bin"]
+        with pytest.raises(FileNotFoundError):
+            b.read("nope")
+        b.remove("a/f.bin")
+        assert b.listdir("a") == []
+        b.soft_reset()
+        assert b.exec("print('after')").strip() == "after"
+
+
+def test_no_board():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(NoBoard, match="no board at"):
+        Board(f"socket://127.0.0.1:{port}", timeout=2)
+
+
+def test_flash_full_then_nothing(vboard, built):
+    steps = []
+    with Board(vboard.url) as b:
+        copied = flash(b, FIRMWARE, lambda i, n, p: steps.append((i, n, p)))
+        assert sorted(copied) == sorted(built)
+        assert copied[-1] == "main.py" and copied[:3] == ["pins.mpy", "maintenance.mpy", "boot.py"]
+        assert steps[-1][:2] == (len(built), len(built))
+        for path, data in built.items():
+            assert b.sha256(path) == _sha(data)
+        assert flash(b, FIRMWARE) == []
+        assert b.exec("import maintenance\nprint(maintenance.requested())").strip() == "True"
+        assert "pyrightconfig.json" not in b.listdir("")
+    vboard.power_cycle()
+    with Board(vboard.url) as b:
+        out = b.exec("from dicetable.match.engine import GAMES\nprint(GAMES[0])")
+        assert out.strip() == "dtwww"
+
+
+class _Cut(Exception):
+    pass
+
+
+def test_interrupted_flash_keeps_maintenance_and_rerun_repairs(tmp_path, built):
+    # An older firmware on the board: several modules differ, one is gone, a
+    # stale source file is there.
+    old_fw = tmp_path / "old"
+    shutil.copytree(FIRMWARE, old_fw, ignore=shutil.ignore_patterns("__pycache__"))
+    for rel in ("pins.py", "maintenance.py", "hal/storage.py", "dicetable/app/menu.py",
+                "main.py", "boot.py"):
+        with open(old_fw / rel, "a") as f:
+            f.write("\n_OLD = 1\n")
+    old = build(old_fw)
+    old["stale_module.py"] = b"x = 1\n"
+    flash_dir = tmp_path / "flash"
+    _preload(flash_dir, old)
+    with VirtualBoard(flash_dir) as vb:
+        def cut(i, n, path):
+            if i == 3:
+                raise _Cut(path)
+        with Board(vb.url) as b, pytest.raises(_Cut):
+            flash(b, FIRMWARE, cut)
+        vb.power_cycle()          # the board restarts on the half-flashed state
+        with Board(vb.url) as b:
+            assert b.sha256("main.py") is None       # no app starts mid-flash
+            assert b.exec("import maintenance\nprint(maintenance.requested())").strip() == "True"
+            b.soft_reset()                           # boot.py runs without error
+            assert b.exec("exec(open('boot.py').read())").strip().startswith("maintenance")
+            copied = flash(b, FIRMWARE)
+            assert "main.py" in copied and "pins.mpy" not in copied
+            for path, data in built.items():
+                assert b.sha256(path) == _sha(data)
+            assert b.sha256("stale_module.py") is None
+            assert flash(b, FIRMWARE) == []
+
+
+def _journal(n_actions: int) -> bytes:
+    from dicetable.app import games
+    from hal.storage import Storage
+
+    from host_tools.backup import _MemFS
+    m = games.new_match(4, 3, 0)            # nokosu, 3 players
+    fs = _MemFS({})
+    s = Storage(fs)
+    s.new_match(bytes(m.journal_bytes()[:4]))
+    s.append(0xF00007)                      # SEATS record, skipped by the fold
+    for _ in range(n_actions):
+        seats = [p for p in (0, 1, 2, 7) if m.legal_actions(p)]   # 7: the table
+        if not seats:
+            break
+        a = m.legal_actions(seats[0])[0]
+        assert m.submit(a) == 0
+        s.append(a)
+    s.close()
+    return fs.files["journal.bin"]
+
+
+def test_backup_restore_round_trip(vboard, tmp_path):
+    from hal.storage import Storage
+
+    from host_tools.backup import _MemFS
+    journal = _journal(6)
+    fs = _MemFS({})
+    Storage(fs).save_registry([(b"\x01\x02\x03\x04", 0, 5), (bytes(7), 4, 2)])
+    registry = fs.files["registry.bin"]
+    with Board(vboard.url) as b:
+        b.write("journal.bin", journal)
+        b.write("registry.bin", registry)
+        assert backup(b, tmp_path / "bk") == ["journal.bin", "registry.bin"]
+        assert (tmp_path / "bk" / "journal.bin").read_bytes() == journal
+        b.remove("journal.bin")
+        b.write("registry.bin", b"junk")
+        assert restore(b, tmp_path / "bk") == ["journal.bin", "registry.bin"]
+        assert b.read("journal.bin") == journal and b.read("registry.bin") == registry
+
+
+def test_restore_refuses_a_corrupt_journal(vboard, tmp_path):
+    journal = bytearray(_journal(6))
+    journal[9 + 6 * 2 + 1] ^= 0xFF           # a record in the middle
+    bk = tmp_path / "bk"
+    bk.mkdir()
+    (bk / "journal.bin").write_bytes(bytes(journal))
+    with Board(vboard.url) as b:
+        b.write("journal.bin", b"old")
+        with pytest.raises(RestoreError, match="journal"):
+            restore(b, bk)
+        assert b.read("journal.bin") == b"old"
