@@ -1,0 +1,121 @@
+"""Follow the board's event log on its USB serial port, one timestamped line each.
+
+The firmware prints one line per event (hal/board.py log(): table app lines
+such as 'seat 2 play red d6:4', 'seat 1 refused: out of turn', 'registry: 40
+tags').  format_line() makes a received line readable: the host's time, a
+mark for what needs the maker's eye (refusals, faults, storage or journal
+trouble, Python tracebacks), control characters and REPL prompts removed.
+follow() is the live loop; it only reads, so it never resets or stops the
+board (Ctrl-C ends it).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Callable
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+_PROMPTS = (">>> ", "... ", "raw REPL; CTRL-B to exit", ">OK")
+# What a maker should notice, first match wins.
+_MARKS = (
+    ("ERROR", re.compile(r"Traceback|Error\b|Exception|^  File ", re.I)),
+    ("FAULT", re.compile(r"fault|not answering|corrupt|torn|failed|storage:", re.I)),
+    ("REFUSED", re.compile(r"refused|ignored|unknown tag", re.I)),
+    ("BOOT", re.compile(r"MicroPython v|soft reboot|maintenance:|resumed|registry:", re.I)),
+    ("SCORE", re.compile(r"^(trick|scored|final):", re.I)),
+)
+_WIDTH = max(len(mark) for mark, _ in _MARKS)
+
+
+class NoSerial(Exception):
+    """No board answers on the serial port."""
+
+
+def clean(raw: bytes | str) -> str:
+    """A received line as text: decoded, ANSI and control characters and
+    REPL prompts removed, trailing space stripped."""
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    text = _ANSI.sub("", text)
+    text = "".join(c for c in text if c == "\t" or c >= " ")
+    for prompt in _PROMPTS:
+        if text.startswith(prompt):
+            text = text[len(prompt):]
+    return text.rstrip()
+
+
+def mark(line: str) -> str:
+    """The mark of a log line ('REFUSED', 'FAULT', ...) or ''."""
+    for name, pattern in _MARKS:
+        if pattern.search(line):
+            return name
+    return ""
+
+
+def format_line(raw: bytes | str, when: float) -> str | None:
+    """'HH:MM:SS.mmm  MARK     line' for a received line (time.time() `when`,
+    local time), or None for a line with nothing left to show."""
+    line = clean(raw)
+    if not line.strip():
+        return None
+    stamp = time.strftime("%H:%M:%S", time.localtime(when)) + ".%03d" % (int(when * 1000) % 1000)
+    return "%s  %-*s  %s" % (stamp, _WIDTH, mark(line), line)
+
+
+def find_port() -> str:
+    """The first USB serial port that looks like a Pico (Raspberry Pi's USB
+    vendor id 0x2E8A), else the first USB serial port; NoSerial if none."""
+    from serial.tools import list_ports
+    ports = [p for p in list_ports.comports() if p.vid is not None]
+    ports.sort(key=lambda p: p.vid != 0x2E8A)
+    if not ports:
+        raise NoSerial("no board found on any USB serial port (is it plugged in? give --port)")
+    return ports[0].device
+
+
+def open_port(url: str, timeout: float = 0.2):
+    """A pyserial port for a device path or a URL ('socket://127.0.0.1:4000');
+    'auto' picks the board's USB port."""
+    import serial
+    if url == "auto":
+        url = find_port()
+    try:
+        return serial.serial_for_url(url, baudrate=115200, timeout=timeout)
+    except (serial.SerialException, OSError, ValueError) as e:
+        raise NoSerial("no board answers at %s: %s" % (url, e)) from None
+
+
+def follow(url: str, emit: Callable[[str], None], max_lines: int | None = None,
+           seconds: float | None = None, clock: Callable[[], float] = time.time) -> int:
+    """Read the port and emit each formatted line until Ctrl-C, the port
+    closing, or (for tests) `max_lines` lines shown or `seconds` passed.
+    Returns the lines shown."""
+    import serial
+    port = open_port(url)
+    shown = 0
+    pending = b""
+    end = None if seconds is None else time.monotonic() + seconds
+    try:
+        while max_lines is None or shown < max_lines:
+            if end is not None and time.monotonic() > end:
+                break
+            try:
+                chunk = port.read(port.in_waiting or 1)
+            except (serial.SerialException, OSError) as e:
+                raise NoSerial("the board went away: %s" % e) from None
+            if not chunk:
+                continue
+            pending += chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+            *lines, pending = pending.split(b"\n")
+            for raw in lines:
+                text = format_line(raw, clock())
+                if text is not None:
+                    emit(text)
+                    shown += 1
+                    if max_lines is not None and shown >= max_lines:
+                        break
+    except KeyboardInterrupt:
+        pass
+    finally:
+        port.close()
+    return shown
