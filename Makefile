@@ -6,19 +6,27 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: test lint sim bench golden deps clean
+.PHONY: test lint sim bench golden deps clean flash
 
 test: deps lint
 	$(PY) -m pytest
 
-# The board code type-checks against MicroPython's rp2 stubs (pyright, pinned in
-# package-lock.json); the stubs live in .typings/, apart from the venv.
+# ruff (pinned in requirements.txt, configured in pyproject.toml) over the whole
+# tree; then the board code type-checks against MicroPython's rp2 stubs (pyright,
+# pinned in package-lock.json; the stubs live in .typings/, apart from the venv),
+# and the host tools and the simulator against CPython (pyrightconfig.json).
 lint: deps .typings/.installed
+	$(VENV)/bin/ruff check .
 	node_modules/.bin/pyright -p firmware/pyrightconfig.json
+	node_modules/.bin/pyright -p pyrightconfig.json
 
 # make sim ARGS="--game nokosu --players 5 --seed 3"   (python -m sim --help lists all)
 sim: deps
 	$(PY) -m sim $(ARGS)
+
+# make flash PORT=/dev/ttyACM0   (compile the firmware, copy what changed, soft-reset)
+flash: deps
+	$(PY) -m host_tools flash $(if $(PORT),--port $(PORT))
 
 bench: deps
 	$(PY) tests/bench_core.py

@@ -16,7 +16,7 @@ from sim.play import BOTS, RefusedAction, play, player_range, replay
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(prog="python -m sim", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m sim", description=(__doc__ or "").split("\n")[0])
     p.add_argument("--game", choices=GAMES, default="dtwww")
     p.add_argument("--players", type=int, help="default: the most the game allows")
     p.add_argument("--bots", default="heuristic",

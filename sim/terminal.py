@@ -135,7 +135,7 @@ class Session:
         elif word == "wait":
             self.vt.wait(1000)
         else:
-            self.out.write(__doc__.split("\n\n", 1)[1])
+            self.out.write((__doc__ or "").split("\n\n", 1)[1])
         return True
 
 

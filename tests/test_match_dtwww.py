@@ -281,7 +281,8 @@ def dealt_match(hands, opts=0):
 
 def test_play_refusals_and_white_declarations():
     hands = [
-        [die(R, D6, 3), die(W, D8, 5), die(B, D4, 2)] + [die(B, D20, n, c) for n, c in ((11, 0), (12, 1))]
+        [die(R, D6, 3), die(W, D8, 5), die(B, D4, 2)]
+        + [die(B, D20, n, c) for n, c in ((11, 0), (12, 1))]
         + [die(G, D20, 13), die(G, D12, 9), die(G, D10, 7), die(G, D8, 6)],
         [die(R, D8, 4), die(R, D10, 3), die(B, D6, 6), die(B, D8, 8), die(B, D10, 9),
          die(G, D4, 4), die(G, D6, 5), die(R, D12, 12), die(W, D10, 1)],
@@ -324,9 +325,11 @@ def test_trick_winner_keeps_the_die_and_the_highest_leads_next():
         [die(R, D20, 20), die(R, D4, 1)] + [die(G, D12, n, c) for n, c in ((3, 0), (4, 1))]
         + [die(G, D20, n, c) for n, c in ((5, 0), (6, 1))] + [die(G, D8, 7), die(G, D10, 8),
                                                                die(G, D6, 2)],
-        [die(R, D12, 2), die(B, D20, 17)] + [die(B, D4, 1)] + [die(B, D6, n, c) for n, c in ((1, 0), (2, 1))]
+        [die(R, D12, 2), die(B, D20, 17)] + [die(B, D4, 1)]
+        + [die(B, D6, n, c) for n, c in ((1, 0), (2, 1))]
         + [die(B, D8, 3), die(B, D10, 4), die(B, D12, 5), die(W, D4, 4)],
-        [die(R, D6, 6), die(G, D4, 3)] + [die(W, D20, 19)] + [die(R, D8, n, c) for n, c in ((1, 0), (2, 1))]
+        [die(R, D6, 6), die(G, D4, 3)] + [die(W, D20, 19)]
+        + [die(R, D8, n, c) for n, c in ((1, 0), (2, 1))]
         + [die(R, D10, 5), die(R, D12, 9, 1), die(B, D20, 12, 1), die(G, D4, 2, 1)],
     ]
     m = dealt_match(hands)
@@ -418,7 +421,8 @@ class Recorder:
         n = m.players
         dice = [list(m.game_dice[s][:m.game_counts[s]]) for s in range(n)]
         # the score dice are the dice that won, each with the number rolled for it (R4)
-        assert [[ident(d) for d in ds] for ds in dice] == [[ident(d) for d in ws] for ws in self.won]
+        assert ([[ident(d) for d in ds] for ds in dice]
+                == [[ident(d) for d in ws] for ws in self.won])
         assert [[dt.number(d) for d in ds] for ds in dice] == self.rolled
         totals = [sum(r) for r in self.rolled]
         counts = [len(r) for r in self.rolled]
@@ -611,7 +615,7 @@ def test_players_range():
     assert M.DtwwwMatch.MIN_PLAYERS == 2 and M.DtwwwMatch.MAX_PLAYERS == 4
 
 
-# --- host side: transcript and bot -----------------------------------------------------------------
+# --- host side: transcript and bot ----------------------------------------------------------
 
 def test_describe():
     assert text.describe(die(R, D6, 4)) == "red d6:4"

@@ -78,7 +78,8 @@ class Board:
         self.pixels = Pixels(NeoPixel(Pin(pins.NEOPIXEL, Pin.OUT), leds),
                              table_config.CURRENT_BUDGET_MA)
         self.display = Display(I2C(pins.I2C_ID, sda=Pin(pins.I2C_SDA), scl=Pin(pins.I2C_SCL)))
-        self.table = Table(table_config, Storage(FlashFS()), Rng(time.ticks_diff(time.ticks_us(), 0)), log)
+        self.table = Table(table_config, Storage(FlashFS()),
+                           Rng(time.ticks_diff(time.ticks_us(), 0)), log)
 
     async def poll_readers(self):
         indices = list(table_config.seats) + [CENTRE]

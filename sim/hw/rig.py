@@ -60,7 +60,7 @@ class VirtualTable:
         self._log = log
         self.table = Table(config, self.storage, Rng(seed), self.say)
         self.now = 0
-        self.on = [None] * (CENTRE + 1)      # the tag on each reader
+        self.on = [None] * (CENTRE + 1)      # type: list[VTag | None]  # the tag on each reader
         self._shown = -1
         self._next = 0                        # the reader polled next
 

@@ -41,8 +41,10 @@ def digest(data):
 def main():
     vt = run()
     print("mode", vt.table.mode)
-    print("journal", vt.table.match.journal)
-    print("standings", vt.table.match.standings(), vt.table.match.totals)
+    match = vt.table.match
+    assert match is not None
+    print("journal", match.journal)
+    print("standings", match.standings(), match.totals)
     print("frames", len(vt.strip.frames), [digest(f) for f in vt.strip.frames])
     for line in vt.lines:
         print("log", line)

@@ -22,7 +22,7 @@ class VButtons:
         if isinstance(seats, int):
             seats = range(seats)
         wired = list(seats)
-        pins = [None] * (max(wired) + 1 if wired else 0)
+        pins = [None] * (max(wired) + 1 if wired else 0)  # type: list[tuple[VPin, VPin, VPin] | None]
         for s in wired:
             pins[s] = (VPin(1, "s%d-" % s), VPin(1, "s%d+" % s), VPin(1, "s%dok" % s))
         self.pins = pins

@@ -276,7 +276,8 @@ class VMFRC522:
         self._drop_field()
 
     def stall(self):
-        """The oscillator stops: registers still answer, but no command, timer or reply progresses."""
+        """The oscillator stops: registers still answer, but no command, timer or reply
+        progresses."""
         self.stalled = True
 
     def revive(self):
@@ -533,6 +534,7 @@ class VMFRC522:
     def _end_tx(self):
         r = self.regs
         t = self._tx_end
+        assert t is not None         # called only while a frame is on the air
         self._tx_end = None
         r[ComIrqReg] |= TX_IRQ
         reply = self._air(self._tx_frame, self._tx_last)
@@ -552,6 +554,7 @@ class VMFRC522:
     def _end_rx(self):
         r = self.regs
         data = self._rx_data
+        assert data is not None      # called only while a reply is on the air
         coll = self._rx_coll
         self._rx_start = None
         self._rx_end = None

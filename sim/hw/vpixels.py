@@ -9,6 +9,8 @@ np.write()) so hal.pixels.Pixels can drive it.  Under MicroPython use
 sim/hw/vpixels_portable.py instead.
 """
 
+from typing import cast
+
 from adafruit_pixelbuf import PixelBuf
 
 
@@ -25,7 +27,9 @@ class VStrip(PixelBuf):
     def rgb(self, k=-1):
         """Frame k (default: the last) decoded to a list of (r, g, b) per LED."""
         wire = self.frames[k]
-        _, order, _, _ = self.parse_byteorder(self.byteorder)
+        # parse_byteorder() returns the order as a tuple of ints, though annotated str.
+        _, parsed, _, _ = self.parse_byteorder(self.byteorder)
+        order = cast("tuple[int, ...]", parsed)
         return [(wire[i + order[0]], wire[i + order[1]], wire[i + order[2]])
                 for i in range(0, len(wire), self.bpp)]
 

@@ -95,7 +95,8 @@ class VTag:
         self.level = 0
 
     def receive(self, frame, last_bits):
-        """Hear one frame (`last_bits` valid bits in its last byte, 0 = 8); return the reply or None."""
+        """Hear one frame (`last_bits` valid bits in its last byte, 0 = 8); return the reply
+        or None."""
         n = len(frame)
         if n == 1 and last_bits == 7:
             cmd = frame[0] & 0x7F
