@@ -40,25 +40,13 @@ SCAN_SNIPPET = """\
 import time, pins, table_config
 from machine import SPI, Pin
 from hal.board import reader_selects
-from hal.readers import Readers
-from dicetable.app.events import TAG_PLACED, TWO_TAGS
-from dicetable.app.registry import uid_hex
+from hal.readers import Readers, read_one
 spi = SPI(pins.SPI_ID, baudrate=table_config.SPI_BAUDRATE, sck=Pin(pins.SPI_SCK),
           mosi=Pin(pins.SPI_MOSI), miso=Pin(pins.SPI_MISO))
 rd = Readers(spi, reader_selects(), Pin(pins.READER_RESET, Pin.OUT, value=1))
-got = []
-def emit(ev, i, uid):
-    if ev == TAG_PLACED:
-        got.append(uid_hex(uid))
-    elif ev == TWO_TAGS:
-        got.append('two')
-if rd.chips[{seat}] is None:
-    got.append('unfitted')
-t = time.ticks_ms()
-while not got and time.ticks_diff(time.ticks_ms(), t) < {timeout_ms}:
-    rd.poll({seat}, emit)
-    time.sleep_ms(5)
-print('UID', got[0] if got else 'none')
+uid = read_one(rd, {seat}, {timeout_ms}, time.sleep_ms)
+print('UID', 'unfitted' if uid is None else 'none' if not uid else
+      'two' if uid == b'two' else ''.join('%02x' % b for b in uid))
 """
 
 

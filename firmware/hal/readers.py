@@ -196,3 +196,26 @@ class Readers:
             emit(events.TAG_PLACED, i, bytes(held[:n]))
         elif obs == _TWO:
             emit(events.TWO_TAGS, i, None)
+
+
+def read_one(readers, i, timeout_ms, sleep_ms):
+    """Poll reader i alone until a tag is confirmed on it (the host tools'
+    `provision scan`): its UID as bytes, b"two" when two tags answer, b""
+    when nothing came within about timeout_ms, None when there is no reader i."""
+    if i >= len(readers.chips) or readers.chips[i] is None:
+        return None
+    found = []
+
+    def emit(event, reader, uid):
+        if event == events.TAG_PLACED:
+            found.append(bytes(uid))
+        elif event == events.TWO_TAGS:
+            found.append(b"two")
+
+    # Counted in 5 ms sleeps: at least timeout_ms, whatever the polls cost.
+    for _ in range(timeout_ms // 5 + 1):
+        readers.poll(i, emit)
+        if found:
+            return found[0]
+        sleep_ms(5)
+    return b""
