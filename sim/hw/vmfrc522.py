@@ -43,6 +43,7 @@ except ImportError:
     def const(x):
         return x
 
+from sim.hw.vpin import PinLike
 from sim.hw.vtag import crc_a, REQA, WUPA
 
 # Registers (datasheet section 9).
@@ -640,7 +641,7 @@ def _superpose(replies, clear_after_coll):
     return data, coll
 
 
-class ResetLine:
+class ResetLine(PinLike):
     """The NRSTPD line shared by several chips (Pin-like): low holds them in hard
     power-down, high powers them up again (registers at reset values)."""
 
@@ -661,12 +662,3 @@ class ResetLine:
             for chip in self.chips:
                 chip._hard_reset(v)
         return None
-
-    def __call__(self, v=None):
-        return self.value(v)
-
-    def on(self):
-        self.value(1)
-
-    def off(self):
-        self.value(0)

@@ -13,7 +13,25 @@ lines in between.
 """
 
 
-class VPin:
+class PinLike:
+    """The machine.Pin calls every virtual pin answers, from its own value()."""
+
+    def value(self, v=None):
+        raise NotImplementedError
+
+    def __call__(self, v=None):
+        return self.value(v)
+
+    def on(self):
+        """Drive high."""
+        self.value(1)
+
+    def off(self):
+        """Drive low."""
+        self.value(0)
+
+
+class VPin(PinLike):
     """A virtual GPIO pin: level 1 (pulled up) unless driven or pressed."""
 
     IN = 0
@@ -34,16 +52,6 @@ class VPin:
         self._level = 1 if v else 0
         self.writes += 1
         return None
-
-    __call__ = value
-
-    def on(self):
-        """Drive high."""
-        self.value(1)
-
-    def off(self):
-        """Drive low."""
-        self.value(0)
 
     def high(self):
         """Drive high."""
@@ -68,7 +76,7 @@ class VPin:
         return "VPin(%s=%d)" % (self.name, self._level)
 
 
-class _AddressPin:
+class _AddressPin(PinLike):
     # One address input of the decoder, driven by the board code like a Pin.
     def __init__(self, decoder, bit):
         self._decoder = decoder
@@ -79,14 +87,6 @@ class _AddressPin:
             return (self._decoder.address >> self._bit) & 1
         self._decoder._set_bit(self._bit, 1 if v else 0)
         return None
-
-    __call__ = value
-
-    def on(self):
-        self.value(1)
-
-    def off(self):
-        self.value(0)
 
 
 class VDecoder:

@@ -10,6 +10,8 @@ raises.  A chip is any object with spi_begin(), spi_byte(mosi) -> miso and
 spi_end().  Portable: runs under MicroPython as well as CPython.
 """
 
+from sim.hw.vpin import PinLike
+
 _IDLE_MISO = 0xFF   # no chip selected: MISO floats, the pull-up wins
 
 
@@ -17,7 +19,7 @@ class BusError(Exception):
     """Two chips selected at once on one bus."""
 
 
-class VCSPin:
+class VCSPin(PinLike):
     """A chip-select output (Pin-like: value(), pin(v), on(), off()); low selects the chip."""
 
     def __init__(self, bus, chip):
@@ -40,15 +42,6 @@ class VCSPin:
                 self._v = 0
                 self.chip.spi_begin()
         return None
-
-    def __call__(self, v=None):
-        return self.value(v)
-
-    def on(self):
-        self.value(1)
-
-    def off(self):
-        self.value(0)
 
 
 class VSPI:
