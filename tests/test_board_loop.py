@@ -5,6 +5,7 @@ pins it claims come from pins.py, the readers, buttons and LEDs are wired
 to the app, and the loop boots the table and pushes its frames."""
 
 import asyncio
+import importlib
 import sys
 import time
 import types
@@ -56,13 +57,13 @@ def board_modules(monkeypatch):
     monkeypatch.setattr(time, "ticks_us", lambda: (time.monotonic_ns() - start) // 1000,
                         raising=False)
     monkeypatch.setattr(time, "ticks_diff", lambda a, b: a - b, raising=False)
-    sys.modules.pop("hal.board", None)
+    monkeypatch.delitem(sys.modules, "hal.board", raising=False)   # imported afresh, then forgotten
     return bus, strips
 
 
 def test_the_board_boots_the_table_and_pushes_its_frames(board_modules):
     bus, strips = board_modules
-    from hal import board
+    board = importlib.import_module("hal.board")   # not hal's attribute: a fresh import
     b = board.Board()
     # Every pin it claimed is in the pin map, once.
     expected = set(pins.CS_ADDRESS) | {pins.SPI_SCK, pins.SPI_MOSI, pins.SPI_MISO,

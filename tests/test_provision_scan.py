@@ -38,7 +38,7 @@ def table(monkeypatch):
     monkeypatch.setitem(sys.modules, "machine", machine)
     monkeypatch.setitem(sys.modules, "neopixel", types.SimpleNamespace(NeoPixel=None))
     monkeypatch.setattr(time, "sleep_ms", lambda ms: None, raising=False)
-    sys.modules.pop("hal.board", None)
+    monkeypatch.delitem(sys.modules, "hal.board", raising=False)   # imported afresh, then forgotten
     return chips
 
 
