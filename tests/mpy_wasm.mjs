@@ -1,53 +1,77 @@
 // Runs a Python script under the official MicroPython WebAssembly build.
 //
-//   node tests/mpy_wasm.mjs SCRIPT.py [HEAP_KB]
+//   node tests/mpy_wasm.mjs SCRIPT.py HEAPSIZE GC_HEAP FILES.json
 //
-// A line "#: next run" splits the script into parts run one after another
-// in the same interpreter: this build's gc.collect() frees nothing that was
-// allocated earlier in the same run, so a heap measurement that needs a real
-// collection starts a new part.
-// The firmware, the portable conformance cases and the virtual hardware
-// (sim/hw) are copied from disk into MicroPython's in-memory filesystem, so
-// the board's code is imported unchanged.  A Python exception exits with status 1 and its
-// traceback on stderr.
+// THE HEAP.  HEAPSIZE is the loader's `heapsize`: the raw area, of which the
+// collector keeps a part for its tables.  GC_HEAP is the gc.mem_free() +
+// gc.mem_alloc() that setting must give, checked at start (0: not checked).
+// tests/mpy_wasm.py pins the pair that gives the Raspberry Pi Pico's heap.
+//
+// This build grows its heap by itself when an allocation fails (a "split
+// heap"), exactly where the Pico raises MemoryError; and it collects garbage
+// only between calls into the interpreter, never inside one (gc.collect()
+// inside a script only asks for the collection that comes after it).  So:
+// - a line "#: next run" splits the script into parts, run one after another
+//   in the same interpreter (globals are kept); garbage is collected between
+//   parts, so a long test is written as many parts, each allocating less than
+//   the free heap;
+// - after every part the runner checks that the heap did not grow, and exits
+//   with status 3 saying which part outgrew it.  (This build adds the most it
+//   could still grow, a constant, to gc.mem_free(): the sum with
+//   gc.mem_alloc() changes only when the heap grows.)
+//
+// FILES.json lists [path in MicroPython's filesystem, file on the host]: the
+// firmware as the board has it, the virtual hardware (sim/hw) and the
+// portable conformance cases (tests/mpy_wasm.py makes the list).  A Python
+// exception exits with status 1 and its traceback on stderr.
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const [script, heapKb = "1024"] = process.argv.slice(2);
+// What this build adds to gc.mem_free(): the most it could still grow by.
+const GROWTH_ROOM = 128 * 1024 * 1024;
+
+const [script, heapArg, gcHeapArg, filesArg] = process.argv.slice(2);
+const heapsize = Number(heapArg);
+const expected = Number(gcHeapArg || "0");
 
 const mp = await loadMicroPython({
-  heapsize: Number(heapKb) * 1024,
+  heapsize,
   stdout: (line) => process.stdout.write(line + "\n"),
   stderr: (line) => process.stderr.write(line + "\n"),
 });
 
-function copyTree(src, dst) {
-  mp.FS.mkdirTree(dst);
-  for (const name of readdirSync(src)) {
-    const from = join(src, name);
-    if (statSync(from).isDirectory()) {
-      if (name !== "__pycache__") copyTree(from, dst + "/" + name);
-    } else if (name.endsWith(".py")) {
-      mp.FS.writeFile(dst + "/" + name, readFileSync(from));
-    }
-  }
+for (const [to, from] of JSON.parse(readFileSync(filesArg, "utf8"))) {
+  mp.FS.mkdirTree(dirname(to));
+  mp.FS.writeFile(to, readFileSync(from));
 }
 
-copyTree(join(root, "firmware"), "/firmware");
-copyTree(join(root, "tests", "cases"), "/tests/cases");
-if (existsSync(join(root, "sim", "hw"))) {
-  // Only the portable virtual parts: sim/__init__.py is host-side code.
-  copyTree(join(root, "sim", "hw"), "/sim/hw");
-  mp.FS.writeFile("/sim/__init__.py", "");
+// The heap's size as the runner sees it, read without allocating.
+mp.runPython("import gc\nimport sys\nsys.path[:0] = ['/firmware', '/tests', '/']\n" +
+             "def _heap_total():\n    return gc.mem_free() + gc.mem_alloc()\n" +
+             "_heap_at_start = _heap_total()");
+const start = mp.globals.get("_heap_at_start");
+const gcHeap = start - GROWTH_ROOM;
+if (expected && gcHeap !== expected) {
+  process.stderr.write(`heap setup: heapsize ${heapsize} gives ${gcHeap} bytes, not ${expected}\n`);
+  process.exit(2);
 }
 
+let n = 0;
 try {
-  mp.runPython("import sys\nsys.path[:0] = ['/firmware', '/tests', '/']");
   for (const part of readFileSync(script, "utf8").split(/^#: next run$/m)) {
-    mp.runPython(part);
+    n += 1;
+    // The check runs in the same call as the part: the collection that would
+    // give a grown heap back comes only after the call, and only when asked
+    // for (gc.collect()), as the next part then finds it done.
+    mp.runPython(part + "\n_grown = _heap_total() - _heap_at_start\ngc.collect()\n");
+    const grown = mp.globals.get("_grown");
+    if (grown !== 0) {
+      process.stderr.write(
+        `heap outgrown in part ${n} of the script: the ${gcHeap}-byte heap was full and ` +
+        `had to grow (by ${grown} bytes); on the Pico this is a MemoryError\n`);
+      process.exit(3);
+    }
   }
 } catch (err) {
   process.stderr.write(String(err.message || err) + "\n");

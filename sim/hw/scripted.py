@@ -3,7 +3,9 @@
 Two seats choose Dicefull with one challenge in the start-up menu, then make
 an action the table offers (a fixed choice) each time, to the final standings.  It
 prints the journal, the log and a digest of every LED frame, so that a test
-can compare MicroPython's run with CPython's byte for byte.
+can compare MicroPython's run with CPython's byte for byte.  Script().step()
+makes one action at a time, so that MicroPython can run it in parts (its
+test build collects garbage only between them).
 """
 
 from dicetable.app.menu import F_LENGTH
@@ -13,22 +15,49 @@ from sim.hw.rig import VirtualTable
 DICEFULL = 2
 
 
-def run(max_actions=200):
-    vt = VirtualTable(seats=(0, 1))
-    vt.storage.save_registry(hands.full_registry())
-    vt.boot()
-    hands.choose_in_menu(vt, vt.table, DICEFULL, (0, 1), {F_LENGTH: 1})   # one challenge
-    t = vt.table
-    made = 0
-    while t.mode == "play" and made < max_actions:
-        acts = hands.player_actions(t)
-        if acts:
-            hands.make(vt, t, acts[(made * 7) % len(acts)])   # varied, yet the same everywhere
-            made += 1
+class Script:
+    """The match, one step() at a time until done."""
+
+    def __init__(self, max_actions=200):
+        self.vt = VirtualTable(seats=(0, 1))
+        self.max_actions = max_actions
+        self.made = 0
+        self.stage = 0          # registry, boot, menu, then the match
+        self.done = False
+
+    def step(self):
+        """One stage of the set-up, or one action (or a wait for the table);
+        the last step lets the end show."""
+        if self.done:
+            return
+        vt = self.vt
+        t = vt.table
+        if self.stage < 3:
+            if self.stage == 0:
+                vt.storage.save_registry(hands.full_registry())
+            elif self.stage == 1:
+                vt.boot()
+            else:
+                hands.choose_in_menu(vt, t, DICEFULL, (0, 1), {F_LENGTH: 1})   # one challenge
+            self.stage += 1
+        elif t.mode == "play" and self.made < self.max_actions:
+            acts = hands.player_actions(t)
+            if acts:
+                # varied, yet the same everywhere
+                hands.make(vt, t, acts[(self.made * 7) % len(acts)])
+                self.made += 1
+            else:
+                vt.wait(100)
         else:
-            vt.wait(100)
-    vt.wait(3000)
-    return vt
+            vt.wait(3000)
+            self.done = True
+
+
+def run(max_actions=200):
+    s = Script(max_actions)
+    while not s.done:
+        s.step()
+    return s.vt
 
 
 def digest(data):
@@ -39,7 +68,11 @@ def digest(data):
 
 
 def main():
-    vt = run()
+    report(run())
+
+
+def report(vt):
+    """Print what the match left: journal, standings, frame digests, log."""
     print("mode", vt.table.mode)
     match = vt.table.match
     assert match is not None
