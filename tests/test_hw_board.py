@@ -253,6 +253,66 @@ def test_presses_across_the_ticks_wrap():
     assert events == [(0, OK + LONG)]
 
 
+def polls_with_a_gap(vb, buttons, until, gap_at, gap_ms, step=5):
+    """Poll every `step` ms, except for one stretch of gap_ms from gap_at in
+    which the CPU runs nothing (a flash erase): the levels still change."""
+    events = []
+    t = 0
+    while t <= until:
+        vb.advance(t)
+        buttons.poll(t, lambda s, c: events.append((t, s, c)))
+        if gap_at <= t < gap_at + step:
+            for u in range(t + 1, t + gap_ms):     # the pins move, nobody polls
+                vb.advance(u)
+            t += gap_ms
+        else:
+            t += step
+    return events
+
+
+def test_a_press_that_begins_and_ends_while_the_cpu_is_stalled_is_not_lost():
+    # A 30 ms tap inside a 45 ms stall (a sector erase with interrupts off):
+    # no poll sees the button down, the falling-edge flag does.
+    vb = VButtons(5)
+    vb.press(1, OK, 107, 30)
+    events = polls_with_a_gap(vb, Buttons(vb.pins), 400, 100, 45)
+    assert [(s, c) for _, s, c in events] == [(1, OK)]
+
+
+def test_bounces_after_a_release_are_not_presses():
+    vb = VButtons(5)
+    vb.press(2, PLUS, 100, 200, bounce_ms=9)       # chatter after both edges
+    events = polls_with_a_gap(vb, Buttons(vb.pins), 1000, 2000, 0)
+    assert [(s, c) for _, s, c in events] == [(2, PLUS)]
+
+
+def test_a_press_seen_by_the_polls_is_reported_once_even_across_a_stall():
+    vb = VButtons(5)
+    vb.press(0, MINUS, 90, 100)                    # down before the stall, up after it
+    events = polls_with_a_gap(vb, Buttons(vb.pins), 400, 100, 45)
+    assert [(s, c) for _, s, c in events] == [(0, MINUS)]
+
+
+def test_one_read_of_every_level_gives_the_same_presses():
+    # The board reads the GPIO input register once per poll: bits by GPIO number.
+    vb = VButtons(5)
+    flat = [p for trio in vb.pins for p in trio]
+    gpios = [n for trio in pins.BUTTONS for n in trio]
+
+    def levels():
+        word = 0
+        for pin, n in zip(flat, gpios):
+            word |= pin.value() << n
+        return word
+
+    for seat, code, at in ((0, PLUS, 100), (3, OK, 110), (4, MINUS, 400)):
+        vb.press(seat, code, at, 150 + 600 * (seat == 3))
+    one_read = Buttons(vb.pins, levels=levels, bits=gpios)
+    events = []
+    vb.run(one_read, 1500, lambda s, c: events.append((s, c)))
+    assert events == [(0, PLUS), (4, MINUS), (3, OK + LONG)]
+
+
 def test_vpin_behaves_like_a_machine_pin():
     p = VPin()
     assert p.value() == 1 and p() == 1
@@ -274,7 +334,7 @@ def test_vpin_behaves_like_a_machine_pin():
 # -- per-poll frames stay on the C stack (no heap per call on the RP2040) ---
 
 @pytest.mark.parametrize("module, names", [
-    ("buttons", {"poll", "_step", "_release"}),
+    ("buttons", {"poll", "_read", "_step", "_unseen", "_release", "_pin_levels"}),
     ("pixels", {"show", "_fill_channel", "scale_for"}),
     ("storage", {"undo", "_write", "_commit", "crc16"}),   # append: a static qstr
 ])

@@ -13,6 +13,20 @@ level counts only once the pin has read it for 20 ms without a change.  The
 press is timed from the last bounce of the press to the last bounce of the
 release, which does not depend on how often poll() runs.
 
+Reading: with `levels` (on the board, one read of the RP2040's GPIO input
+register: every pin at once) a poll reads one word; `bits` says which bit is
+which button.  Without it each pin's value() is read into that word.  A poll
+in which no level changed and no button is mid-debounce does nothing more.
+
+A press the polls never saw: while the flash is erased or programmed the
+CPU runs nothing, for up to ~45 ms (a W25Q16 sector erase), long enough for
+a short press to begin and end between two polls.  Every button pin has a
+falling-edge interrupt (Pin.irq, hard) that only sets a flag; the RP2040
+latches the edge while interrupts are off and runs the handler after.  A
+flag with the pin read released on both sides of a gap of at least the
+debounce time is a whole press inside the gap: reported as a short press.
+(A flag from a release's bounce comes within a normal 5 ms gap: ignored.)
+
 poll() allocates nothing: the state is in preallocated byte arrays and lists
 of small ints, and each button's step is its own small method so every frame
 stays on the C stack of the RP2040 port.
@@ -42,10 +56,13 @@ class Buttons:
     """Debounced buttons of every seat.
 
     pins_by_seat: one (minus, plus, ok) tuple of input pins per seat index,
-    or None for a seat that is not wired.  Pins need value() only.
+    or None for a seat that is not wired.  Pins need value(); a pin with
+    irq() gets the falling-edge flag.  levels() -> int and bits (the bit of
+    each button in that word, in pins_by_seat order) read them all at once.
     """
 
-    def __init__(self, pins_by_seat, debounce_ms=DEBOUNCE_MS, long_ms=LONG_MS):
+    def __init__(self, pins_by_seat, debounce_ms=DEBOUNCE_MS, long_ms=LONG_MS,
+                 levels=None, bits=None):
         pins = []
         seats = []
         first = bytearray(len(pins_by_seat))
@@ -63,18 +80,62 @@ class Buttons:
         self._n = n
         self._debounce = debounce_ms
         self._long = long_ms
+        self._levels = self._pin_levels if levels is None else levels
+        self._bit = bytes(range(n)) if bits is None else bytes(bits)
+        self._word = -1                # the last word read: -1, nothing yet
+        self._busy = 0                 # buttons whose raw level is not yet debounced
+        self._last = 0                 # ticks of the last poll
+        self._gap = 0                  # ms between the last two polls
         self._raw = bytearray(n)       # 1 = the pin read pressed at the last poll
         self._level = bytearray(n)     # 1 = pressed, after debouncing
         self._since = [0] * n          # ticks of the raw level's last change
         self._down = [0] * n           # ticks the current press started
+        self._fell = bytearray(n)      # set by the falling-edge interrupt
+        self._flag = bytearray(1)      # some _fell is set
+        for k in range(n):
+            p = pins[k]
+            if hasattr(p, "irq"):
+                p.irq(self._edge_handler(k), p.IRQ_FALLING, hard=True)
+
+    def _edge_handler(self, k):
+        # Made once per pin: the interrupt itself allocates nothing.
+        fell = self._fell
+        flag = self._flag
+
+        def handler(pin):
+            fell[k] = 1
+            flag[0] = 1
+        return handler
+
+    def _pin_levels(self):
+        word = 0
+        for k in range(self._n):
+            if self._pins[k].value():
+                word |= 1 << k
+        return word
 
     def poll(self, now_ms, emit):
         """Read every button once; emit(seat, code) for each press that ended."""
-        for k in range(self._n):
-            self._step(k, now_ms, emit)
+        if self._read(now_ms):
+            self._busy = 0
+            for k in range(self._n):
+                self._step(k, now_ms, emit)
+
+    def _read(self, now):
+        # False when nothing changed and nothing waits: the poll is over.
+        word = self._levels()
+        self._gap = ticks_diff(now, self._last)
+        self._last = now
+        if word == self._word and not self._busy and not self._flag[0]:
+            return False
+        self._word = word
+        self._flag[0] = 0
+        return True
 
     def _step(self, k, now, emit):
-        raw = 0 if self._pins[k].value() else 1
+        raw = 0 if (self._word >> self._bit[k]) & 1 else 1
+        if self._fell[k]:
+            self._unseen(k, raw, emit)
         if raw != self._raw[k]:
             self._raw[k] = raw
             self._since[k] = now
@@ -84,6 +145,15 @@ class Buttons:
                 self._down[k] = self._since[k]
             else:
                 self._release(k, emit)
+        if raw != self._level[k]:
+            self._busy += 1
+
+    def _unseen(self, k, raw, emit):
+        # A falling edge with the button released at this poll and the last:
+        # a whole press inside the gap, if the gap could hold one.
+        self._fell[k] = 0
+        if not raw and not self._raw[k] and not self._level[k] and self._gap >= self._debounce:
+            emit(self._seat[k], k - self._first[self._seat[k]])
 
     def _release(self, k, emit):
         code = k - self._first[self._seat[k]]

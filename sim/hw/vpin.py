@@ -39,19 +39,33 @@ class VPin(PinLike):
     OPEN_DRAIN = 2
     PULL_UP = 1
     PULL_DOWN = 2
+    IRQ_FALLING = 4
 
     def __init__(self, value=1, name=None):
         self._level = 1 if value else 0
         self.name = name
         self.writes = 0
+        self._on_fall = None
 
     def value(self, v=None):
         """The level (0 or 1); value(v) sets it."""
         if v is None:
             return self._level
-        self._level = 1 if v else 0
+        self._set(1 if v else 0)
         self.writes += 1
         return None
+
+    def irq(self, handler=None, trigger=IRQ_FALLING, hard=False):
+        """Call handler(pin) on every falling edge (the only trigger modelled)."""
+        if trigger != self.IRQ_FALLING:
+            raise ValueError("only IRQ_FALLING is modelled")
+        self._on_fall = handler
+
+    def _set(self, level):
+        fell = self._level and not level
+        self._level = level
+        if fell and self._on_fall is not None:
+            self._on_fall(self)
 
     def high(self):
         """Drive high."""
@@ -66,11 +80,11 @@ class VPin(PinLike):
 
     def press(self):
         """A button to ground closes: the pin reads 0."""
-        self._level = 0
+        self._set(0)
 
     def release(self):
         """The button opens: the pull-up makes the pin read 1."""
-        self._level = 1
+        self._set(1)
 
     def __repr__(self):
         return "VPin(%s=%d)" % (self.name, self._level)
