@@ -1,0 +1,180 @@
+"""The board's main loop (hal/mainloop.py) in virtual time (sim/hw/vloop.py):
+the passes and their waits, an input never lost while the CPU is stalled by
+the flash, the collector kept out of input handling, and nothing allocated
+by a pass with nothing to do, under MicroPython."""
+
+import gc
+
+import mpy_wasm
+from dicetable.app import games
+from dicetable.app.events import OK, TAG_PLACED
+from dicetable.match.actions import seat_of, value_of
+from hal.mainloop import BUTTON_MS, FRAME_MS, MainLoop
+from sim.hw import hands
+from sim.hw.rig import VirtualTable
+from sim.hw.vloop import VirtualLoop
+
+DTWWW = 0
+ERASE_MS = 45       # a W25Q16 sector erase, typical: the CPU runs nothing meanwhile
+
+
+class ReaderAt:
+    """Readers that report one tag at a given time (the readers' own timing
+    is tested with the driver); otherwise due every 10 ms."""
+
+    def __init__(self, at_ms, reader, uid):
+        self.at_ms = at_ms
+        self.reader = reader
+        self.uid = uid
+
+    def service(self, now_ms, emit):
+        if self.uid is not None and now_ms >= self.at_ms:
+            uid, self.uid = self.uid, None
+            emit(TAG_PLACED, self.reader, uid)
+        return 10
+
+
+def table_in_play():
+    vt = VirtualTable(seats=(0, 1, 2))
+    vt.storage.save_registry(hands.full_registry())
+    vt.boot()
+    hands.choose_in_menu(vt, vt.table, DTWWW, (0, 1, 2))
+    assert vt.table.mode == "play"
+    vt.clock.now_us = max(vt.clock.now_us, vt.now * 1000)   # one timeline from here on
+    return vt
+
+
+def a_legal_tag(t):
+    a = hands.player_actions(t)[0]
+    return t.phys[seat_of(a)], hands.uid_for(DTWWW, games.identity(DTWWW, value_of(a)))
+
+
+def stall_storage(vt, ms):
+    """Every journal write holds the CPU for `ms` (the clock runs on)."""
+    append = vt.storage.append
+
+    def slow(action):
+        vt.clock.advance(ms * 1000)
+        append(action)
+    vt.storage.append = slow
+
+
+def recorded_buttons(t):
+    seen = []
+    button = t.button
+
+    def record(seat, code):
+        seen.append((seat, code))
+        button(seat, code)
+    t.button = record
+    return seen
+
+
+def test_each_pass_runs_again_after_the_wait_it_returns():
+    vt = table_in_play()
+    start = vt.clock.ticks_ms()
+    loop = VirtualLoop(MainLoop(vt.table, ReaderAt(0, 0, None), vt.buttons, vt.pixels),
+                       vt.clock, vt.vbuttons.advance)
+    loop.due = [start] * 3
+    loop.run_for(1000)
+    assert loop.runs == [1000 // 10 + 1, 1000 // BUTTON_MS + 1, 1000 // FRAME_MS + 1]
+
+
+def test_a_30_ms_press_during_a_journal_commit_that_stalls_the_cpu_is_not_missed():
+    vt = table_in_play()
+    t = vt.table
+    seen = recorded_buttons(t)
+    stall_storage(vt, ERASE_MS)
+    now = vt.clock.ticks_ms()
+    reader, uid = a_legal_tag(t)
+    journal = len(t.match.journal)
+    loop = VirtualLoop(MainLoop(t, ReaderAt(now + 50, reader, uid), vt.buttons, vt.pixels),
+                       vt.clock, vt.vbuttons.advance)
+    loop.due = [now] * 3
+    # The tag comes at +50 ms; its journal write holds the CPU until +95.
+    # A 30 ms tap of OK at seat 2 from +55 to +85 falls wholly inside.
+    vt.vbuttons.press(2, OK, now + 55, 30)
+    loop.run_for(400)
+    assert len(t.match.journal) == journal + 1     # the play went through
+    assert seen == [(2, OK)]                        # and the tap was not lost
+
+
+def test_a_press_during_an_led_push_is_not_missed():
+    vt = table_in_play()
+    t = vt.table
+    seen = recorded_buttons(t)
+    show = vt.pixels.show
+
+    def slow_show(frame):                           # a bit-banged push: ~5 ms
+        vt.clock.advance(5000)
+        show(frame)
+    vt.pixels.show = slow_show
+    now = vt.clock.ticks_ms()
+    reader, uid = a_legal_tag(t)
+    loop = VirtualLoop(MainLoop(t, ReaderAt(now + 50, reader, uid), vt.buttons, vt.pixels),
+                       vt.clock, vt.vbuttons.advance)
+    loop.due = [now] * 3
+    vt.vbuttons.press(1, OK, now + 52, 30)
+    loop.run_for(400)
+    assert seen == [(1, OK)]
+
+
+def test_the_collector_runs_after_the_answer_to_an_input_is_shown_not_during_it(monkeypatch):
+    vt = table_in_play()
+    t = vt.table
+    events = []
+    monkeypatch.setattr(gc, "collect", lambda: events.append("collect"))
+    show = vt.pixels.show
+    vt.pixels.show = lambda frame: (events.append("show"), show(frame))
+    append = vt.storage.append
+    vt.storage.append = lambda a: (events.append("journal"), append(a))
+    now = vt.clock.ticks_ms()
+    reader, uid = a_legal_tag(t)
+    loop = VirtualLoop(MainLoop(t, ReaderAt(now + 50, reader, uid), vt.buttons, vt.pixels),
+                       vt.clock, vt.vbuttons.advance)
+    loop.due = [now] * 3
+    loop.run_for(40)
+    events.clear()
+    loop.run_for(200)
+    # The play: written, shown, and only then, with nothing new, collected once.
+    assert events[:2] == ["journal", "show"]
+    assert events.count("collect") == 1
+    assert events.index("collect") > events.index("show")
+
+
+IDLE = """
+from sim.hw.rig import VirtualTable
+from sim.hw import hands
+from hal.mainloop import MainLoop
+#: next run
+vt = VirtualTable(seats=(0, 1, 2, 3, 4))
+#: next run
+vt.boot()
+class NoReaders:
+    def service(self, now, emit):
+        return 10
+loop = MainLoop(vt.table, NoReaders(), vt.buttons, vt.pixels)
+now = 100000
+for _ in range(3):
+    loop.buttons_pass(now)
+    loop.frames_pass(now)
+    now += 5
+#: next run
+import gc
+before = gc.mem_alloc()
+for _ in range(2000):
+    now += 5
+    loop.buttons_pass(now)
+    loop.readers_pass(now)
+after_buttons = gc.mem_alloc()
+for _ in range(500):
+    now += 20
+    loop.frames_pass(now)
+after_frames = gc.mem_alloc()
+print(vt.table.mode, after_buttons - before, after_frames - after_buttons)
+"""
+
+
+def test_idle_passes_allocate_nothing_on_micropython():
+    # At the menu with nothing happening: 2000 button passes and 500 frame passes.
+    assert mpy_wasm.run(IDLE).split() == ["menu", "0", "0"]
