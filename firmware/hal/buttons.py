@@ -179,3 +179,17 @@ def input_pins(numbers_by_seat):
             seats.append((Pin(trio[0], Pin.IN, Pin.PULL_UP), Pin(trio[1], Pin.IN, Pin.PULL_UP),
                           Pin(trio[2], Pin.IN, Pin.PULL_UP)))
     return seats
+
+
+SIO_GPIO_IN = const(0xD0000004)    # RP2040 SIO: the level of every GPIO, bit n = GPIO n
+
+
+def gpio_levels():
+    """levels() for Buttons on the board: one read of the GPIO input register
+    (bits 0-29 only, so the int is a small one and nothing is allocated)."""
+    from machine import mem32
+
+    def levels():
+        return mem32[SIO_GPIO_IN]
+    return levels
+
