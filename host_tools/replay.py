@@ -1,7 +1,8 @@
 """The transcript of a saved match, printed through the simulator.
 
-A saved match is either the board's journal.bin (from `backup`, or a backup
-folder holding one) or a match file written by `python -m sim --save`.  The
+A saved match is either the board's journal.bin (the journal image `backup`
+writes: its segments one after the other; or a backup folder holding one) or
+a match file written by `python -m sim --save`.  The
 journal's own records of the table (SEATS, kind 15, and SEED, kind 14: see
 dicetable/app/table.py) are not the game's and are skipped; what is left is
 folded by sim.play.replay, so the transcript is the one `python -m sim
@@ -14,8 +15,8 @@ import pathlib
 
 import sim  # noqa: F401  (puts firmware/ on sys.path)
 from dicetable.match.engine import GAMES
-from hal.storage import CORRUPT, STATUS_NAMES, TORN, Storage
-from host_tools.registry_csv import MemFS
+from hal.storage import CORRUPT, STATUS_NAMES, TORN
+from host_tools.backup import load_image
 from sim import matchfile
 from sim.play import replay
 
@@ -30,7 +31,7 @@ class ReplayError(ValueError):
 def read_journal(data: bytes) -> tuple[str, int, int, list[int], str]:
     """(game, players, options, actions, note) from journal.bin bytes; `note`
     says what the load dropped ('' when the journal is whole)."""
-    header, actions, status = Storage(MemFS({JOURNAL_FILE: bytes(data)})).load()
+    header, actions, status = load_image(bytes(data))
     if header is None:
         raise ReplayError("journal.bin holds no match (%s)" % STATUS_NAMES[status])
     if header[0] >= len(GAMES):
@@ -51,7 +52,7 @@ def load(path: str | pathlib.Path) -> tuple[str, int, int, list[int], str]:
     if p.is_dir():
         p = p / JOURNAL_FILE
     data = p.read_bytes()
-    if data[:2] == b"DJ":
+    if data[:1] == b"D" and data[1:2] in (b"J", b"S") and len(data) % 4096 == 0:
         return read_journal(data)
     try:
         game, players, options, actions = matchfile.read(str(p))

@@ -93,10 +93,10 @@ class FakeStorage:
         self.status = None
         self.reg_status = 0
 
-    def new_match(self, header4):
+    def new_match(self, header4, words=()):
         assert len(header4) == 4
         self.header = bytes(header4)
-        self.words = []
+        self.words = list(words)
 
     def append(self, a):
         if not 0 <= a < 1 << 24:

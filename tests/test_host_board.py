@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from host_tools.backup import RestoreError, backup, restore
+from host_tools.backup import RestoreError, backup, encode, load_image, restore
 from host_tools.board import Board, NoBoard
 from host_tools.flash import _sha, build, flash
 from sim.vboard import VirtualBoard
@@ -143,54 +143,87 @@ def test_interrupted_flash_keeps_maintenance_and_rerun_repairs(tmp_path, built):
             assert flash(b, FIRMWARE) == []
 
 
-def _journal(n_actions: int) -> bytes:
+def _match(n_actions: int) -> tuple[bytes, list[int]]:
+    """A Nokosu match's header and its first actions, after the table's SEATS record."""
     from dicetable.app import games
-    from hal.storage import Storage
-
-    from host_tools.backup import _MemFS
     m = games.new_match(4, 3, 0)            # nokosu, 3 players
-    fs = _MemFS({})
-    s = Storage(fs)
-    s.new_match(bytes(m.journal_bytes()[:4]))
-    s.append(0xF00007)                      # SEATS record, skipped by the fold
+    actions = [0xF00007]                    # SEATS record, skipped by the fold
     for _ in range(n_actions):
         seats = [p for p in (0, 1, 2, 7) if m.legal_actions(p)]   # 7: the table
         if not seats:
             break
         a = m.legal_actions(seats[0])[0]
         assert m.submit(a) == 0
+        actions.append(a)
+    return bytes(m.journal_bytes()[:4]), actions
+
+
+def _board_files(header: bytes, actions: list[int]) -> dict[str, bytes]:
+    """The journal's files as a board holds them, and its registry."""
+    from hal.storage import Storage
+    from sim.hw.vflash import VFlash
+    flash = VFlash()
+    s = Storage(flash)
+    s.new_match(header, tuple(actions[:1]))
+    for a in actions[1:]:
         s.append(a)
-    s.close()
-    return fs.files["journal.bin"]
+    s.save_registry([(b"\x01\x02\x03\x04", 0, 5), (bytes(7), 4, 2)])
+    files = {s.segment_path(i): bytes(flash.open(s.segment_path(i), "rb").read())
+             for i in range(8)}
+    files["journal.map"] = bytes(flash.files["journal.map"])
+    files["registry.bin"] = bytes(flash.files["registry.bin"])
+    return files
 
 
 def test_backup_restore_round_trip(vboard, tmp_path):
-    from hal.storage import Storage
-
-    from host_tools.backup import _MemFS
-    journal = _journal(6)
-    fs = _MemFS({})
-    Storage(fs).save_registry([(b"\x01\x02\x03\x04", 0, 5), (bytes(7), 4, 2)])
-    registry = fs.files["registry.bin"]
+    header, actions = _match(6)
+    files = _board_files(header, actions)
     with Board(vboard.url) as b:
-        b.write("journal.bin", journal)
-        b.write("registry.bin", registry)
+        for name, data in files.items():
+            b.write(name, data)
         assert backup(b, tmp_path / "bk") == ["journal.bin", "registry.bin"]
-        assert (tmp_path / "bk" / "journal.bin").read_bytes() == journal
-        b.remove("journal.bin")
+        image = (tmp_path / "bk" / "journal.bin").read_bytes()
+        assert image == b"".join(files["journal%d.seg" % i] for i in range(8))
+        assert load_image(image) == (header, actions, 0)
+        b.remove("journal3.seg")
         b.write("registry.bin", b"junk")
         assert restore(b, tmp_path / "bk") == ["journal.bin", "registry.bin"]
-        assert b.read("journal.bin") == journal and b.read("registry.bin") == registry
+        assert b.read("registry.bin") == files["registry.bin"]
+        assert not b.exists("journal.map")       # the board scans for the new segments
+        again = b"".join(b.read("journal%d.seg" % i) for i in range(8))
+        assert again != image and load_image(again) == (header, actions, 0)
 
 
 def test_restore_refuses_a_corrupt_journal(vboard, tmp_path):
-    journal = bytearray(_journal(6))
-    journal[9 + 6 * 2 + 1] ^= 0xFF           # a record in the middle
+    header, actions = _match(6)
+    image = bytearray(encode(header, actions))
+    image[256 + 8 * 2 + 1] ^= 0xFF           # a record in the middle
     bk = tmp_path / "bk"
     bk.mkdir()
-    (bk / "journal.bin").write_bytes(bytes(journal))
+    (bk / "journal.bin").write_bytes(bytes(image))
     with Board(vboard.url) as b:
-        b.write("journal.bin", b"old")
+        b.write("journal0.seg", b"old")
         with pytest.raises(RestoreError, match="journal"):
             restore(b, bk)
-        assert b.read("journal.bin") == b"old"
+        assert b.read("journal0.seg") == b"old"
+
+
+def test_flash_keeps_the_registry_and_the_running_match(tmp_path, built):
+    # A board flashed with an older firmware, a match running and tags registered.
+    old_fw = tmp_path / "old"
+    shutil.copytree(FIRMWARE, old_fw, ignore=shutil.ignore_patterns("__pycache__"))
+    with open(old_fw / "hal" / "board.py", "a") as f:
+        f.write("\n_OLD = 1\n")
+    header, actions = _match(40)
+    data = _board_files(header, actions)
+    flash_dir = tmp_path / "flash"
+    _preload(flash_dir, {**build(old_fw), **data})
+    with VirtualBoard(flash_dir) as vb:
+        with Board(vb.url) as b:
+            assert "hal/board.mpy" in flash(b, FIRMWARE)
+        vb.power_cycle()
+        with Board(vb.url) as b:
+            for name, blob in data.items():
+                assert b.sha256(name) == _sha(blob), name
+            assert backup(b, tmp_path / "bk") == ["journal.bin", "registry.bin"]
+    assert load_image((tmp_path / "bk" / "journal.bin").read_bytes()) == (header, actions, 0)

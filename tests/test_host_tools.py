@@ -19,8 +19,10 @@ from dicetable.app import games
 from dicetable.app.registry import Registry
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD
 from dicetable.match.engine import GAMES
+from hal.journal import RECORDS
 from hal.storage import Storage
 from host_tools import monitor, registry_csv
+from host_tools.backup import encode
 from host_tools.__main__ import main
 from host_tools.registry_csv import CsvError, MemFS
 from host_tools.replay import read_journal
@@ -128,15 +130,10 @@ def test_cli_bad_csv_writes_nothing_and_never_reaches_a_board(tmp_path, capsys):
 # --- replay ---------------------------------------------------------------------
 
 def journal_bin(match, seats_mask, seed):
-    """The journal.bin the table writes for a match (with its SEATS and SEED records)."""
-    fs = MemFS()
-    st = Storage(fs)
-    st.new_match(bytes(match.journal_bytes()[:4]))
-    st.append(SEATS_RECORD | seats_mask)
-    st.append(SEED_RECORD | seed)
-    for a in match.journal:
-        st.append(a)
-    return fs.files["journal.bin"]
+    """The journal image `backup` saves for a match the table wrote (its SEATS
+    and SEED records with the header)."""
+    return encode(bytes(match.journal_bytes()[:4]),
+                  [SEATS_RECORD | seats_mask, SEED_RECORD | seed] + list(match.journal))
 
 
 @pytest.mark.parametrize("game, players", [("walzer", 4), ("nokosu", 5)])
@@ -155,8 +152,11 @@ def test_journal_replay_equals_sim_replay(tmp_path, capsys, game, players):
 
 def test_torn_journal_replays_what_is_whole():
     match = play("dtt", 3, 0, ["random"] * 3, 5)
-    data = journal_bin(match, 7, 1)
-    game, players, options, actions, note = read_journal(data[:-3])
+    data = bytearray(journal_bin(match, 7, 1))
+    last = len(match.journal) - 1          # its record: a power cut left its last bytes 0xFF
+    at = (last // RECORDS) * 4096 + 256 + (last % RECORDS) * 8
+    data[at + 5:at + 8] = b"\xff\xff\xff"
+    game, players, options, actions, note = read_journal(bytes(data))
     assert (game, players, options) == ("dtt", 3, 0)
     assert actions == match.journal[:-1] and "torn" in note
 

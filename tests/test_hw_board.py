@@ -336,7 +336,8 @@ def test_vpin_behaves_like_a_machine_pin():
 @pytest.mark.parametrize("module, names", [
     ("buttons", {"poll", "_read", "_step", "_unseen", "_release", "_pin_levels"}),
     ("pixels", {"show", "_fill_channel", "scale_for"}),
-    ("storage", {"undo", "_write", "_commit", "crc16"}),   # append: a static qstr
+    ("storage", {"undo", "_write", "_open"}),              # append: a static qstr
+    ("journal", {"_put", "_flush", "_blank", "_crc16_of", "crc16", "put32"}),
 ])
 def test_per_poll_frames_fit_on_the_c_stack(module, names):
     frames = {name: frame_words(s, e)

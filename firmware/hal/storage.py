@@ -1,41 +1,42 @@
 """The match journal and the tag registry on flash, safe against power cuts.
 
-Storage(fs) keeps two files on a filesystem object `fs` (open, remove,
-rename, exists; FlashFS below is the board's, sim/hw/vflash.py a virtual
-one whose power a test can cut at any byte).
+Storage(fs, dev=None, prefix="", segments=8) keeps them on a filesystem `fs` (open,
+remove, rename, exists; FlashFS below is the board's LittleFS, sim/hw/vflash.py
+a virtual one) and, for the journal, the raw flash under it `dev` (default
+fs.raw: rp2.Flash() on the board, a NOR flash model in tests).
+board_storage() builds the board's.
 
-THE JOURNAL (journal.bin) holds the running match: the 4-byte match header
-(game, players, options lo, options hi: Match.journal_bytes()[:4]), then one
-record per action.  append() writes a record and flushes it before it
-returns, so an action the app has shown is on flash.  Format, little-endian:
+THE JOURNAL lives in `segments` files of exactly one 4096-byte block each
+(journal0.seg ...), made once through the filesystem and from then on
+written in place on the raw flash by hal/journal.py, which says how (one
+page program per action; the format, the power-cut and damage rules).
+LittleFS never moves a file it does not write, so the blocks stay the
+files'.  journal.map (written once, replaced atomically) names the block of
+each segment and the area's random number, which every segment header
+repeats:
 
-    header record, 9 bytes:  "D" "J" version(1) game players opt_lo opt_hi crc(2)
-    action record, 6 bytes:  word(4) crc(2)
+    "D" "M" version(1) count(1) area(4) block(2) x count, crc(2)
 
-A word below 2**24 is an action (match/actions.py packs kind, seat and value
-into 24 bits); the word UNDO (type byte 1 in the top byte) takes back the
-last action, so undo is an append too.  crc is CRC-16/CCITT-FALSE (poly
-0x1021, MSB first, no final xor).  The header's is taken over its first 7
-bytes from 0xFFFF; a record's over its number (2 bytes, the first action
-record is 0) and its word, starting from the header's crc instead of
-0xFFFF, so a record in the wrong place or from another match fails.
+Before the journal touches raw flash, every segment file's first 16 bytes
+read through the filesystem must equal its block's on the raw flash: a map
+that no longer fits (the files were replaced, e.g. by a restore) is never
+written through.  Then it is made again from a scan of the raw flash for
+the blocks whose first 16 bytes are the files' (each must be unique; a
+newly made segment file starts with "D" "S" version index area and is 0xFF
+after, so it is); a journal that cannot be found so is CORRUPT, and the
+next new_match() makes the segment files afresh.
 
-load() reads the records in order up to the first one that is incomplete
-or fails its check, and returns (header4 or None, actions, status):
-OK; NONE (no journal); TORN (the last record was torn or damaged by a power
-cut during its write: it is dropped, everything before it is returned);
-CORRUPT (a damaged record before the end: the load stops at the last good
-one, and a damaged header gives no match).  It never raises on bad data.
-The next append() first rewrites the journal without the bad tail (a
-temporary file, then a rename), so new records never follow damaged ones.
-
-new_match() writes a fresh journal as a temporary file and renames it over
-the old one: a power cut during it leaves the previous match.
+new_match(header4, words) commits the match header and the table's words
+(the seats and seed records) in one page program; load() returns the words
+first in `actions`, then the live actions.  load() -> (header4 or None,
+actions, status): OK, NONE (no match), TORN (a torn last record dropped),
+CORRUPT (damage: everything before it).  It never raises on bad data and
+writes nothing.
 
 THE REGISTRY (registry.bin) maps tag UIDs to items: entries of (uid bytes,
-game index, item).  save_registry() writes it whole to registry.tmp, then
-renames it over registry.bin, so a power cut leaves the old registry or the
-new one, never a mix.  Format, little-endian:
+game index, item).  save_registry() writes it to registry.tmp, then renames
+it over registry.bin, so a power cut leaves the old registry or the new one.
+load_registry() reads it 14 bytes at a time (no large buffer).
 
     "D" "R" version(1) count(2), then per entry: uid length(1) uid(10, zero
     padded) game(1) item(2); then crc(2) over everything before it from 0xFFFF
@@ -43,11 +44,6 @@ new one, never a mix.  Format, little-endian:
 load_registry() returns (entries, status): OK, NONE, or CORRUPT with no
 entries when the check code fails or any entry is invalid (UID length not
 4, 7 or 10, game unknown, a (uid, game) pair twice, wrong size).
-
-On the board the filesystem is LittleFS: flush() commits a file's data, and
-rename() replaces its target atomically.  Each append programs flash (a few
-ms, longer when a block is erased) with interrupts held off; the LEDs are
-driven by PIO and carry on.
 """
 
 try:
@@ -56,88 +52,73 @@ except ImportError:
     def const(x):
         return x
 
-from dicetable.match.engine import GAMES
+import random
 
-# load() and load_registry() statuses.
-OK = const(0)
-NONE = const(1)
-TORN = const(2)
-CORRUPT = const(3)
+from dicetable.match.engine import GAMES
+from hal.journal import (
+    BLOCK, CORRUPT, NONE, OK, TORN, UNDO, VERSION, Journal, crc16, get32, put32)
+
+__all__ = ("OK", "NONE", "TORN", "CORRUPT", "UNDO", "crc16", "Storage", "FlashFS",
+           "board_storage", "STATUS_NAMES", "SEGMENTS")
+
 STATUS_NAMES = ("ok", "none", "torn tail dropped", "corrupt")
 
-UNDO = const(0x01000000)    # the record word that takes back the last action
-
+SEGMENTS = const(8)
+_HEAD = const(16)           # bytes of a segment compared through the filesystem
 _VERSION = const(1)
-_HEADER_SIZE = const(9)
-_RECORD_SIZE = const(6)
 _ENTRY_SIZE = const(14)
 _UID_MAX = const(10)
 _REG_HEAD = const(5)
-_ACTION_LIMIT = const(0x1000000)
-
-# CRC-16/CCITT-FALSE, four bits at a time: a 16-entry table is enough.
-_CRC_TABLE = (0x0000, 0x1021, 0x2042, 0x3063, 0x4084, 0x50A5, 0x60C6, 0x70E7,
-              0x8108, 0x9129, 0xA14A, 0xB16B, 0xC18C, 0xD1AD, 0xE1CE, 0xF1EF)
-
-
-def crc16(data, start, end, crc):
-    """CRC-16/CCITT-FALSE of data[start:end], continuing from `crc` (0xFFFF to begin)."""
-    for i in range(start, end):
-        crc ^= data[i] << 8
-        crc = ((crc << 4) & 0xFFFF) ^ _CRC_TABLE[crc >> 12]
-        crc = ((crc << 4) & 0xFFFF) ^ _CRC_TABLE[crc >> 12]
-    return crc
+_MAP_HEAD = const(8)
 
 
 class Storage:
-    """The journal and the registry on `fs`; file names start with `prefix`."""
+    """The journal and the registry; file names start with `prefix`."""
 
-    def __init__(self, fs, prefix=""):
+    def __init__(self, fs, dev=None, prefix="", segments=SEGMENTS):
         self.fs = fs
-        self._journal = prefix + "journal.bin"
+        self.segments = segments
+        self._dev = dev
+        self._prefix = prefix
+        self._map = prefix + "journal.map"
         self._registry = prefix + "registry.bin"
-        self._tmp = prefix + "journal.tmp"
         self._reg_tmp = prefix + "registry.tmp"
-        self._f = None          # the journal open for appending
-        self._header = None     # the 4 header bytes of the journal on flash
-        self._seed = 0          # the header's crc: where every record crc starts
-        self._count = 0         # records on flash that load() accepted or we wrote
-        self._good = 0          # bytes of the journal that are good
-        self._size = 0          # bytes of the journal on flash
-        self._known = False     # the fields above describe the journal on flash
-        # record number (2), word (4), crc (2); the last 6 bytes are written
-        self._rec = bytearray(8)
-        self._out = memoryview(self._rec)[2:]
+        self._journal = None
+        self._head = bytearray(_HEAD)       # a segment file's first bytes
+        self._raw = bytearray(_HEAD)        # the same bytes of a raw block
+        self._entry = bytearray(_ENTRY_SIZE)
+        view = memoryview(self._entry)
+        self._reg_head = view[:_REG_HEAD]
+        self._reg_tail = view[:3]     # one byte more than the crc: none may follow
+
+    def segment_path(self, i):
+        """The file of segment i."""
+        return "%sjournal%d.seg" % (self._prefix, i)
+
+    @property
+    def dev(self):
+        if self._dev is None:
+            self._dev = self.fs.raw
+        return self._dev
 
     # -- journal ---------------------------------------------------------
 
-    def new_match(self, header4):
-        """Start a fresh journal for a match with this 4-byte header (replaces any old one)."""
-        self._close()
-        rec = bytearray(_HEADER_SIZE)
-        rec[0] = 0x44  # "D"
-        rec[1] = 0x4A  # "J"
-        rec[2] = _VERSION
-        for i in range(4):
-            rec[3 + i] = header4[i]
-        crc = crc16(rec, 0, 7, 0xFFFF)
-        rec[7] = crc & 0xFF
-        rec[8] = crc >> 8
-        self._replace(self._journal, self._tmp, rec, _HEADER_SIZE)
-        self._header = bytes(rec[3:7])
-        self._seed = crc
-        self._count = 0
-        self._good = self._size = _HEADER_SIZE
-        self._known = True
+    def prepare(self):
+        """Make the journal's segment files now if there are none, so that the
+        first match starts without writing eight files first."""
+        if self._open() is None and not self._any_match():
+            self._make_area()
+
+    def new_match(self, header4, words=()):
+        """Start a match with this 4-byte header and the table's words, in one step."""
+        j = self._open()
+        if j is None:
+            j = self._make_area()
+        j.new_match(header4, words)
 
     def append(self, action):
-        """Write one action and flush it to flash before returning.
-
-        new_match(), or a load() that found a match, comes first.  An OSError
-        (flash full) means the action is not committed; the next append or
-        load looks at the file again and drops whatever part of it was written.
-        """
-        if not 0 <= action < _ACTION_LIMIT:
+        """Program one action before returning (new_match or a load that found one first)."""
+        if not 0 <= action < UNDO:
             raise ValueError("not an action")
         self._write(action)
 
@@ -146,141 +127,185 @@ class Storage:
         self._write(UNDO)
 
     def load(self):
-        """(header4 or None, actions, status) from the journal; never raises on bad data."""
-        self._close()
-        self._known = True
-        self._header = None
-        self._count = self._good = self._size = 0
-        data = self._read(self._journal)
-        if data is None:
-            return None, [], NONE
-        self._size = len(data)
-        if len(data) < _HEADER_SIZE:
-            return None, [], TORN
-        crc = crc16(data, 0, 7, 0xFFFF)
-        if (data[0] != 0x44 or data[1] != 0x4A or data[2] != _VERSION
-                or data[7] | (data[8] << 8) != crc):
+        """(header4 or None, actions, status); never raises on bad data."""
+        try:
+            j = self._open()
+        except OSError:
             return None, [], CORRUPT
-        self._header = bytes(data[3:7])
-        self._seed = crc
-        actions = []
-        pos = _HEADER_SIZE
-        n = 0
-        while pos + _RECORD_SIZE <= len(data):
-            word = self._check(data, pos, n)
-            if word < 0 or (word >= _ACTION_LIMIT and (word != UNDO or not actions)):
-                break
-            if word == UNDO:
-                actions.pop()
-            else:
-                actions.append(word)
-            pos += _RECORD_SIZE
-            n += 1
-        self._count = n
-        self._good = pos
-        if pos == len(data):
-            status = OK
-        elif pos + _RECORD_SIZE >= len(data):
-            status = TORN
-        else:
-            status = CORRUPT
-        return self._header, actions, status
+        if j is None:
+            return None, [], (CORRUPT if self._any_match() else NONE)
+        try:
+            return j.load()
+        except OSError:
+            j.forget()
+            return None, [], CORRUPT
 
     def clear(self):
-        """Remove the journal: no match is running."""
-        self._close()
-        for path in (self._journal, self._tmp):
-            if self.fs.exists(path):
-                self.fs.remove(path)
-        self._header = None
-        self._count = self._good = self._size = 0
-        self._known = True
+        """No match is running any more (the journal's segments stay)."""
+        j = self._open()
+        if j is not None:
+            j.clear()
 
     def close(self):
-        """Close the journal file (it is reopened by the next append)."""
-        self._close()
-
-    def _check(self, data, pos, n):
-        # The record's word if its crc holds, else -1.
-        rec = self._rec
-        rec[0] = n & 0xFF
-        rec[1] = (n >> 8) & 0xFF
-        for i in range(4):
-            rec[2 + i] = data[pos + i]
-        crc = crc16(rec, 0, 6, self._seed)
-        if data[pos + 4] | (data[pos + 5] << 8) != crc:
-            return -1
-        return rec[2] | (rec[3] << 8) | (rec[4] << 16) | (rec[5] << 24)
+        """Nothing stays open between calls; kept for the app's shutdown."""
 
     def _write(self, word):
-        if self._f is None:
-            self._open_for_append()
-        rec = self._rec
-        n = self._count
-        rec[0] = n & 0xFF
-        rec[1] = (n >> 8) & 0xFF
-        rec[2] = word & 0xFF
-        rec[3] = (word >> 8) & 0xFF
-        rec[4] = (word >> 16) & 0xFF
-        rec[5] = word >> 24
-        crc = crc16(rec, 0, 6, self._seed)
-        rec[6] = crc & 0xFF
-        rec[7] = crc >> 8
-        self._commit()
-        self._count = n + 1
-        self._good += _RECORD_SIZE
-        self._size = self._good
-
-    def _commit(self):
-        f = self._f
-        if f is None:
-            raise OSError("journal not open")
-        try:
-            f.write(self._out)
-            f.flush()
-        except OSError:
-            # Part of the record may be on flash: look again before the next one.
-            self._known = False
-            self._close()
-            raise
-
-    def _open_for_append(self):
-        if not self._known:
-            self.load()
-        if self._header is None:
+        j = self._open()
+        if j is None:
             raise ValueError("no match: call new_match() first")
-        if self._good < self._size:
-            # Drop the damaged tail before anything is appended behind it.
-            data = self._read(self._journal)
-            if data is None:
-                raise OSError("journal vanished")
-            self._replace(self._journal, self._tmp, data, self._good)
-            self._size = self._good
-        self._f = self.fs.open(self._journal, "ab")
+        # After an error the journal reads the flash again before its next write.
+        j.append(word)
 
-    def _close(self):
-        f = self._f
-        self._f = None
-        if f is not None:
+    # -- the segments ----------------------------------------------------
+
+    def _open(self):
+        # The Journal over the mapped segments, or None if there is none.
+        if self._journal is not None:
+            return self._journal
+        found = self._read_map()
+        if found is None:
+            found = self._locate()
+            if found is None:
+                return None
+            self._write_map(found[0], found[1])
+        self._journal = Journal(self.dev, found[1], found[0])
+        return self._journal
+
+    def _read_map(self):
+        # (area, blocks) from journal.map if every block still holds its file.
+        data = self._read(self._map)
+        if data is None or len(data) < _MAP_HEAD + 2:
+            return None
+        n = data[3]
+        if (data[0] != 0x44 or data[1] != 0x4D or data[2] != _VERSION
+                or len(data) != _MAP_HEAD + 2 * n + 2
+                or crc16(data, 0, len(data) - 2, 0xFFFF) != data[-2] | (data[-1] << 8)):
+            return None
+        blocks = [data[_MAP_HEAD + 2 * i] | (data[_MAP_HEAD + 2 * i + 1] << 8) for i in range(n)]
+        for i in range(n):
+            head = self._file_head(i)
+            if head is None:
+                return None
+            self.dev.readblocks(blocks[i], self._raw, 0)
+            if head != self._raw:
+                return None
+        return get32(data, 4), blocks
+
+    def _locate(self):
+        # (area, blocks) found by scanning the raw flash for the files' heads.
+        heads = []
+        area = -1
+        for i in range(self.segments):
+            head = self._file_head(i)
+            if head is None or head[0] != 0x44 or head[1] not in (0x4A, 0x53) \
+                    or head[2] != VERSION or head[3] != i:
+                return None
+            if area >= 0 and get32(head, 4) != area:
+                return None
+            area = get32(head, 4)
+            heads.append(bytes(head))
+        blocks = [-1] * self.segments
+        dev = self.dev
+        raw = self._raw
+        for b in range(dev.ioctl(4, 0)):
+            dev.readblocks(b, raw, 0)
+            for i in range(self.segments):
+                if raw == heads[i]:
+                    if blocks[i] >= 0:
+                        return None         # two candidates: never guess
+                    blocks[i] = b
+        for b in blocks:
+            if b < 0:
+                return None
+        return area, blocks
+
+    def _file_head(self, i):
+        # The first bytes of segment file i through the filesystem, or None.
+        try:
+            f = self.fs.open(self.segment_path(i), "rb")
+        except OSError:
+            return None
+        try:
+            n = f.readinto(self._head)
+        except OSError:
+            return None
+        finally:
+            f.close()
+        return self._head if n == _HEAD else None
+
+    def _any_match(self):
+        # True if a segment file shows a match was ever written to it.
+        for i in range(self.segments):
+            head = self._file_head(i)
+            if head is not None and head[0] == 0x44 and head[1] == 0x4A:
+                return True
+        return False
+
+    def _make_area(self):
+        # Fresh segment files through the filesystem, found on the raw flash.
+        for path in [self._map] + [self.segment_path(i) for i in range(self.segments)]:
+            if self.fs.exists(path):
+                self.fs.remove(path)
+        area = random.getrandbits(32)
+        # One block's worth written at once: LittleFS gives the file one whole block.
+        data = bytearray(BLOCK)
+        for i in range(8, BLOCK):
+            data[i] = 0xFF
+        for i in range(self.segments):
+            data[0] = 0x44     # "D"
+            data[1] = 0x53     # "S": a segment no match has used
+            data[2] = VERSION
+            data[3] = i
+            put32(data, 4, area)
+            f = self.fs.open(self.segment_path(i), "wb")
             try:
+                f.write(data)
+            finally:
                 f.close()
-            except OSError:
-                self._known = False
+        data = None
+        found = self._locate()
+        if found is None:
+            raise OSError(5, "journal segments not found on flash")
+        self._write_map(found[0], found[1])
+        self._journal = Journal(self.dev, found[1], found[0])
+        return self._journal
+
+    def _write_map(self, area, blocks):
+        n = len(blocks)
+        data = bytearray(_MAP_HEAD + 2 * n + 2)
+        data[0] = 0x44
+        data[1] = 0x4D
+        data[2] = _VERSION
+        data[3] = n
+        put32(data, 4, area)
+        for i in range(n):
+            data[_MAP_HEAD + 2 * i] = blocks[i] & 0xFF
+            data[_MAP_HEAD + 2 * i + 1] = blocks[i] >> 8
+        crc = crc16(data, 0, len(data) - 2, 0xFFFF)
+        data[-2] = crc & 0xFF
+        data[-1] = crc >> 8
+        self._replace(self._map, self._map + ".tmp", data)
 
     # -- registry --------------------------------------------------------
 
     def save_registry(self, entries):
         """Replace the registry with `entries` [(uid, game, item)], atomically."""
+        # Built whole and written at once: the filesystem gets one write.
         data = bytearray(_REG_HEAD + _ENTRY_SIZE * len(entries) + 2)
         data[0] = 0x44  # "D"
         data[1] = 0x52  # "R"
         data[2] = _VERSION
         data[3] = len(entries) & 0xFF
         data[4] = len(entries) >> 8
+        seen = set()
         pos = _REG_HEAD
         for uid, game, item in entries:
             if len(uid) not in (4, 7, 10) or not 0 <= game < len(GAMES) or not 0 <= item <= 0xFFFF:
                 raise ValueError("bad registry entry")
+            key = bytes(uid) + bytes((game,))
+            if key in seen:
+                raise ValueError("a (uid, game) pair is in the registry twice")
+            seen.add(key)
             data[pos] = len(uid)
             for i in range(len(uid)):
                 data[pos + 1 + i] = uid[i]
@@ -291,79 +316,95 @@ class Storage:
         crc = crc16(data, 0, pos, 0xFFFF)
         data[pos] = crc & 0xFF
         data[pos + 1] = crc >> 8
-        if _registry_entries(data) is None:
-            raise ValueError("a (uid, game) pair is in the registry twice")
-        self._replace(self._registry, self._reg_tmp, data, len(data))
+        self._replace(self._registry, self._reg_tmp, data)
 
     def load_registry(self):
         """(entries, status) from flash; entries is [] unless status is OK."""
-        data = self._read(self._registry)
-        if data is None:
+        if not self.fs.exists(self._registry):
             # Only a filesystem whose rename cannot replace would leave just
             # the temporary file; it counts only if it is complete and valid.
-            data = self._read(self._reg_tmp)
-            entries = None if data is None else _registry_entries(data)
+            entries = self._registry_entries(self._reg_tmp)
             return ([], NONE) if entries is None else (entries, OK)
-        entries = _registry_entries(data)
+        entries = self._registry_entries(self._registry)
         return ([], CORRUPT) if entries is None else (entries, OK)
+
+    def _registry_entries(self, path):
+        # The entries of a registry file, or None if anything about it is wrong.
+        try:
+            f = self.fs.open(path, "rb")
+        except OSError:
+            return None
+        try:
+            return self._parse_registry(f)
+        except OSError:
+            return None
+        finally:
+            f.close()
+
+    def _parse_registry(self, f):
+        buf = self._entry
+        if (f.readinto(self._reg_head) != _REG_HEAD or buf[0] != 0x44 or buf[1] != 0x52
+                or buf[2] != _VERSION):
+            return None
+        count = buf[3] | (buf[4] << 8)
+        crc = crc16(buf, 0, _REG_HEAD, 0xFFFF)
+        entries = []
+        seen = set()
+        for _ in range(count):
+            if f.readinto(buf) != _ENTRY_SIZE:
+                return None
+            crc = crc16(buf, 0, _ENTRY_SIZE, crc)
+            n = buf[0]
+            game = buf[11]
+            if n not in (4, 7, 10) or game >= len(GAMES):
+                return None
+            for i in range(n + 1, _UID_MAX + 1):
+                if buf[i]:
+                    return None
+            uid = bytes(buf[1:1 + n])
+            key = uid + bytes((game,))
+            if key in seen:
+                return None
+            seen.add(key)
+            entries.append((uid, game, buf[12] | (buf[13] << 8)))
+        if f.readinto(self._reg_tail) != 2 or buf[0] | (buf[1] << 8) != crc:
+            return None
+        return entries
 
     # -- files -----------------------------------------------------------
 
     def _read(self, path):
-        # The whole file, or None if there is none or it cannot be read.
+        # A small whole file, or None if there is none or it cannot be read.
         try:
-            if not self.fs.exists(path):
-                return None
             f = self.fs.open(path, "rb")
-            try:
-                return f.read()
-            finally:
-                f.close()
         except OSError:
             return None
+        try:
+            return f.read()
+        except OSError:
+            return None
+        finally:
+            f.close()
 
-    def _replace(self, path, tmp, data, size):
-        # Write data[:size] to tmp, then rename it over path.
+    def _replace(self, path, tmp, data):
         f = self.fs.open(tmp, "wb")
         try:
-            f.write(memoryview(data)[:size])
+            f.write(data)
             f.flush()
         finally:
             f.close()
         self.fs.rename(tmp, path)
 
 
-def _registry_entries(data):
-    # The entries of a registry file, or None if anything about it is wrong.
-    size = len(data)
-    if size < _REG_HEAD + 2 or data[0] != 0x44 or data[1] != 0x52 or data[2] != _VERSION:
-        return None
-    count = data[3] | (data[4] << 8)
-    if size != _REG_HEAD + _ENTRY_SIZE * count + 2:
-        return None
-    if crc16(data, 0, size - 2, 0xFFFF) != data[size - 2] | (data[size - 1] << 8):
-        return None
-    entries = []
-    seen = set()
-    for pos in range(_REG_HEAD, size - 2, _ENTRY_SIZE):
-        n = data[pos]
-        game = data[pos + 11]
-        if n not in (4, 7, 10) or game >= len(GAMES):
-            return None
-        for i in range(n + 1, _UID_MAX + 1):
-            if data[pos + i]:
-                return None
-        uid = bytes(data[pos + 1:pos + 1 + n])
-        key = uid + bytes((game,))
-        if key in seen:
-            return None
-        seen.add(key)
-        entries.append((uid, game, data[pos + 12] | (data[pos + 13] << 8)))
-    return entries
-
-
 class FlashFS:
-    """The `fs` for Storage on the board: MicroPython's own filesystem."""
+    """The `fs` for Storage on the board: MicroPython's own filesystem, and
+    rp2.Flash() under it as `raw`."""
+
+    @property
+    def raw(self):
+        """The raw flash the filesystem lives on."""
+        import rp2
+        return rp2.Flash()
 
     def open(self, path, mode):
         """open() a file; modes 'rb', 'wb', 'ab'."""
@@ -387,3 +428,14 @@ class FlashFS:
             return True
         except OSError:
             return False
+
+
+def board_storage():
+    """The board's Storage: LittleFS, and rp2.Flash() under it for the journal,
+    its segments made if there are none yet."""
+    storage = Storage(FlashFS())
+    try:
+        storage.prepare()
+    except OSError:
+        pass        # a full filesystem: the first new_match() tries again and says so
+    return storage

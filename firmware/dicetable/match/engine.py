@@ -108,13 +108,15 @@ class Match:
                 return i
         return -1
 
+    def header(self):
+        """The journal's 4-byte header: game, players, options (low byte, high byte)."""
+        return bytes((GAMES.index(self.GAME), self.players, self.options & 0xFF,
+                      self.options >> 8))
+
     def journal_bytes(self):
         """The match as bytes: a 4-byte header, then 4 bytes per action, little-endian."""
         out = bytearray(_HEADER + 4 * len(self.journal))
-        out[0] = GAMES.index(self.GAME)
-        out[1] = self.players
-        out[2] = self.options & 0xFF
-        out[3] = self.options >> 8
+        out[:_HEADER] = self.header()
         for i in range(len(self.journal)):
             a = self.journal[i]
             for b in range(4):
