@@ -58,3 +58,21 @@ def test_the_frame_reader_sees_a_big_frame(tmp_path):
                       "def big(a, b, c, d, e, f, g, h, i, j, k, l):\n    return a\n")
     frames = {name: frame_words(s, e) for name, s, e in function_frames(source)}
     assert frames["small"] <= C_STACK_FRAME_WORDS < frames["big"]
+
+
+HAL = RULES.parent.parent / "hal"
+
+# Set-up and host-tool code, not called per poll: every other function of the
+# reader driver is on the path of Readers.service() and Readers.poll().
+READER_SET_UP = {"read_one", "emit"}   # and __init__, <listcomp>: static qstr names
+
+
+@pytest.mark.parametrize("module", ["mfrc522", "readers"])
+def test_reader_poll_frames_fit_on_the_c_stack(module):
+    frames = function_frames(HAL / (module + ".py"))
+    names = {name for name, _, _ in frames}
+    assert module != "readers" or {"service", "poll", "_collect"} <= names
+    too_big = {name: frame_words(n_state, n_exc) for name, n_state, n_exc in frames
+               if name not in READER_SET_UP and not name.startswith("<")
+               and frame_words(n_state, n_exc) > C_STACK_FRAME_WORDS}
+    assert too_big == {}

@@ -1,6 +1,7 @@
 """`provision scan`: the snippet the host tools run on the board to read one
 tag, run here on CPython with machine's SPI and Pin wired to virtual readers
-(a register-level MFRC522 per line of the 74HC138, as on the board)."""
+(a register-level MFRC522 per line of the 74HC138, as on the board, its
+address lines driven by pin calls or by stores to the SIO registers)."""
 
 import sys
 import time
@@ -14,7 +15,7 @@ from host_tools.__main__ import SCAN_SNIPPET
 from sim.hw.clock import Clock
 from sim.hw.vmfrc522 import VMFRC522
 from sim.hw.vpin import VDecoder, VPin
-from sim.hw.vspi import VSPI
+from sim.hw.vspi import VSIO, VSPI
 from sim.hw.vtag import VTag
 
 SEATS_AND_CENTRE = 7
@@ -27,13 +28,16 @@ def table(monkeypatch):
     bus = VSPI(clock, 4000000)
     chips = [VMFRC522(clock) for _ in range(SEATS_AND_CENTRE)]
     decoder = VDecoder([None] + [bus.cs(c) for c in chips])   # Y1.. = readers 0..6
+    sio = VSIO()                                  # machine.mem32's GPIO_OUT_SET/CLR
+    for k in range(3):
+        sio.attach(pins.CS_ADDRESS[k], decoder.pins[k])
 
     def pin(number, mode=VPin.IN, pull=None, value=1):
         if number in pins.CS_ADDRESS:
             return decoder.pins[pins.CS_ADDRESS.index(number)]
         return VPin(value)
 
-    machine = types.SimpleNamespace(Pin=pin, SPI=lambda *a, **k: bus, I2C=None)
+    machine = types.SimpleNamespace(Pin=pin, SPI=lambda *a, **k: bus, I2C=None, mem32=sio)
     pin.IN, pin.OUT, pin.PULL_UP = VPin.IN, VPin.OUT, VPin.PULL_UP
     monkeypatch.setitem(sys.modules, "machine", machine)
     monkeypatch.setitem(sys.modules, "neopixel", types.SimpleNamespace(NeoPixel=None))

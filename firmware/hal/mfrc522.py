@@ -1,16 +1,22 @@
 """MFRC522 (NXP) driver: the UID of the one ISO/IEC 14443 A tag on a reader.
 
 Several readers share one SPI bus (mode 0, MSB first, up to 10 Mbit/s), each
-with its own chip-select; the driver only ever calls the bus's write,
-readinto and write_readinto, and the chip-select as cs(0)/cs(1), so a decoder
-or a virtual pin serves as well as a machine.Pin.
+with its own chip select (hal.chipselect.ChipSelect: one store to select, one
+to release).  Every SPI transfer is one whole transaction with the chip and
+carries as much as the chip allows (datasheet 8.1.2): a write sends one
+register its value, a FIFO write is one burst, and the status after a frame
+(ComIrqReg, ErrorReg, FIFOLevelReg, ControlReg, TModeReg, VersionReg) is read
+in one burst of addresses, as is the reply in the FIFO.  The frames' fixed
+bytes are constants, so a transfer costs one SPI call and two stores.
 
-Everything that waits, waits on the chip: a frame's reply on the chip's own
-timer (TimerIRq ends a wait for a tag that is not there), CRC_A on its CRC
-coprocessor, a reset on its PowerDown bit.  The counts of register polls
-(_GUARD_*) only catch a dead chip that never sets the bit waited for; they are
-sized well past the real waits at the fastest bus.  Per read no memory is
-allocated: the frames and buffers are made once.
+A frame is started (start()) and its outcome collected later (result()), so
+a caller can start a frame on every reader and collect them all while the
+tags answer; transceive() does both, waiting on the chip.  Everything that
+waits, waits on the chip: a reply on its own timer (TimerIRq ends a wait for
+a tag that is not there).  The guard counts (_GUARD_*) only catch a dead chip
+that never sets the bit waited for.  CRC_A of SELECT and of its answer are
+appended and checked by the chip (TxModeReg, RxModeReg), switched on only for
+SELECT.  Per read no memory is allocated.
 """
 
 try:
@@ -22,19 +28,12 @@ except ImportError:
 # Registers (datasheet section 9).
 _CommandReg = const(0x01)
 _ComIrqReg = const(0x04)
-_DivIrqReg = const(0x05)
-_ErrorReg = const(0x06)
-_FIFODataReg = const(0x09)
 _FIFOLevelReg = const(0x0A)
-_ControlReg = const(0x0C)
-_BitFramingReg = const(0x0D)
 _ModeReg = const(0x11)
 _TxModeReg = const(0x12)
 _RxModeReg = const(0x13)
 _TxControlReg = const(0x14)
 _TxASKReg = const(0x15)
-_CRCResultRegH = const(0x21)
-_CRCResultRegL = const(0x22)
 _TModeReg = const(0x2A)
 _TPrescalerReg = const(0x2B)
 _TReloadRegH = const(0x2C)
@@ -42,123 +41,137 @@ _TReloadRegL = const(0x2D)
 _VersionReg = const(0x37)
 
 # Commands.
-_IDLE = const(0x00)
-_CALC_CRC = const(0x03)
-_TRANSMIT = const(0x04)
-_TRANSCEIVE = const(0x0C)
 _SOFT_RESET = const(0x0F)
 _POWER_DOWN = const(0x10)      # CommandReg: reads 1 until the oscillator is up
 
 # Interrupt and error bits.
-_SET = const(0x80)             # Set1/Set2: write-only, so a read with it set is no chip
+_SET = const(0x80)             # Set1: write-only, so a read with it set is no chip
 _TIMER_IRQ = const(0x01)
 _IDLE_IRQ = const(0x10)
 _RX_IRQ = const(0x20)
-_CRC_IRQ = const(0x04)         # DivIrqReg
 _COLL_ERR = const(0x08)
-_BAD_FRAME = const(0x13)       # BufferOvfl, ParityErr, ProtocolErr
+_BAD_FRAME = const(0x17)       # BufferOvfl, CRCErr, ParityErr, ProtocolErr
 
-# Timer: 13.56 MHz / (2 * 169 + 1) = 40 kHz, 25 us a tick; 40 ticks = 1 ms.
-# A tag answers REQA, ANTICOLLISION and SELECT 91 us after the frame (FDT,
-# ISO/IEC 14443-3), and TAuto stops the timer as the reply begins, so 1 ms is
-# ample and is what an empty reader costs a poll.
-TIMEOUT_US = const(1000)
+# Timer: 13.56 MHz / (2 * 169 + 1) = 40 kHz, 25 us a tick; 20 ticks = 500 us.
+# A tag answers REQA, WUPA, ANTICOLLISION and SELECT 91 us after the frame
+# (FDT, ISO/IEC 14443-3) and TAuto stops the timer as the reply begins, so
+# 500 us is ample; a reader that is collected later never waits on it anyway.
+TIMEOUT_US = const(500)
 _TMODE = const(0x80)           # TAuto: start when a frame is out; prescaler bits 11-8 = 0
 _TPRESCALER = const(169)
-_TRELOAD = const(39)
+_TRELOAD = const(19)
 
-# Dead-chip guards, in register polls.  A 2-byte read at 10 Mbit/s takes
-# 1.6 us.  The longest wait for a reply is a SELECT frame on the air (9 bytes,
-# 0.8 ms at 106 kbit/s) and then the 1 ms timer: 1.8 ms, 1125 polls; HLTA takes
-# 0.4 ms on the air; the oscillator's start-up after a reset depends on the
-# crystal (well under 5 ms).  Each guard is about twice that.
-_GUARD_RX = const(2500)
-_GUARD_TX = const(500)
-_GUARD_CRC = const(200)
+# Dead-chip guards, in ComIrqReg reads (a 2-byte transfer, 1.6 us at 10 MHz).
+# The longest wait is a SELECT (9 bytes on the air, 0.8 ms at 106 kbit/s) and
+# its reply or the timer: 1.4 ms, 875 reads at 10 MHz; HLTA takes 0.4 ms on
+# the air; the oscillator's start-up after a reset depends on the crystal
+# (well under 5 ms).  Each guard is about twice that.
+_GUARD_RX = const(2000)
 _GUARD_RESET = const(6000)
 
 # VersionReg of an MFRC522 1.0 / 2.0, and of the FM17522 and the clone (0x12)
 # found on cheap modules: all behave alike for what is done here.
 VERSIONS = (0x91, 0x92, 0x88, 0x12)
 
-# read_uid() and transceive() results besides a length.
+# result(), transceive() and read_uid() outcomes besides a length.
 NO_TAG = const(0)              # no reply before the timer ran out
 COLLISION = const(-1)          # tags answered at once (CollErr)
 ERROR = const(-2)              # a garbled or inconsistent reply (the antenna's edge)
 DEAD = const(-3)               # the chip does not answer
+BUSY = const(-4)               # result(): the frame is not over yet
 
 # ISO/IEC 14443-3 type A.
-_REQA = const(0x26)
-_WUPA = const(0x52)
-_HLTA = const(0x50)
-_SEL_CL1 = const(0x93)
-_NVB_ANTICOLL = const(0x20)    # 2 bytes sent, no UID bits known
-_NVB_SELECT = const(0x70)      # 7 bytes sent: the whole cascade level
 _CASCADE_TAG = const(0x88)
 _SAK_CASCADE = const(0x04)
-_HLTA_CRC = const(0xCD57)      # CRC_A of 50 00, a check on the CRC coprocessor
+
+# Fixed transfers: the address byte ((reg << 1) & 0x7E, | 0x80 to read), then data.
+_BITS_7 = b"\x1a\x07"          # BitFramingReg: 7 bits in the last byte, StartSend 0
+_BITS_8 = b"\x1a\x00"
+_SEND_7 = b"\x1a\x87"          # ... StartSend
+_SEND_8 = b"\x1a\x80"
+_TRANSCEIVE = b"\x02\x0c"      # CommandReg: Transceive (restarts it, ends a receiver's wait)
+_TRANSMIT = b"\x02\x04"
+_CLEAR_IRQ = b"\x08\x7f"       # ComIrqReg, Set1 = 0: clear every request bit
+_FLUSH = b"\x14\x80"           # FIFOLevelReg: FlushBuffer
+_CRC_ON = (b"\x24\x80", b"\x26\x80")     # TxModeReg, RxModeReg: 106 kBd, CRC on
+_CRC_OFF = (b"\x24\x00", b"\x26\x00")
+_REQA = b"\x12\x26"            # FIFODataReg burst: the frame
+_WUPA = b"\x12\x52"
+_ANTICOLL = (b"\x12\x93\x20", b"\x12\x95\x20")   # SEL CL1/CL2, NVB: no UID bit known
+_HLTA = b"\x12\x50\x00\x57\xcd"                  # HLTA and its CRC_A (CRC off)
+_HLTA_CRC_ON = b"\x12\x50\x00"
+# Status: ComIrqReg, ErrorReg, FIFOLevelReg, ControlReg, TModeReg, VersionReg.
+_STATUS = b"\x88\x8c\x94\x98\xd4\xee\x00"
+_IRQ_ONLY = b"\x88\x00"
+_FIFO_5 = b"\x92\x92\x92\x92\x92\x00"
+_FIFO_1 = b"\x92\x00"
+
+
+def _status(s):
+    # The outcome of a Transceive from a status burst (s[1:7] as in _STATUS).
+    irq = s[1]
+    if irq & _SET or s[6] not in VERSIONS:
+        return DEAD
+    if not irq & (_RX_IRQ | _IDLE_IRQ):
+        return NO_TAG if irq & _TIMER_IRQ else BUSY
+    if s[2] & _COLL_ERR:
+        return COLLISION
+    n = s[3] & 0x7F
+    if s[2] & _BAD_FRAME or n == 0 or s[4] & 0x07:
+        return ERROR                       # garbled, nothing, or a partial byte
+    return n
 
 
 class MFRC522:
-    """One MFRC522 on a shared SPI bus, selected by its own chip-select."""
+    """One MFRC522 on a shared SPI bus, selected by its own ChipSelect."""
 
     def __init__(self, spi, cs):
         self.spi = spi
         self.cs = cs
-        cs(1)
+        self._port = cs.port
+        self._on_at = cs.select_at
+        self._on = cs.select_bits
+        self._off_at = cs.release_at
+        self._off = cs.release_bits
         self.version = 0
-        self.rx = bytearray(8)         # the last reply (transceive)
+        self._crc = False
+        self.rx = bytearray(6)             # the last reply, from rx[1] (FIFO burst)
+        self._rx1 = bytearray(2)
+        self._s = bytearray(7)             # the last status burst
+        self._irq = bytearray(2)
         self._w = bytearray(2)
-        self._r = bytearray(2)
-        self._b = bytearray(1)
-        self._req = bytearray(1)
-        self._anticoll = bytearray(2)
-        self._select = bytearray(9)
-        self._hlta = bytearray(4)
+        self._sel = bytearray(8)           # FIFO burst of a SELECT: 12h, SEL, 70h, CLn, BCC
+        self._uid = self._sel              # identify(): where the UID goes, what is expected
+        self._expect = self._sel
+        self._expect_n = 0
 
-    # --- registers ---------------------------------------------------------
+    # --- transfers ---------------------------------------------------------
+    def _put(self, buf):
+        port = self._port
+        port[self._on_at] = self._on
+        self.spi.write(buf)
+        port[self._off_at] = self._off
+
+    def _get(self, req, buf):
+        port = self._port
+        port[self._on_at] = self._on
+        self.spi.write_readinto(req, buf)
+        port[self._off_at] = self._off
+
     def read(self, reg):
         """Read one register."""
         w = self._w
         w[0] = ((reg << 1) & 0x7E) | 0x80
         w[1] = 0
-        self.cs(0)
-        self.spi.write_readinto(w, self._r)
-        self.cs(1)
-        return self._r[1]
+        self._get(w, self._irq)
+        return self._irq[1]
 
     def write(self, reg, value):
         """Write one register."""
         w = self._w
         w[0] = (reg << 1) & 0x7E
         w[1] = value
-        self.cs(0)
-        self.spi.write(w)
-        self.cs(1)
-
-    def _fifo_write(self, buf, n):
-        # One burst: every byte after the address byte goes into the FIFO.
-        b = self._b
-        b[0] = (_FIFODataReg << 1) & 0x7E
-        self.cs(0)
-        self.spi.write(b)
-        for i in range(n):
-            b[0] = buf[i]
-            self.spi.write(b)
-        self.cs(1)
-
-    def _fifo_read(self, n):
-        # One burst: each byte out names FIFODataReg again, the last one 00h.
-        b = self._b
-        rx = self.rx
-        addr = ((_FIFODataReg << 1) & 0x7E) | 0x80
-        b[0] = addr
-        self.cs(0)
-        self.spi.write(b)
-        for i in range(n):
-            self.spi.readinto(b, addr if i < n - 1 else 0)
-            rx[i] = b[0]
-        self.cs(1)
+        self._put(w)
 
     # --- chip --------------------------------------------------------------
     def alive(self):
@@ -188,111 +201,90 @@ class MFRC522:
         self.write(_TPrescalerReg, _TPRESCALER)
         self.write(_TReloadRegH, _TRELOAD >> 8)
         self.write(_TReloadRegL, _TRELOAD & 0xFF)
-        self.write(_TxModeReg, 0x00)       # 106 kBd, no CRC appended: the driver adds it
-        self.write(_RxModeReg, 0x00)       # 106 kBd, no CRC checked: ATQA and UIDs have none
+        self.write(_TxModeReg, 0x00)       # 106 kBd, CRC off until a SELECT
+        self.write(_RxModeReg, 0x00)
+        self._crc = False
         self.write(_TxASKReg, 0x40)        # Force100ASK: type A tags need 100 % ASK
         self.write(_ModeReg, 0x3D)         # CRC preset 6363h, the CRC_A of ISO/IEC 14443-3
         self.write(_TxControlReg, self.read(_TxControlReg) | 0x03)   # TX1, TX2: field on
-        # HLTA is constant: its CRC_A, computed once here, also proves the coprocessor.
-        h = self._hlta
-        h[0] = _HLTA
-        h[1] = 0
-        crc = self.crc(h, 2)
-        if crc != _HLTA_CRC:
-            return False
-        h[2] = crc & 0xFF
-        h[3] = crc >> 8
         return True
 
-    def ensure(self):
-        """True if the chip answers and still holds its configuration.
+    def _crc_mode(self, on):
+        if self._crc != on:
+            modes = _CRC_ON if on else _CRC_OFF
+            self._put(modes[0])
+            self._put(modes[1])
+            self._crc = on
 
-        A chip that was reset behind the driver's back (a brown-out, a loose
-        reset line) answers with its version but has lost its setup and its
-        field: it is configured again here.
-        """
-        if not self.alive():
-            return False
-        if self.read(_TModeReg) == _TMODE:
-            return True
-        return self.init()
+    # --- frames ------------------------------------------------------------
+    def start(self, burst, short):
+        """Send a frame: `burst` is its FIFODataReg burst (address byte first), `short`
+        True for a 7-bit frame (REQA, WUPA).  The chip then waits for the reply on its timer."""
+        self._put(_BITS_7 if short else _BITS_8)
+        self._put(_TRANSCEIVE)
+        self._put(_CLEAR_IRQ)
+        self._put(_FLUSH)
+        self._put(burst)
+        self._put(_SEND_7 if short else _SEND_8)
 
-    def crc(self, buf, n):
-        """CRC_A of buf[:n] from the chip's CRC coprocessor (LSB in bits 7-0), or DEAD."""
-        self.write(_CommandReg, _IDLE)
-        self.write(_DivIrqReg, _CRC_IRQ)   # Set2 = 0: clear CRCIRq
-        self.write(_FIFOLevelReg, 0x80)    # flush
-        self._fifo_write(buf, n)
-        self.write(_CommandReg, _CALC_CRC)
-        for _ in range(_GUARD_CRC):
-            irq = self.read(_DivIrqReg)
-            if irq & _SET:
-                return DEAD
-            if irq & _CRC_IRQ:
-                self.write(_CommandReg, _IDLE)
-                return self.read(_CRCResultRegL) | (self.read(_CRCResultRegH) << 8)
-        return DEAD
+    def request(self, wake):
+        """Start REQA (IDLE tags answer) or, with wake, WUPA (HALTed ones too)."""
+        if self._crc:
+            self._crc_mode(False)
+        self.start(_WUPA if wake else _REQA, True)
 
-    def transceive(self, frame, last_bits=0):
-        """Send `frame` (last_bits valid bits in its last byte, 0 = all 8) and take the reply.
+    def result(self):
+        """The outcome of the frame started last, without waiting: the reply's length,
+        NO_TAG, COLLISION, ERROR, DEAD or BUSY.  A chip found reset behind the driver's
+        back (a brown-out: its timer set-up is gone) is configured again: ERROR."""
+        s = self._s
+        self._get(_STATUS, s)
+        if s[5] != _TMODE and s[6] in VERSIONS and not s[1] & _SET:
+            return ERROR if self.init() else DEAD
+        return _status(s)
 
-        Returns the number of bytes received into self.rx, or NO_TAG when the
-        chip's timer ran out first, COLLISION, ERROR, or DEAD.
-        """
-        self.write(_CommandReg, _IDLE)
-        self.write(_ComIrqReg, 0x7F)       # Set1 = 0: clear every request bit
-        self.write(_FIFOLevelReg, 0x80)
-        self._fifo_write(frame, len(frame))
-        self.write(_BitFramingReg, last_bits)
-        self.write(_CommandReg, _TRANSCEIVE)
-        self.write(_BitFramingReg, 0x80 | last_bits)   # StartSend
+    def wait(self):
+        """Wait for the frame started last to end (the reply or the timer), on the chip."""
+        irq = self._irq
         for _ in range(_GUARD_RX):
-            irq = self.read(_ComIrqReg)
-            if irq & _SET:
-                return DEAD
-            if irq & (_RX_IRQ | _IDLE_IRQ):
-                break
-            if irq & _TIMER_IRQ:
-                return NO_TAG
-        else:
+            self._get(_IRQ_ONLY, irq)
+            if irq[1] & (_SET | _RX_IRQ | _IDLE_IRQ | _TIMER_IRQ):
+                return
+
+    def transceive(self, burst, short, expect):
+        """Send a frame, wait for the reply and read it into rx[1:] if it has `expect`
+        bytes: the length, NO_TAG, COLLISION, ERROR or DEAD."""
+        self.start(burst, short)
+        self.wait()
+        n = self.result()
+        if n == BUSY:
             return DEAD
-        err = self.read(_ErrorReg)
-        if err & _COLL_ERR:
-            return COLLISION
-        if err & _BAD_FRAME:
+        if n <= 0:
+            return n
+        if n != expect:
             return ERROR
-        n = self.read(_FIFOLevelReg) & 0x7F
-        if n == 0 or n > len(self.rx) or self.read(_ControlReg) & 0x07:
-            return ERROR                   # nothing, too much, or a partial byte
-        self._fifo_read(n)
+        if expect == 5:
+            self._get(_FIFO_5, self.rx)
+        else:
+            self._get(_FIFO_1, self._rx1)
+            self.rx[1] = self._rx1[1]
         return n
 
-    def _transmit(self, frame):
-        # A frame with no reply: Transmit ends by itself (IdleIRq) once it is out.
-        self.write(_CommandReg, _IDLE)
-        self.write(_ComIrqReg, 0x7F)
-        self.write(_FIFOLevelReg, 0x80)
-        self._fifo_write(frame, len(frame))
-        self.write(_BitFramingReg, 0)
-        self.write(_CommandReg, _TRANSMIT)
-        for _ in range(_GUARD_TX):
-            irq = self.read(_ComIrqReg)
-            if irq & _SET:
-                return DEAD
-            if irq & _IDLE_IRQ:
-                return 0
-        return DEAD
-
     def halt(self):
-        """Send HLTA: the selected tag goes to HALT and answers only WUPA from now on."""
-        return self._transmit(self._hlta)
+        """Send HLTA and wait until it is out: an ACTIVE tag goes to HALT, a READY one
+        (an unfinished read) to HALT or IDLE; either answers only WUPA or REQA again."""
+        self._put(_CLEAR_IRQ)
+        self._put(_FLUSH)
+        self._put(_HLTA_CRC_ON if self._crc else _HLTA)
+        self._put(_TRANSMIT)
+        self.wait()
 
     def _abort(self, status):
         # Tags left READY or ACTIVE by an unfinished read ignore the next
         # REQA/WUPA; any frame they do not expect (HLTA will do) sends them back
         # to IDLE or HALT, where WUPA reaches them again.
-        if status != DEAD and self.halt() == DEAD:
-            return DEAD
+        if status != DEAD:
+            self.halt()
         return status
 
     def read_uid(self, uid, wake=False):
@@ -303,64 +295,110 @@ class MFRC522:
         NO_TAG, COLLISION (two tags or more: not resolved, the table wants one
         item per reader), ERROR or DEAD.
         """
-        req = self._req
-        req[0] = _WUPA if wake else _REQA
-        n = self.transceive(req, 7)        # a short frame: 7 bits
+        self.request(wake)
+        self.wait()
+        n = self.result()
+        if n == BUSY:
+            return DEAD
         if n == NO_TAG or n == DEAD:
             return n
         if n == ERROR:
             return self._abort(ERROR)
-        # n > 0 or COLLISION: tags of two kinds give different ATQAs, which is
-        # allowed; anticollision tells one tag from two.
+        return self.identify(uid, uid, 0)
+
+    def identify(self, uid, expect, expect_n):
+        """After an answered REQA/WUPA: anticollision and select through cascade levels
+        1 and 2 (4- or 7-byte UIDs) into uid, then HLTA; as read_uid.
+
+        If the UID read so far equals expect[:expect_n] when its last cascade level
+        has been answered, that level is not selected: the tag has given its whole
+        UID, and HLTA sends it back from READY."""
+        # Tags of two kinds answer REQA with different ATQAs, which is allowed:
+        # anticollision tells one tag from two.
+        self._uid = uid
+        self._expect = expect
+        self._expect_n = expect_n
+        size = self._cascade_level(0, 0)
+        if size == 3:
+            size = self._cascade_level(1, 3)
+        if size == 4 or size == 7:
+            self.halt()
+            return size
+        return self._abort(size if size < 0 else ERROR)
+
+    def _cascade_level(self, level, size):
+        # One cascade level: the UID's size after it, or COLLISION, ERROR, DEAD (0: nonsense).
+        n = self._anticollision(level)
+        if n != 5:
+            return n
+        if self._known(size):
+            return self._expect_n
+        sak = self._select(level)
+        if sak < 0:
+            return sak
+        return self._take(level, size, sak)
+
+    def _anticollision(self, level):
+        # ANTICOLLISION: the 5 bytes of this cascade level, with a good BCC.
+        if self._crc:
+            self._crc_mode(False)
+        n = self.transceive(_ANTICOLL[level], False, 5)
+        if n != 5:
+            return n if n == COLLISION or n == DEAD else ERROR
         rx = self.rx
-        sel = self._select
-        size = 0
-        for level in range(2):             # cascade levels 1 and 2: 4- or 7-byte UIDs
-            code = _SEL_CL1 + 2 * level    # 93h, 95h
-            a = self._anticoll
-            a[0] = code
-            a[1] = _NVB_ANTICOLL
-            n = self.transceive(a)
-            if n == COLLISION or n == DEAD:
-                return self._abort(n)
-            if n != 5 or rx[0] ^ rx[1] ^ rx[2] ^ rx[3] != rx[4]:
-                return self._abort(ERROR)  # short, missing, or a wrong BCC
-            sel[0] = code
-            sel[1] = _NVB_SELECT
-            for i in range(5):
-                sel[2 + i] = rx[i]
-            crc = self.crc(sel, 7)
-            if crc < 0:
-                return DEAD
-            sel[7] = crc & 0xFF
-            sel[8] = crc >> 8
-            n = self.transceive(sel)
-            if n == DEAD:
-                return DEAD
-            if n != 3:
-                return self._abort(ERROR)
-            sak = rx[0]
-            check = rx[1] | (rx[2] << 8)
-            crc = self.crc(rx, 1)
-            if crc < 0:
-                return DEAD
-            if crc != check:
-                return self._abort(ERROR)
-            more = sak & _SAK_CASCADE
-            if sel[2] == _CASCADE_TAG:
-                # CT then 3 UID bytes: the SAK must say the UID goes on.
-                if not more or level == 1:
-                    return self._abort(ERROR)
-                for i in range(3):
-                    uid[size + i] = sel[3 + i]
-                size += 3
-            else:
-                if more:
-                    return self._abort(ERROR)
-                for i in range(4):
-                    uid[size + i] = sel[2 + i]
-                size += 4
-                if self.halt() == DEAD:
-                    return DEAD
-                return size
-        return self._abort(ERROR)
+        if rx[1] ^ rx[2] ^ rx[3] ^ rx[4] != rx[5]:
+            return ERROR
+        return 5
+
+    def _known(self, size):
+        # This level completes the UID, and it is the one expected.
+        rx = self.rx
+        if self._expect_n != size + 4 or (size == 0 and rx[1] == _CASCADE_TAG):
+            return False
+        uid = self._uid
+        if not _equal(uid, 0, self._expect, 0, size):
+            return False
+        if not _equal(rx, 1, self._expect, size, 4):
+            return False
+        _move(rx, 1, uid, size, 4)
+        return True
+
+    def _select(self, level):
+        # SELECT this level's 5 bytes; the chip adds CRC_A and checks the SAK's: the SAK.
+        sel = self._sel
+        sel[0] = 0x12
+        sel[1] = _ANTICOLL[level][1]
+        sel[2] = 0x70
+        _move(self.rx, 1, sel, 3, 5)
+        self._crc_mode(True)
+        n = self.transceive(sel, False, 1)
+        if n != 1:
+            return DEAD if n == DEAD else ERROR
+        return self.rx[1]
+
+    def _take(self, level, size, sak):
+        # Append this level's UID bytes (after a cascade tag, 3): the new size, or 0
+        # when the SAK or the level contradicts them.
+        n = 3 if self._sel[3] == _CASCADE_TAG else 4
+        if (n == 3) != (sak & _SAK_CASCADE != 0) or (n == 3 and level == 1):
+            return 0
+        _move(self._sel, 7 - n, self._uid, size, n)
+        return size + n
+
+
+def _equal(a, ai, b, bi, n):
+    while n:
+        if a[ai] != b[bi]:
+            return False
+        ai += 1
+        bi += 1
+        n -= 1
+    return True
+
+
+def _move(src, si, dst, di, n):
+    while n:
+        dst[di] = src[si]
+        si += 1
+        di += 1
+        n -= 1

@@ -1,14 +1,14 @@
 """The table's RFID readers: MFRC522s on one SPI bus, turned into confirmed events.
 
 Readers holds one MFRC522 per reader index (seat readers as their seats, the
-centre reader as events.CENTRE) and polls one reader per call.  A reader
-holds nothing, one tag (a UID), two tags or more, or it is faulty.  Each poll
-looks once; a change is reported only when two consecutive polls agree on it,
-so a tag flickering at the antenna's edge reports nothing:
+centre reader as events.CENTRE).  A reader holds nothing, one tag (a UID),
+two tags or more, or it is faulty.  Each look at a reader sees one of these
+(or a garbled read); a change is reported only when two consecutive looks
+agree on it, so a tag flickering at the antenna's edge reports nothing:
 
     -> one tag u          TAG_PLACED with u            (after two equal reads)
     -> two tags or more   TWO_TAGS                     (after two collisions)
-    one tag or two -> *   TAG_REMOVED before the news  (after two polls agree)
+    one tag or two -> *   TAG_REMOVED before the news  (after two looks agree)
     -> faulty             READER_FAULT, once           (at once)
     faulty -> answering   READER_OK; it holds nothing until a tag is read
 
@@ -16,17 +16,35 @@ So TAG_PLACED means "the reader now holds u", TAG_REMOVED "it now holds
 nothing", TWO_TAGS "it holds more than one item".  A garbled read confirms
 nothing.
 
-An empty reader looks with REQA, which only tags in IDLE answer; every tag
-read is halted (HLTA), so a reader that holds or has just seen something
-looks with WUPA, which wakes halted tags too: that is the confirming re-read,
-and a second tag arriving then collides with the first.  Every few quiet
-polls an empty reader looks with WUPA as well, for a tag that was halted and
-then missed.
+What a look sends depends on what the reader holds:
 
-A reader that stops answering (no MFRC522 version, or a wait its timer never
-ends) is reported once and tried again with a back-off in polls (1, 2, 4 ..
-32), while the other readers go on.  The first poll of a reader initialises
-it.
+- nothing, and the last look agreed: REQA, which only tags in IDLE answer
+  (a tag just put down); every eighth such look WUPA instead, for a tag that
+  was halted and then missed;
+- a tag u, and the last look agreed (a presence check): REQA, then WUPA.
+  The held tag is halted (or READY* from the last check, which the REQA
+  sends back to HALT), so REQA is answered only by a tag that arrived since,
+  and WUPA by the held tag (or by nothing: it was taken away).  Two frames
+  without a reply's UID: a held tag costs a poll next to nothing;
+- a change seen but not confirmed (the confirming re-read), or two tags:
+  WUPA and a full read.  A read that gives the UID seen before stops before
+  the last SELECT: the tag has said its whole UID again.
+
+Every tag read is sent to HALT (HLTA).  An answered REQA is followed by a
+full read, so a tag swapped for another between two looks is read.
+
+service(now_ms, emit) runs the readers from the main loop: it starts a frame
+on every reader that is due, returns at once (wait_ms), and collects the
+answers at the next call, while the chips have waited for the tags in
+parallel.  A reader is due every PERIOD_MS, and _CONFIRM_MS after a look
+that saw a change (the re-read does not wait for the other readers, and is
+far enough from the first read not to see the same instant of a tag at the
+antenna's edge).  poll(i)
+makes one whole look at one reader, waiting on its chip.
+
+A reader that stops answering (no MFRC522 version, or a frame that never
+ends) is reported once and tried again with a back-off in looks (1, 2, 4 ..
+32), while the other readers go on.  The first look at a reader initialises it.
 """
 
 try:
@@ -36,9 +54,10 @@ except ImportError:
         return x
 
 from dicetable.app import events
-from hal.mfrc522 import MFRC522, NO_TAG, COLLISION, DEAD
+from hal.chipselect import ChipSelect, PinPort, pin_select
+from hal.mfrc522 import MFRC522, NO_TAG, COLLISION, ERROR, DEAD, BUSY
 
-# What a reader holds (and what one poll saw).
+# What a reader holds (and what one look saw).
 _EMPTY = const(0)
 _ONE = const(1)
 _TWO = const(2)
@@ -46,9 +65,21 @@ _NOISE = const(3)      # seen only: a garbled read
 _FAULT = const(4)      # held only
 _NEW = const(5)        # held only: not initialised yet
 
-_BACKOFF_MAX = const(32)   # polls between attempts to revive a faulty reader, at most
-_SWEEP = const(8)          # every 8th quiet poll of an empty reader uses WUPA
+# The frame a reader has in flight (0: none).
+_FIND = const(1)       # REQA, then a full read if answered
+_FIND_WUPA = const(2)  # WUPA, then a full read if answered
+_CHECK = const(3)      # a presence check's REQA
+_CHECK_WUPA = const(4)  # ... and its WUPA
+_DONE = const(-9)      # _checked(): the look goes on with the next frame
+
+PERIOD_MS = 20         # a look at every reader this often; see tests/bench_readers.py
+_CONFIRM_MS = const(4)  # a change seen is read again this long after the look began
+_STALL_MS = const(5)   # a frame not over by then: the chip has stopped
+_BACKOFF_MAX = const(32)   # looks between attempts to revive a faulty reader, at most
+_SWEEP = const(8)          # every 8th quiet look at an empty reader uses WUPA
 _UID_BYTES = const(10)
+_TICKS_MASK = const(0x3FFFFFFF)    # time.ticks_ms() wraps at 2**30
+_TICKS_HALF = const(0x20000000)
 
 
 def _same(a, na, b, nb):
@@ -65,29 +96,43 @@ def _copy(src, dst, n):
         dst[k] = src[k]
 
 
+def _ms_diff(a, b):
+    # a - b on the wrapping millisecond ticks, in small ints only.
+    d = (a - b) & _TICKS_MASK
+    return d - _TICKS_HALF - _TICKS_HALF if d >= _TICKS_HALF else d
+
+
 class Readers:
     """The readers on one SPI bus, by reader index; see the module docstring."""
 
-    def __init__(self, spi, cs_pins, reset_pin=None):
-        """cs_pins: a list by reader index (None where no reader) or a dict index -> pin."""
-        if isinstance(cs_pins, dict):
-            slots = [None] * max(events.CENTRE + 1, max(cs_pins) + 1 if cs_pins else 0)
-            for i in cs_pins:
-                slots[i] = cs_pins[i]
+    def __init__(self, spi, selects, reset_pin=None, period_ms=PERIOD_MS):
+        """selects: a list by reader index (None where no reader) or a dict index ->
+        select, each a hal.chipselect.ChipSelect or a chip-select pin (low selects)."""
+        if isinstance(selects, dict):
+            given = [None] * max(events.CENTRE + 1, max(selects) + 1 if selects else 0)
+            for i in selects:
+                given[i] = selects[i]
         else:
-            slots = list(cs_pins)
-        # Every chip-select high before the first transfer, or two chips talk at once.
-        for pin in slots:
-            if pin is not None:
-                pin(1)
+            given = list(selects)
+        # Every chip select released before the first transfer, or two chips talk at once.
+        port = PinPort()
+        slots = []
+        for s in given:
+            if s is not None and not isinstance(s, ChipSelect):
+                s = pin_select(port, s)
+            if s is not None:
+                s.release()
+            slots.append(s)
         if reset_pin is not None:
             # A pulse on NRSTPD (>= 100 ns, a pin call is microseconds) resets
             # every reader; each one's init waits for its oscillator.
             reset_pin(0)
             reset_pin(1)
         n = len(slots)
-        self.chips = [None if pin is None else MFRC522(spi, pin) for pin in slots]
+        self.period_ms = period_ms
+        self.chips = [None if s is None else MFRC522(spi, s) for s in slots]
         self.indices = [i for i in range(n) if slots[i] is not None]
+        self._order = bytes(self.indices)
         self._state = bytearray(n)
         for i in range(n):
             self._state[i] = _NEW
@@ -96,13 +141,22 @@ class Readers:
         self._held_n = bytearray(n)
         self._last = [bytearray(_UID_BYTES) for _ in range(n)]
         self._last_n = bytearray(n)
+        # The UIDs handed to the app are copied out of these (no slice to allocate).
+        self._view4 = [memoryview(h)[:4] for h in self._held]
+        self._view7 = [memoryview(h)[:7] for h in self._held]
         self._wait = bytearray(n)
         self._backoff = bytearray(n)
         self._quiet = bytearray(n)
+        self._flight = bytearray(n)
+        self._since = [0] * n          # when the frame in flight started (ms)
+        self._due = [0] * n            # when the next look is due (ms)
         self._uid = bytearray(_UID_BYTES)
+        self._now = 0                  # service()'s now_ms and emit, for its helpers
+        self._emit = _unheard
+        self._soonest = 0
 
     def poll_all(self, emit):
-        """Poll every reader once."""
+        """One look at every reader, in turn."""
         for i in self.indices:
             self.poll(i, emit)
 
@@ -116,86 +170,217 @@ class Readers:
         """True while reader i is reported faulty."""
         return self._state[i] == _FAULT
 
-    def _fault(self, i, emit):
-        if self._state[i] == _ONE or self._state[i] == _TWO:
-            emit(events.TAG_REMOVED, i, None)
-        self._state[i] = _FAULT
-        self._seen[i] = _EMPTY
-        self._backoff[i] = 1
-        self._wait[i] = 1
-        emit(events.READER_FAULT, i, None)
+    # --- the main loop's entry ---------------------------------------------
+    def service(self, now_ms, emit):
+        """Collect the frames started at the last call, start a look at every reader
+        that is due, and return how many ms to wait before the next call."""
+        self._now = now_ms
+        self._emit = emit
+        self._soonest = self.period_ms
+        for k in range(len(self._order)):
+            self._serve(self._order[k])
+        return self._soonest if self._soonest > 0 else 0
 
+    def _serve(self, i):
+        # Reader i's part of a service() call: a frame in flight is collected after 1 ms.
+        if self._flight[i]:
+            self._collect(i, _ms_diff(self._now, self._since[i]) >= _STALL_MS)
+        elif _ms_diff(self._now, self._due[i]) >= 0:
+            self._begin(i)
+        d = 1 if self._flight[i] else _ms_diff(self._due[i], self._now)
+        if d < self._soonest:
+            self._soonest = d
+
+    # --- one look --------------------------------------------------------------
     def poll(self, i, emit):
-        """Poll reader i once; call emit(event, i, uid) for each confirmed change."""
+        """One whole look at reader i, waiting on its chip; emit(event, i, uid) for each
+        confirmed change."""
         chip = self.chips[i]
         if chip is None:
             return
+        self._emit = emit
+        self._begin(i)
+        while self._flight[i]:
+            chip.wait()
+            self._collect(i, True)
+
+    def _steady(self, i):
+        # The last look agreed with what the reader holds.
+        state = self._state[i]
+        if self._seen[i] != state:
+            return False
+        return state != _ONE or _same(self._last[i], self._last_n[i],
+                                      self._held[i], self._held_n[i])
+
+    def _begin(self, i):
+        self._due[i] = (self._now + self.period_ms) & _TICKS_MASK
         state = self._state[i]
         if state == _FAULT:
-            if self._wait[i]:
-                self._wait[i] -= 1
-                return
-            if chip.init():
-                self._state[i] = _EMPTY
-                self._seen[i] = _EMPTY
-                emit(events.READER_OK, i, None)
-            else:
-                b = min(2 * self._backoff[i], _BACKOFF_MAX)
-                self._backoff[i] = b
-                self._wait[i] = b
+            self._revive(i)
             return
         if state == _NEW:
-            if not chip.init():
-                self._fault(i, emit)
+            if not self.chips[i].init():
+                self._fault(i)
                 return
-            state = self._state[i] = _EMPTY
-        elif not chip.ensure():
-            self._fault(i, emit)
-            return
+            self._state[i] = _EMPTY
+        flight = self._kind(i)
+        self.chips[i].request(flight == _FIND_WUPA)
+        self._flight[i] = flight
+        self._since[i] = self._now
 
-        seen = self._seen[i]
-        wake = state != _EMPTY or seen != _EMPTY
-        if wake:
+    def _kind(self, i):
+        # The frame a look at reader i starts with (see the module docstring).
+        if not self._steady(i):
             self._quiet[i] = 0
-        else:
-            q = self._quiet[i] + 1
-            if q >= _SWEEP:
-                q = 0
-                wake = True
-            self._quiet[i] = q
-        uid = self._uid
-        n = chip.read_uid(uid, wake)
-        if n == DEAD:
-            self._fault(i, emit)
+            return _FIND_WUPA
+        state = self._state[i]
+        if state == _ONE:
+            return _CHECK
+        if state == _TWO:
+            return _FIND_WUPA
+        q = self._quiet[i] + 1
+        if q >= _SWEEP:
+            self._quiet[i] = 0
+            return _FIND_WUPA
+        self._quiet[i] = q
+        return _FIND
+
+    def _revive(self, i):
+        chip = self.chips[i]
+        if self._wait[i]:
+            self._wait[i] -= 1
             return
-        if n > 0:
-            obs = _ONE
-        elif n == NO_TAG:
-            obs = _EMPTY
-        elif n == COLLISION:
-            obs = _TWO
+        if chip.init():
+            self._state[i] = _EMPTY
+            self._seen[i] = _EMPTY
+            self._emit(events.READER_OK, i, None)
         else:
-            obs = _NOISE
-        last = self._last[i]
-        agree = obs == seen and (obs != _ONE or _same(uid, n, last, self._last_n[i]))
+            b = min(2 * self._backoff[i], _BACKOFF_MAX)
+            self._backoff[i] = b
+            self._wait[i] = b
+
+    def _fault(self, i):
+        if self._state[i] == _ONE or self._state[i] == _TWO:
+            self._emit(events.TAG_REMOVED, i, None)
+        self._state[i] = _FAULT
+        self._seen[i] = _EMPTY
+        self._flight[i] = 0
+        self._backoff[i] = 1
+        self._wait[i] = 1
+        self._emit(events.READER_FAULT, i, None)
+
+    def _collect(self, i, late):
+        n = self.chips[i].result()
+        if n == BUSY:
+            if not late:
+                return
+            n = DEAD
+        flight = self._flight[i]
+        self._flight[i] = 0
+        if flight == _CHECK and n != DEAD:
+            n = self._checked(i, n)
+            if n == _DONE:
+                return
+        elif n > 0 and flight == _CHECK_WUPA:
+            self._still_held(i)
+            return
+        self._read(i, n)
+
+    def _still_held(self, i):
+        n = self._held_n[i]
+        _copy(self._held[i], self._uid, n)
+        self._look(i, _ONE, n)
+
+    def _checked(self, i, n):
+        # A presence check's REQA: nothing new, so WUPA for the held tag (_DONE);
+        # or a tag arrived, and what a WUPA wakes is to be read.
+        chip = self.chips[i]
+        if n != NO_TAG:
+            return self._rewake(chip)
+        chip.request(True)
+        self._flight[i] = _CHECK_WUPA
+        self._since[i] = self._now
+        return _DONE
+
+    def _read(self, i, n):
+        # After a REQA/WUPA with outcome n: the full read, and what it says.
+        chip = self.chips[i]
+        if n == ERROR:
+            chip.halt()
+        elif n != NO_TAG and n != DEAD:
+            n = self._identify(i)
+        if n == DEAD:
+            self._fault(i)
+        else:
+            self._look(i, _what(n), n)
+
+    def _rewake(self, chip):
+        # A tag arrived on a held one: HLTA sends it back to IDLE, and WUPA wakes
+        # it with the held tag, so the read that follows sees both.
+        chip.halt()
+        chip.request(True)
+        chip.wait()
+        n = chip.result()
+        return DEAD if n == BUSY else n
+
+    def _identify(self, i):
+        # A full read of what answered, expecting the UID seen last.
+        n = self._last_n[i] if self._seen[i] == _ONE else 0
+        return self.chips[i].identify(self._uid, self._last[i], n)
+
+    def _look(self, i, obs, n):
+        # What one look saw (a UID in self._uid); a change two looks agree on is emitted.
+        agree = self._agrees(i, obs, n)
         self._seen[i] = obs
         if obs == _ONE:
-            _copy(uid, last, n)
+            _copy(self._uid, self._last[i], n)
             self._last_n[i] = n
-        if not agree or obs == _NOISE:
-            return
-        held = self._held[i]
-        if obs == state and (obs != _ONE or _same(uid, n, held, self._held_n[i])):
-            return
+        if not agree:
+            # The confirming re-read: soon, but not in the same instant as this look.
+            self._due[i] = (self._since[i] + _CONFIRM_MS) & _TICKS_MASK
+        elif obs != _NOISE and not self._holds(i, obs, n):
+            self._change(i, obs, n)
+
+    def _agrees(self, i, obs, n):
+        if obs != self._seen[i]:
+            return False
+        return obs != _ONE or _same(self._uid, n, self._last[i], self._last_n[i])
+
+    def _holds(self, i, obs, n):
+        if obs != self._state[i]:
+            return False
+        return obs != _ONE or _same(self._last[i], n, self._held[i], self._held_n[i])
+
+    def _change(self, i, obs, n):
+        state = self._state[i]
         if state == _ONE or state == _TWO:
-            emit(events.TAG_REMOVED, i, None)
+            self._emit(events.TAG_REMOVED, i, None)
         self._state[i] = obs
         if obs == _ONE:
-            _copy(uid, held, n)
-            self._held_n[i] = n
-            emit(events.TAG_PLACED, i, bytes(held[:n]))
+            self._placed(i, n)
         elif obs == _TWO:
-            emit(events.TWO_TAGS, i, None)
+            self._emit(events.TWO_TAGS, i, None)
+
+    def _placed(self, i, n):
+        _copy(self._last[i], self._held[i], n)
+        self._held_n[i] = n
+        uid = self._view4[i] if n == 4 else self._view7[i]
+        self._emit(events.TAG_PLACED, i, bytes(uid))
+
+
+def _unheard(event, reader, uid):
+    """emit until service() or poll() is given one."""
+
+
+def _what(n):
+    # What a read's outcome says the reader holds.
+    if n > 0:
+        return _ONE
+    if n == NO_TAG:
+        return _EMPTY
+    if n == COLLISION:
+        return _TWO
+    return _NOISE
 
 
 def read_one(readers, i, timeout_ms, sleep_ms):

@@ -55,14 +55,16 @@ class VirtualTable:
         self.strip = RecordingNeoPixel((max(seats) + 1) * leds_per_seat + ring_leds)
         self.pixels = Pixels(self.strip, budget_ma)
         self.flash = VFlash() if flash is None else flash
-        self.storage = Storage(self.flash)
+        # Four journal segments (the board has eight) keep the virtual flash small
+        # enough for the Pico's heap when the rig runs under MicroPython.
+        self.storage = Storage(self.flash, segments=4)
+        self.storage.prepare()
         self.lines = []
         self._log = log
         self.table = Table(config, self.storage, Rng(seed), self.say)
         self.now = 0
         self.on = [None] * (CENTRE + 1)      # type: list[VTag | None]  # the tag on each reader
         self._shown = -1
-        self._next = 0                        # the reader polled next
 
     def say(self, line):
         self.lines.append(line)
@@ -75,12 +77,12 @@ class VirtualTable:
 
     def step(self):
         """One pass of the main loop, as hal/board.py runs it: the buttons, the
-        next reader in turn, the clock, the LEDs."""
+        readers (the chips' clock brought up to now), the clock, the LEDs."""
         self.now += STEP_MS
         self.vbuttons.advance(self.now)
         self.buttons.poll(self.now, self.table.button)
-        self.readers.poll(self.indices[self._next], self.table.reader_event)
-        self._next = (self._next + 1) % len(self.indices)
+        self.clock.advance(max(0, self.now * 1000 - self.clock.now_us))
+        self.readers.service(self.now, self.table.reader_event)
         self.table.tick(self.now)
         if self.table.frame_version != self._shown:
             self._shown = self.table.frame_version
@@ -106,8 +108,8 @@ class VirtualTable:
             self._confirm()
 
     def _confirm(self):
-        # Every reader is polled twice: the driver reports a change only after a
-        # confirming re-read.
+        # A look at every reader comes within its period, and the change it
+        # sees is reported after a confirming re-read a few steps later.
         for _ in range(2 * len(self.indices) + 1):
             self.step()
 

@@ -28,8 +28,9 @@ where they differ the chip sees a collision (CollErr, CollReg).
 
 Tags (sim.hw.vtag) are put on the antenna with place(), taken off with
 remove(); flicker(tag, pattern) keeps a tag at the antenna's edge, present at
-some polls only (one step of the pattern per REQA/WUPA the reader sends; a
-tag absent at a step has lost power and is back to IDLE).  silence() makes
+some looks only (one step of the pattern per REQA/WUPA the reader sends, but
+a step lasts FLICKER_HOLD_US: REQA/WUPAs sooner after the step began see the
+same; a tag absent at a step has lost power and is back to IDLE).  silence() makes
 the chip stop answering (MISO reads 0, or 0xFF for a line stuck high), stall()
 stops its oscillator (registers answer, nothing progresses), revive() powers
 it up again.  ResetLine is the NRSTPD line shared by several chips.
@@ -138,6 +139,10 @@ _CRC_PRESETS = (0x0000, 0x6363, 0xA671, 0xFFFF)
 # time, 1236/fc, after which a tag's reply begins.
 WAKE_US = const(200)
 FDT_US = const(91)
+# A tag at the antenna's edge is in or out for at least this long: the two
+# short frames of one look (1 ms apart) see it alike, a confirming re-read
+# (hal.readers: 4 ms after) may not.
+FLICKER_HOLD_US = const(2500)
 
 
 def air_us(bits):
@@ -179,6 +184,8 @@ class VMFRC522:
         self.wupa = 0
         self.timer_irqs = 0        # times the timer ran out (TimerIRq set)
         self.crc_runs = 0
+        self.reg_reads = 0         # register accesses over SPI (a FIFO byte is one)
+        self.reg_writes = 0
         self._power_on()
 
     def __repr__(self):
@@ -242,7 +249,7 @@ class VMFRC522:
         """Put `tag` on the antenna (it arrives unpowered: IDLE)."""
         self.remove(tag)
         tag.power_off()
-        self._tags.append([tag, None, 0, True])
+        self._tags.append([tag, None, 0, True, None])
 
     def remove(self, tag):
         """Take `tag` off the antenna."""
@@ -256,7 +263,8 @@ class VMFRC522:
         """Keep `tag` at the antenna's edge: present at the REQA/WUPAs where pattern has 1.
 
         `pattern` is a string of '0'/'1' or a sequence of truthy values, used
-        cyclically, one step per REQA/WUPA this reader sends.
+        cyclically, one step per REQA/WUPA this reader sends at least
+        FLICKER_HOLD_US after the step before began.
         """
         steps = bytearray(len(pattern))
         for i in range(len(pattern)):
@@ -264,7 +272,7 @@ class VMFRC522:
             steps[i] = 0 if (p == "0" or not p) else 1
         self.remove(tag)
         tag.power_off()
-        self._tags.append([tag, steps, 0, False])
+        self._tags.append([tag, steps, 0, False, None])
 
     def tags(self):
         """The tags on the antenna (flickering ones included)."""
@@ -312,12 +320,15 @@ class VMFRC522:
             self._reading = mosi & 0x80
             self._addr = (mosi >> 1) & 0x3F
             if self._reading:
+                self.reg_reads += 1
                 self._out = self._read(self._addr)
         elif self._reading:
             # Each further byte of a read names the next register; 00h ends it.
             if mosi & 0x80:
+                self.reg_reads += 1
                 self._out = self._read((mosi >> 1) & 0x3F)
         else:
+            self.reg_writes += 1
             self._write(self._addr, mosi)
         return out
 
@@ -484,7 +495,7 @@ class VMFRC522:
         del self.fifo[:]
         last = r[BitFramingReg] & 0x07
         if r[TxModeReg] & 0x80 and frame:
-            crc = crc_a(frame, len(frame))
+            crc = crc_a(frame, len(frame), _CRC_PRESETS[r[ModeReg] & 0x03])
             frame = frame + bytes((crc & 0xFF, crc >> 8))
         self._tx_frame = frame
         self._tx_last = last
@@ -568,7 +579,7 @@ class VMFRC522:
             r[CollReg] = (r[CollReg] & 0x80) | 0x20
         if r[RxModeReg] & 0x80:
             n = len(data)
-            crc = crc_a(data, n - 2) if n >= 3 else -1
+            crc = crc_a(data, n - 2, _CRC_PRESETS[r[ModeReg] & 0x03]) if n >= 3 else -1
             if n < 3 or data[n - 2] != crc & 0xFF or data[n - 1] != crc >> 8:
                 err |= CRC_ERR
             else:
@@ -597,9 +608,11 @@ class VMFRC522:
         replies = []
         for e in self._tags:
             steps = e[1]
-            if short and steps is not None:
+            now = self.clock.now_us
+            if short and steps is not None and (e[4] is None or now - e[4] >= FLICKER_HOLD_US):
                 present = steps[e[2] % len(steps)]
                 e[2] += 1
+                e[4] = now
                 if not present:
                     e[0].power_off()
                 e[3] = present
