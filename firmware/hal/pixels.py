@@ -17,10 +17,12 @@ of the scaled frame stays within the budget (0 if the dark LEDs alone
 exceed it); otherwise the frame is shown unchanged and last_scale is 256.
 All of it is integer math, on small ints for any budget under 16 A.
 
-show() allocates nothing when np is MicroPython's neopixel.NeoPixel: it
-writes the scaled bytes straight into np.buf in the strip's byte order
-(np.ORDER).  Any other NeoPixel-like object (np[i] = (r, g, b), np.write())
-works too, at the price of a tuple per LED.
+On the board np is hal.ws2812.WS2812, which sends the chain by PIO and DMA
+without holding the CPU.  show() allocates nothing when np has the memory
+layout of MicroPython's neopixel.NeoPixel, as WS2812 has: it writes the
+scaled bytes straight into np.buf in the strip's byte order (np.ORDER).  Any
+other NeoPixel-like object (np[i] = (r, g, b), np.write()) works too, at the
+price of a tuple per LED.
 """
 
 try:
