@@ -6,9 +6,13 @@ its REPL on a TCP port on 127.0.0.1 that the real mpremote reaches with
         Board(vb.url).exec("print(1)")
         vb.save()                          # flash written to `folder` now
         vb.power_cycle()                   # stop (saving) and start again on `folder`
+        vb.resets()                        # how often its watchdog has reset it
 
 The board's filesystem is loaded from `folder` at start and written back to it
-on save(), on stop() and whenever a client disconnects.
+on save(), on stop() and whenever a client disconnects.  Its `machine` has the
+rp2 port's WDT, Timer and the WATCHDOG CTRL register on real timers, and
+`vboard.run(coro, on_interrupt)` on the board stands for main.py's running app
+(see vboard.mjs).
 """
 
 from __future__ import annotations
@@ -63,6 +67,14 @@ class VirtualBoard:
         self._command("save")
         if self._readline() != "SAVED":
             raise RuntimeError("virtual board did not save")
+
+    def resets(self) -> int:
+        """How many times the watchdog has reset the board since start()."""
+        self._command("resets")
+        line = self._readline()
+        if not line.startswith("RESETS "):
+            raise RuntimeError(f"virtual board: unexpected answer {line!r}")
+        return int(line.split()[1])
 
     def stop(self) -> None:
         """Power off: the flash is saved to the folder, the process ends."""

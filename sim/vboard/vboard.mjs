@@ -7,10 +7,11 @@
 //
 // Prints "PORT <n>" on stdout once it listens (port 0, the default, picks a
 // free one).  Commands on stdin, one a line: "save" writes the board's
-// filesystem to DIR and answers "SAVED"; "quit" saves and exits (so does
-// SIGTERM or the end of stdin).  One client at a time; a new connection
-// replaces the old one, like unplugging and replugging USB (the REPL state is
-// kept, as on a board whose cable is pulled).
+// filesystem to DIR and answers "SAVED"; "resets" answers "RESETS <n>", the
+// number of watchdog resets since the process started; "quit" saves and exits
+// (so does SIGTERM or the end of stdin).  One client at a time; a new
+// connection replaces the old one, like unplugging and replugging USB (the
+// REPL state is kept, as on a board whose cable is pulled).
 //
 // THE FILESYSTEM.  The board's flash is the root of the wasm build's in-memory
 // filesystem (Emscripten's /tmp, /home and /dev are removed at start; /proc
@@ -47,8 +48,28 @@
 //   exactly what the rp2 port prints.  Code on the board that compares
 //   e.errno with errno.ENOENT still sees 44 (the firmware does not do that:
 //   it catches OSError as a whole).
-// - `machine` (not in this build) is a small shim with Pin only, enough for
-//   maintenance.py.
+// - `machine` (not in this build) is a small shim: Pin (the maintenance button
+//   reads held), and the watchdog as the rp2 port has it, on real JS timers:
+//   WDT(timeout=ms) starts it (again: re-armed with the new timeout, as
+//   pico-sdk's watchdog_enable does) and it cannot be stopped; Timer(-1,
+//   period=, callback=) is a soft timer (callbacks run between calls into
+//   MicroPython, like the board's scheduled ones); mem32 reads the WATCHDOG
+//   CTRL register's ENABLE bit (0x40058000, bit 30) and nothing else.  A
+//   soft reset stops every Timer (soft_timer_deinit in the port's main loop)
+//   and leaves the watchdog running.  A watchdog not fed within its timeout
+//   resets the board like a power cycle: the client is dropped (USB goes
+//   away), the watchdog is off, boot.py and main.py run, the filesystem is
+//   kept; "resets" counts these.
+// - A running app.  main.py's asyncio.run() would block this single-threaded
+//   process (no Ctrl-C, no timers), and this build's asyncio runs its tasks
+//   on the JS event loop instead (create_task, no run).  So a program stands
+//   for it: `import vboard; vboard.run(coro, on_interrupt)` runs the
+//   coroutine's tasks in the background until a Ctrl-C from the client, a
+//   soft reset or a reset stops them.  Ctrl-C is what KeyboardInterrupt out of
+//   asyncio.run is on the board: the tasks end, on_interrupt() runs (the
+//   `except KeyboardInterrupt:` around asyncio.run), and the REPL carries on.
+//   A task that loops without awaiting hangs this whole process, so a hung
+//   task here is one that awaits forever.
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
 import net from "node:net";
 import fs from "node:fs";
@@ -155,30 +176,156 @@ function flush() {
   if (client) client.write(buf);
 }
 
+// -- the watchdog and soft timers ------------------------------------------------
+let resets = 0;          // watchdog resets so far
+let wdt = null;          // the running watchdog: {ms, handle}; null until started
+const timers = new Map();
+let nextTimer = 1;
+
+function call(fn) {
+  // A Python callback run from a JS timer; its output goes to the client.
+  try {
+    fn();
+  } catch (err) {
+    for (const c of Buffer.from(String(err.message || err) + "\r\n")) out.push(c);
+  }
+  flush();
+}
+function stopTimers() {
+  for (const t of timers.values()) clearInterval(t);
+  timers.clear();
+}
+globalThis.vboardHw = {
+  wdtStart(ms) {
+    if (wdt) clearTimeout(wdt.handle);
+    wdt = { ms, handle: setTimeout(watchdogReset, ms) };
+  },
+  wdtFeed() {
+    if (!wdt) return;
+    clearTimeout(wdt.handle);
+    wdt.handle = setTimeout(watchdogReset, wdt.ms);
+  },
+  wdtRunning() {
+    return wdt !== null;
+  },
+  timerStart(period, periodic, fn) {
+    const id = nextTimer++;
+    const tick = () => {
+      if (!periodic) timers.delete(id);
+      call(fn);
+    };
+    timers.set(id, periodic ? setInterval(tick, period) : setTimeout(tick, period));
+    return id;
+  },
+  timerStop(id) {
+    const t = timers.get(id);
+    if (t !== undefined) clearInterval(t);
+    timers.delete(id);
+  },
+};
+
+function watchdogReset() {
+  resets += 1;
+  wdt = null;
+  stopTimers();
+  if (client) {
+    const c = client;
+    client = null;
+    c.destroy();
+    try { save(); } catch (err) { process.stderr.write("vboard: save: " + err + "\n"); }
+  }
+  pending = [];
+  rawMode = false;
+  boot(true, false);
+  out = [];              // nobody is listening while the board comes up
+}
+
 // -- power-up and soft reset ---------------------------------------------------
 const RESET_PY = `
 import sys, gc
 for _k in list(sys.modules):
     del sys.modules[_k]
-class _Pin:
-    IN = 0
-    OUT = 1
-    PULL_UP = 1
-    PULL_DOWN = 2
-    def __init__(self, pin, mode=-1, pull=-1, value=None):
-        self.pin = pin
-    def value(self, v=None):
-        return 0
-    def init(self, *a, **k):
-        pass
-class _machine:
-    Pin = _Pin
-    def soft_reset():
-        raise SystemExit
-    def reset():
-        raise SystemExit
-sys.modules['machine'] = _machine
-del _Pin, _machine
+def _shims():
+    import sys, js, jsffi
+    hw = js.vboardHw
+    class Pin:
+        IN = 0
+        OUT = 1
+        PULL_UP = 1
+        PULL_DOWN = 2
+        def __init__(self, pin, mode=-1, pull=-1, value=None):
+            self.pin = pin
+        def value(self, v=None):
+            return 0
+        def init(self, *a, **k):
+            pass
+    class WDT:
+        def __init__(self, id=0, timeout=5000):
+            if timeout > 8388:
+                raise ValueError('timeout exceeds 8388')
+            hw.wdtStart(timeout)
+        def feed(self):
+            hw.wdtFeed()
+    class Timer:
+        ONE_SHOT = 0
+        PERIODIC = 1
+        def __init__(self, id=-1, **kw):
+            self._id = 0
+            if kw:
+                self.init(**kw)
+        def init(self, mode=1, period=1000, callback=None, freq=None, tick_hz=1000, hard=None):
+            self.deinit()
+            period = 1000 // freq if freq else period * 1000 // tick_hz
+            if callback is not None:
+                self._id = hw.timerStart(max(1, period), mode == 1,
+                                         jsffi.create_proxy(lambda: callback(self)))
+        def deinit(self):
+            if self._id:
+                hw.timerStop(self._id)
+                self._id = 0
+    class Mem32:
+        def __getitem__(self, addr):
+            if addr == 0x40058000:
+                return 0x40000000 if hw.wdtRunning() else 0
+            raise ValueError('no register at 0x%08x on the virtual board' % addr)
+    class machine:
+        def soft_reset():
+            raise SystemExit
+        def reset():
+            raise SystemExit
+    machine.Pin = Pin
+    machine.WDT = WDT
+    machine.Timer = Timer
+    machine.mem32 = Mem32()
+    class vboard:
+        interrupt = None
+        def run(coro, on_interrupt):
+            import asyncio
+            async def program():
+                try:
+                    await coro
+                finally:
+                    vboard.interrupt = None
+            vboard.interrupt = on_interrupt
+            asyncio.create_task(program())
+        def stop():
+            vboard.interrupt = None
+            core = sys.modules.get('asyncio.core')
+            if core is not None:
+                if core.asyncio_timer is not None:
+                    js.clearTimeout(core.asyncio_timer)
+                    core.asyncio_timer = None
+                core.new_event_loop()
+        def ctrl_c():
+            on_interrupt = vboard.interrupt
+            if on_interrupt is not None:
+                vboard.stop()
+                print('KeyboardInterrupt: ')
+                on_interrupt()
+    sys.modules['machine'] = machine
+    sys.modules['vboard'] = vboard
+_shims()
+del _shims
 import os
 os.chdir('/')
 sys.path[:] = ['', '.frozen', '/lib']
@@ -194,6 +341,8 @@ function runFile(name) {
   }
 }
 function boot(powerUp, rawMode) {
+  // Whatever program runs stops with the Python state, as on the board.
+  mp.runPython("if 'vboard' in __import__('sys').modules:\n    __import__('vboard').stop()\n");
   mp.runPython("def _clear():\n    g = globals()\n    for k in list(g):\n        if k != '__name__':\n            del g[k]\n_clear()\n");
   mp.runPython(RESET_PY);
   runFile("boot.py");
@@ -209,9 +358,11 @@ let pending = [];        // bytes held while they might be Ctrl-E "A" Ctrl-A
 function feed(c) {
   if (c === 0x01) rawMode = true;
   else if (c === 0x02) rawMode = false;
+  else if (c === 0x03) mp.runPython("__import__('vboard').ctrl_c()");
   const r = mp.replProcessChar(c);
   if (r & 0x100) {
     for (const b of Buffer.from("MPY: soft reboot\r\n")) out.push(b);
+    stopTimers();
     boot(false, rawMode);
   }
 }
@@ -275,6 +426,8 @@ rl.on("line", (line) => {
   if (cmd === "save") {
     save();
     process.stdout.write("SAVED\n");
+  } else if (cmd === "resets") {
+    process.stdout.write(`RESETS ${resets}\n`);
   } else if (cmd === "quit") {
     quit();
   }
