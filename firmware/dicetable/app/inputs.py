@@ -20,6 +20,20 @@ from dicetable.match.actions import (
     value_of)
 
 
+def table_draws(g, m):
+    """True when the table draws its next action itself (Inputs(g, m).auto is
+    not empty), found without building Inputs."""
+    if not m.waiting() & TABLE_BIT:
+        return False
+    table = m.legal_actions(TABLE)
+    if not table or games.table_entry_seat(g, m) >= 0:
+        return False
+    for a in table:
+        if not games.is_item_kind(g, kind_of(a)):
+            return True
+    return False
+
+
 class Inputs:
     """What every seat and the centre may do in the match's current state."""
 

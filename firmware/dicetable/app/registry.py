@@ -5,11 +5,16 @@ the item's identity in that game's rules-core encoding (games.identity: a die
 without its rolled number, a card as printed).  Storage keeps the entries
 (hal/storage.py save_registry / load_registry); the host tools read them as
 CSV (export_csv).
+
+Two dicts, one per direction, hold the registry: loading it is linear in the
+number of tags, and each tag costs an int key and an int value rather than
+a tuple (game << 16 | item packs both).
 """
 
 from dicetable.match.engine import GAMES
 
 _HEX = "0123456789abcdef"
+_ITEM_BITS = 16
 
 
 def uid_hex(uid):
@@ -21,54 +26,64 @@ class Registry:
     """UID -> (game, item), at most one tag per item of a game."""
 
     def __init__(self):
-        self.tags = {}
+        self._items = {}        # uid bytes -> game << 16 | item
+        self._uids = {}         # game << 16 | item -> uid bytes
 
     def load(self, entries):
         """Replace the registry by `entries`; returns how many were invalid and
         skipped (a bad game index, an empty UID or a second tag for an item)."""
-        self.tags = {}
+        self._items = {}
+        self._uids = {}
         bad = 0
         for entry in entries:
             try:
                 uid, game, item = entry
-                uid = bytes(uid)
+                if type(uid) is not bytes:
+                    uid = bytes(uid)
                 ok = 0 < len(uid) <= 10 and 0 <= game < len(GAMES) and 0 <= item <= 0xFFFF
             except (TypeError, ValueError):
                 ok = False
-            if not ok or self.owner(game, item) is not None:
+            if not ok or (game << _ITEM_BITS | item) in self._uids:
                 bad += 1
                 continue
-            self.tags[uid] = (game, item)
+            self._put(uid, game << _ITEM_BITS | item)
         return bad
+
+    def _put(self, uid, key):
+        old = self._items.get(uid)
+        if old is not None:
+            del self._uids[old]
+        self._items[uid] = key
+        self._uids[key] = uid
 
     def lookup(self, uid):
         """(game, item) of a tag, or None for a tag not registered."""
-        return self.tags.get(bytes(uid))
+        key = self._items.get(uid if type(uid) is bytes else bytes(uid))
+        if key is None:
+            return None
+        return key >> _ITEM_BITS, key & 0xFFFF
 
     def owner(self, game, item):
         """The UID registered for an item, or None."""
-        for uid in self.tags:
-            if self.tags[uid] == (game, item):
-                return uid
-        return None
+        return self._uids.get(game << _ITEM_BITS | item)
 
     def add(self, uid, game, item):
         """Register a tag as an item: replaces what the tag was, and takes the
         item from any other tag that had it."""
-        other = self.owner(game, item)
+        key = game << _ITEM_BITS | item
+        other = self._uids.get(key)
         if other is not None:
-            del self.tags[other]
-        self.tags[bytes(uid)] = (game, item)
+            del self._items[other]
+        self._put(bytes(uid), key)
 
     def registered(self, game):
         """The items of a game that have a tag."""
-        return [self.tags[uid][1] for uid in self.tags if self.tags[uid][0] == game]
+        return [key & 0xFFFF for key in self._uids if key >> _ITEM_BITS == game]
 
     def entries(self):
         """[(uid, game, item)] sorted by game, item: what storage saves."""
-        out = [(uid, self.tags[uid][0], self.tags[uid][1]) for uid in self.tags]
-        out.sort(key=lambda e: (e[1], e[2], e[0]))
-        return out
+        keys = sorted(self._uids)
+        return [(self._uids[key], key >> _ITEM_BITS, key & 0xFFFF) for key in keys]
 
     def export_csv(self):
         """CSV lines for the host tools: a header, then uid_hex,game,item
@@ -79,4 +94,4 @@ class Registry:
         return lines
 
     def __len__(self):
-        return len(self.tags)
+        return len(self._items)

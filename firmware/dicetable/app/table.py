@@ -3,7 +3,7 @@
     Table(config, storage, rng, log)
         config   seats (the seat indices that exist; the first drives the
                  menu), LEDS_PER_SEAT, RING_LEDS
-        storage  new_match(header4), append(action), load(), clear(),
+        storage  new_match(header4, words), append(action), load(), clear(),
                  save_registry(entries), load_registry() (hal/storage.py)
         rng      randrange(n): seeds each match's own draws (app/rng.py)
         log      log(line): a human-readable line per event
@@ -41,7 +41,7 @@ from dicetable.app import games
 from dicetable.app.entry import Entry
 from dicetable.app.events import (
     MAX_SEATS, CENTRE, TAG_PLACED, TWO_TAGS, READER_FAULT, READER_OK, MINUS, PLUS, OK, LONG)
-from dicetable.app.inputs import Inputs
+from dicetable.app.inputs import Inputs, table_draws
 from dicetable.app.menu import Menu, START, ENTER_PROVISION
 from dicetable.app.registry import Registry, uid_hex
 from dicetable.app.rng import Rng
@@ -149,7 +149,8 @@ class Table:
         self.frame = bytearray(3 * self.layout.leds)
         self._buf = bytearray(3 * self.layout.leds)
         self.frame_version = 0
-        self.text = []
+        self._text = []                     # None: built when read (text)
+        self._drawn_at = 0                  # the time the frame was drawn at
         self.mode = BOOT
         self.now = 0
         self.registry = Registry()
@@ -291,9 +292,8 @@ class Table:
         if m is None:
             return
         try:
-            self.storage.new_match(bytes(m.journal_bytes()[:4]))
-            self.storage.append(SEATS_RECORD | self._seat_mask())
-            self.storage.append(SEED_RECORD | self.seed)
+            self.storage.new_match(m.header(), (SEATS_RECORD | self._seat_mask(),
+                                                SEED_RECORD | self.seed))
             for a in m.journal:
                 self.storage.append(a)
         except (OSError, ValueError) as e:
@@ -331,13 +331,11 @@ class Table:
         seats = menu.players()
         m = games.new_match(g, len(seats), menu.options())
         seed = self.rng.randrange(_SEED_BITS + 1)
+        mask = 0
+        for s in seats:
+            mask |= 1 << s
         try:
-            self.storage.new_match(bytes(m.journal_bytes()[:4]))
-            mask = 0
-            for s in seats:
-                mask |= 1 << s
-            self.storage.append(SEATS_RECORD | mask)
-            self.storage.append(SEED_RECORD | seed)
+            self.storage.new_match(m.header(), (SEATS_RECORD | mask, SEED_RECORD | seed))
         except (OSError, ValueError) as e:
             self._refuse(self.lead, STORAGE_ERROR, "%r" % (e,))
             return
@@ -647,39 +645,48 @@ class Table:
         else:
             self._refuse(seat, WRONG_PHASE, "scan an item")
 
+    def _replay(self, taken):
+        """Give the match back the actions _undo took (the latest first)."""
+        m = self.match
+        for i in range(len(taken) - 1, -1, -1):
+            if m is not None:
+                m.submit(taken[i])
+
     def _undo(self, seat):
         """Take back the last action a player made (and the table draws that
         followed it), journalled (an UNDO record per action) before it shows."""
         m = self.match
         if m is None:
             return
-        saved = list(m.journal)
-        taken = 0
+        taken = []                      # the actions taken back, the latest first
         while m.journal:
+            taken.append(m.journal[-1])
             m.undo()
-            taken += 1
-            if not Inputs(self.game, m).auto:
+            if not table_draws(self.game, m):
                 break                   # the state before a player's action
-        if not m.journal and Inputs(self.game, m).auto:
-            taken = 0                   # only table draws: nothing of the players'
-        if taken == 0:
-            m.replay(saved[len(m.journal):])
+        if not m.journal and table_draws(self.game, m):
+            self._replay(taken)         # only table draws: nothing of the players'
+            self._refuse(seat, NOTHING_TO_UNDO)
+            return
+        if not taken:
             self._refuse(seat, NOTHING_TO_UNDO)
             return
         done = 0
         try:
-            while done < taken:
+            while done < len(taken):
                 self.storage.undo()
                 done += 1
         except (OSError, ValueError) as e:
             self.say("storage: %r" % (e,))
             if done == 0:
-                m.replay(saved[len(m.journal):])
+                self._replay(taken)
                 self._refuse(seat, STORAGE_ERROR, "undo not taken")
                 return
             self._rewrite_journal()     # part recorded: make storage match the match
-        self.say("seat %d undo: took back %s" % (
-            seat, ", ".join([games.action_words(self.game, a) for a in saved[len(m.journal):]])))
+        words = games.action_words(self.game, taken[-1])
+        for i in range(len(taken) - 2, -1, -1):
+            words += ", " + games.action_words(self.game, taken[i])
+        self.say("seat %d undo: took back %s" % (seat, words))
         self.mode = PLAY_MODE
         self._clear_shows()
         for s in range(MAX_SEATS + 1):
@@ -785,24 +792,45 @@ class Table:
             self._wake = when
 
     def _render(self):
-        """Draw the frame for the current mode; bump frame_version if it changed."""
+        """Draw the frame for the current mode; bump frame_version if it changed.
+        The text display's lines are built only when read (text): most frames
+        are drawn with no display to show them."""
         buf = self._buf
-        lay = self.layout
-        fr.fill(buf, 0, lay.leds, fr.OFF)
         self._wake = None
-        if self.mode == MENU:
-            self.menu.render(buf, lay)
-            self.text = self.menu.lines()
-        elif self.mode == PROVISION:
-            self._render_provision(buf, lay)
-        elif self.mode == PLAY_MODE or self.mode == OVER:
-            self._render_play(buf, lay)
-        self._render_errors(buf, lay)
-        if self.last_line:
-            self.text.append(self.last_line)
+        self._drawn_at = self.now
+        self._text = None
+        self._draw(buf, None)
         if buf != self.frame:
             self.frame[:] = buf
             self.frame_version += 1
+
+    @property
+    def text(self):
+        """The text display's lines for the frame last drawn (the last log line last)."""
+        if self._text is None:
+            lines = []
+            now = self.now
+            self.now = self._drawn_at   # the frame's own time: the same lines it showed
+            self._draw(self._buf, lines)
+            self.now = now
+            self._text = lines
+        return self._text
+
+    def _draw(self, buf, lines):
+        """The frame into buf and, unless lines is None, the text display's lines."""
+        lay = self.layout
+        fr.fill(buf, 0, lay.leds, fr.OFF)
+        if self.mode == MENU:
+            self.menu.render(buf, lay)
+            if lines is not None:
+                lines.extend(self.menu.lines())
+        elif self.mode == PROVISION:
+            self._render_provision(buf, lay, lines)
+        elif self.mode == PLAY_MODE or self.mode == OVER:
+            self._render_play(buf, lay, lines)
+        self._render_errors(buf, lay)
+        if lines is not None and self.last_line:
+            lines.append(self.last_line)
 
     def _render_errors(self, buf, lay):
         for s in range(MAX_SEATS + 1):
@@ -823,37 +851,41 @@ class Table:
             if self.fault[s]:
                 fr.put(buf, first + width - 1, fr.ERROR)
 
-    def _render_provision(self, buf, lay):
+    def _render_provision(self, buf, lay, lines):
         stage = self.prov_stage
         if stage == _WAIT_TAG:
             fr.chase(buf, lay.ring, lay.ring_leds, self.now, fr.WHITE)
             self._soon(self.now + fr.CHASE_MS - self.now % fr.CHASE_MS)
-            self.text = ["PROVISION", "put a tag on", "any reader", "long OK: menu"]
+            if lines is not None:
+                lines.extend(("PROVISION", "put a tag on", "any reader", "long OK: menu"))
             return
         g = self.prov_game
         fr.sectors(buf, lay.ring, lay.ring_leds, len(fr.GAME_COLOURS), g, fr.GAME_COLOURS)
         seat = self.prov_reader if self.prov_reader in self.seats else self.lead
         first = lay.first(seat)
-        lines = ["PROVISION", "tag " + uid_hex(self.prov_uid), "game: " + games.TITLES[g]]
+        if lines is not None:
+            lines.extend(("PROVISION", "tag " + uid_hex(self.prov_uid),
+                          "game: " + games.TITLES[g]))
         if stage == _CHOOSE_GAME:
             fr.number(buf, first, lay.width, g + 1, fr.GAME_COLOURS[g])
         else:
             item = self.prov_items[self.prov_index]
             n, c = games.item_view(g, item)
             fr.number(buf, first, lay.width, n, c)
-            lines.append("%d/%d %s" % (self.prov_index + 1, len(self.prov_items),
-                                       games.item_name(g, item)))
-        self.text = lines
+            if lines is not None:
+                lines.append("%d/%d %s" % (self.prov_index + 1, len(self.prov_items),
+                                           games.item_name(g, item)))
 
-    def _render_play(self, buf, lay):
+    def _render_play(self, buf, lay, lines):
         m = self.match
         ins = self.inputs
         if m is None or ins is None:
             return
         g = self.game
         width = lay.width
-        lines = ["%s %s" % (games.TITLES[g], "over" if m.over() else "%s %d" % (
-            games.LENGTH_NAMES[g][:-1], len(m.history) + 1))]
+        if lines is not None:
+            lines.append("%s %s" % (games.TITLES[g], "over" if m.over() else "%s %d" % (
+                games.LENGTH_NAMES[g][:-1], len(m.history) + 1)))
         trick = self.trick_show
         if trick is not None and ticks_diff(self.now, trick[2]) >= TRICK_MS:
             trick = self.trick_show = None
@@ -863,11 +895,11 @@ class Table:
             places = m.standings()
             for p in range(m.players):
                 fr.place(buf, lay.first(self.phys[p]), width, places[p], m.players)
-                lines.append("%d. seat %d: %d" % (places[p], self.phys[p], m.totals[p]))
+                if lines is not None:
+                    lines.append("%d. seat %d: %d" % (places[p], self.phys[p], m.totals[p]))
             fr.fill(buf, lay.ring, lay.ring_leds, fr.PLACES[0])
             if trick is not None:       # the last trick's result shows first
                 self._render_trick(buf, lay, trick)
-            self.text = lines
             return
         score = self.score_show
         if score is not None and ticks_diff(self.now, score[1]) >= SCORE_MS:
@@ -895,10 +927,12 @@ class Table:
                 fr.number(buf, lay.ring, lay.ring_leds, roll[1], fr.PROMPTS[ROLL])
             else:
                 fr.number(buf, lay.first(roll[0]), width, roll[1], fr.PROMPTS[ROLL])
-            lines.append("table rolled %d" % roll[1])
+            if lines is not None:
+                lines.append("table rolled %d" % roll[1])
         if self.confirm:
             fr.fill(buf, lay.first(self.lead), width, fr.PINK)
-            lines.append("abandon? OK")
+            if lines is not None:
+                lines.append("abandon? OK")
         if roll is not None and roll[0] == CENTRE and score is None:
             pass                        # the ring shows the centre die's roll
         elif ins.centre or ins.entry >= 0:
@@ -906,8 +940,9 @@ class Table:
             k = kind_of(ins.centre[0] if ins.centre else ins.seats[ins.entry][0])
             fr.chase(buf, lay.ring, lay.ring_leds, self.now, fr.PROMPTS[k])
             self._soon(self.now + fr.CHASE_MS - self.now % fr.CHASE_MS)
-            lines.append("centre: %s" % ("scan" if ins.centre else
-                                         "seat %d enters" % self.phys[ins.entry]))
+            if lines is not None:
+                lines.append("centre: %s" % ("scan" if ins.centre else
+                                             "seat %d enters" % self.phys[ins.entry]))
         else:
             view = games.ring_view(g, m)
             if view is None:
@@ -916,7 +951,6 @@ class Table:
                 fr.fill(buf, lay.ring, lay.ring_leds, view[1], 2)
             else:
                 fr.number(buf, lay.ring, lay.ring_leds, view[0], view[1])
-        self.text = lines
 
     def _render_trick(self, buf, lay, trick):
         """The trick's winner green, the next leader blue (one seat: half each)."""
@@ -945,7 +979,8 @@ class Table:
                 fr.put(buf, first + width - 1, marker)
             else:
                 fr.number(buf, first, width, n, marker)
-            lines.append("s%d %s" % (s, games.action_words(g, a)))
+            if lines is not None:
+                lines.append("s%d %s" % (s, games.action_words(g, a)))
             return
         k = ins.item_kind(p)
         can_pass = ins.pass_action(p) != 0
@@ -953,15 +988,19 @@ class Table:
             have_need = games.deal_progress(g, m, p)
             have, need = have_need if have_need is not None else (0, 0)
             fr.progress(buf, first, width, have, need, fr.CYAN, fr.DIM_CYAN)
-            lines.append("s%d scan %d/%d" % (s, have, need))
+            if lines is not None:
+                lines.append("s%d scan %d/%d" % (s, have, need))
         elif k:
             fr.fill(buf, first, width, fr.PROMPTS[k])
             if can_pass:
                 fr.put(buf, first + width - 1, fr.PROMPTS[PASS])
-            lines.append("s%d %s%s" % (s, games.kind_word(k), " or pass" if can_pass else ""))
+            if lines is not None:
+                lines.append("s%d %s%s" % (s, games.kind_word(k),
+                                           " or pass" if can_pass else ""))
         elif can_pass:
             fr.fill(buf, first, width, fr.PROMPTS[PASS])
-            lines.append("s%d pass" % s)
+            if lines is not None:
+                lines.append("s%d pass" % s)
         else:
             fr.fill(buf, first, width, fr.IDLE)
 
