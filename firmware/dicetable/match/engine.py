@@ -16,8 +16,15 @@ scores per seat for each game, round or deal scored so far) and
 standings() (final place per seat, 1 = winner, once over()).
 
 Everything else comes from the journal: submit() refuses or applies and
-records, undo() folds the journal again without its last action, and a
+records, undo() folds the journal again without its last actions, and a
 saved journal restores the same state on any interpreter.
+
+A game makes its buffers once, in __init__ (after refusing a player count
+it does not take), and reset() only writes into them: undo folds the whole
+journal again, so a reset that allocated would cost the heap its buffers
+anew at every undo (the board undoes a player's action and the table's
+draws after it in a row).  After reset() the state must be exactly a new
+match's: undo is checked against the state the actions first gave.
 """
 
 try:
@@ -36,6 +43,12 @@ _COUNT_SHIFT = const(8)  # bits 8-15: a count overriding the game's default leng
 
 GAMES = ("dtwww", "walzer", "dicefull", "dtt", "nokosu")
 _HEADER = const(4)       # journal bytes: game, players, options (2 bytes)
+
+
+def fill(buf, value):
+    """Set every entry of `buf` (a bytearray, array or list) to `value`, in place."""
+    for i in range(len(buf)):
+        buf[i] = value
 
 
 def options(flags, count):
@@ -87,16 +100,19 @@ class Match:
             self.journal.append(a)
         return code
 
-    def undo(self):
-        """Take back the last accepted action: fold the journal again without it."""
-        if not self.journal:
-            return NOTHING_TO_UNDO
+    def undo(self, count=1):
+        """Take back the last `count` accepted actions with one fold of the
+        journal without them.  NOTHING_TO_UNDO, and nothing changes, when the
+        journal holds fewer (or count is below 1)."""
         kept = self.journal
-        kept.pop()
+        if count < 1 or len(kept) < count:
+            return NOTHING_TO_UNDO
+        while count:
+            kept.pop()
+            count -= 1
         self.reset()
         for a in kept:
             self.apply(a)
-        self.journal = kept
         return OK
 
     def replay(self, journal):
