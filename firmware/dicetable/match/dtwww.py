@@ -63,7 +63,7 @@ from dicetable.match.actions import (
     TABLE, TABLE_BIT, DEAL, PLAY, ROLL, CHOOSE, OK, OUT_OF_TURN, WRONG_PHASE,
     UNKNOWN_ITEM, NOT_IN_HAND, ILLEGAL_PLAY, OUT_OF_RANGE, ALREADY_PLACED,
     MATCH_OVER, action, kind_of, seat_of, value_of)
-from dicetable.match.engine import Match, OPEN_PLAY, TABLE_ROLLS, VARIANT
+from dicetable.match.engine import Match, OPEN_PLAY, TABLE_ROLLS, VARIANT, fill
 from dicetable.rules import dtwww as dt
 from dicetable.rules.trick import Trick
 
@@ -147,19 +147,12 @@ class DtwwwMatch(Match):
 
     # --- state -------------------------------------------------------------
 
-    def reset(self):
-        n = self.players
+    def __init__(self, players, options=0):
+        n = players
         if n < dt.MIN_PLAYERS or n > dt.MAX_PLAYERS:
             raise ValueError("dtwww: 2-4 players")
-        self.open = self.flag(OPEN_PLAY)
-        self.table_rolls = self.flag(TABLE_ROLLS)
-        self.mode = dt.SCORE_TOTAL if self.flag(VARIANT) else dt.SCORE_VP
-        self.games = self.count_option(n)
         self.totals = [0] * n
         self.history = []
-        self.game = 0                 # games scored so far
-        self.game_leader = 0          # seat leading the current game's first trick
-        self.event = 0
         # dice
         self.place = bytearray(DICE)
         self.public = bytearray(DICE)  # 1: a public die (a seat's first 3 scans)
@@ -172,26 +165,51 @@ class DtwwwMatch(Match):
         self.score_rolled = bytearray(n)
         # tricks
         self.trick = Trick(n)
-        self.tricks_played = 0
-        self.turn = 0
-        self.leader = 0
-        self.last_winner = -1
-        self.last_leader = -1
         self.last_trick_items = array("H", [0] * n)
         self.last_trick_seats = bytearray(n)
-        self.last_trick_count = 0
         # the last game scored
         self.game_totals = array("H", [0] * n)
         self.game_counts = bytearray(n)
         self.game_ranks = bytearray(n)
         self.game_points = array("H", [0] * n)
         self.game_dice = [array("H", [0] * dt.TRICKS) for _ in range(n)]  # as rolled
-        self.roll_seat = -1           # the seat the last ROLL was for (TABLE rolls too)
         # final
         self.contenders = bytearray(n)
-        self.choice = bytearray(b"\xff" * n)
-        self.rolls = array("H", [NO_ROLL] * n)
-        self.last_rolls = array("H", [NO_ROLL] * n)
+        self.choice = bytearray(n)
+        self.rolls = array("H", [0] * n)
+        self.last_rolls = array("H", [0] * n)
+        Match.__init__(self, players, options)
+
+    def reset(self):
+        self.open = self.flag(OPEN_PLAY)
+        self.table_rolls = self.flag(TABLE_ROLLS)
+        self.mode = dt.SCORE_TOTAL if self.flag(VARIANT) else dt.SCORE_VP
+        self.games = self.count_option(self.players)
+        fill(self.totals, 0)
+        self.history.clear()
+        self.game = 0                 # games scored so far
+        self.game_leader = 0          # seat leading the current game's first trick
+        self.event = 0
+        for s in range(self.players):
+            fill(self.hands[s], 0)
+            fill(self.score[s], 0)
+            fill(self.game_dice[s], 0)
+        fill(self.trick.items, 0)
+        fill(self.trick.seats, 0)
+        self.last_winner = -1
+        self.last_leader = -1
+        fill(self.last_trick_items, 0)
+        fill(self.last_trick_seats, 0)
+        self.last_trick_count = 0
+        fill(self.game_totals, 0)
+        fill(self.game_counts, 0)
+        fill(self.game_ranks, 0)
+        fill(self.game_points, 0)
+        self.roll_seat = -1           # the seat the last ROLL was for (TABLE rolls too)
+        fill(self.contenders, 0)
+        fill(self.choice, NO_CHOICE)
+        fill(self.rolls, NO_ROLL)
+        fill(self.last_rolls, NO_ROLL)
         self.rolloff_rounds = 0
         self.winner = -1
         self._start_game()
@@ -524,17 +542,16 @@ class DtwwwMatch(Match):
 
     def _score_game(self):
         n = self.players
-        totals = [0] * n
-        counts = [0] * n
+        totals = self.game_totals   # filled first: the core scores from them
+        counts = self.game_counts
         for s in range(n):
             counts[s] = self.score_n[s]
+            totals[s] = 0
             for j in range(self.score_n[s]):
                 totals[s] += dt.number(self.score[s][j])
         points = dt.game_points(totals, counts, self.mode)
         game_ranks = dt.ranks(totals, counts)
         for s in range(n):
-            self.game_totals[s] = totals[s]
-            self.game_counts[s] = counts[s]
             self.game_ranks[s] = game_ranks[s]
             self.game_points[s] = points[s]
             for j in range(counts[s]):
