@@ -56,7 +56,7 @@ from dicetable.match.actions import (
     TABLE, TABLE_BIT, DEAL, PLAY, PASS_ITEM, OK, OUT_OF_TURN, WRONG_PHASE, UNKNOWN_ITEM,
     NOT_IN_HAND, ILLEGAL_PLAY, ALREADY_PLACED, MATCH_OVER,
     action, kind_of, seat_of, value_of)
-from dicetable.match.engine import Match, OPEN_PLAY
+from dicetable.match.engine import Match, OPEN_PLAY, fill
 from dicetable.rules import walzer
 from dicetable.rules.trick import Trick
 
@@ -95,24 +95,37 @@ class WalzerMatch(Match):
     MIN_PLAYERS = walzer.MIN_PLAYERS
     MAX_PLAYERS = walzer.MAX_PLAYERS
 
-    def reset(self):
-        n = self.players
+    def __init__(self, players, options=0):
+        n = players
         if n < walzer.MIN_PLAYERS or n > walzer.MAX_PLAYERS:
             raise ValueError("walzer: 3 or 4 players")
-        self.open = self.flag(OPEN_PLAY)
-        self.hand_size = walzer.hand_size(n)
-        self.rounds = self.count_option(walzer.rounds(n))
         self.place = bytearray(len(_DECK))
         self.hand_n = bytearray(n)
         self.passed_n = bytearray(n)
         self.trick = Trick(n)
         self.last_trick_items = bytearray(n)  # every card fits a byte
         self.last_trick_seats = bytearray(n)
+        self.totals = [0] * n
+        self.history = []
+        # Each seat's won pile while a round is scored, emptied after: lists
+        # kept for the match, as a refold scores every round again.
+        self._piles = [[] for _ in range(n)]
+        Match.__init__(self, players, options)
+
+    def reset(self):
+        n = self.players
+        self.open = self.flag(OPEN_PLAY)
+        self.hand_size = walzer.hand_size(n)
+        self.rounds = self.count_option(walzer.rounds(n))
+        fill(self.trick.items, 0)
+        fill(self.trick.seats, 0)
+        fill(self.last_trick_items, 0)
+        fill(self.last_trick_seats, 0)
         self.last_winner = -1
         self.last_leader = -1
         self.last_trick_no = 0
-        self.totals = [0] * n
-        self.history = []
+        fill(self.totals, 0)
+        self.history.clear()
         self.round = 0
         self.dealer = FIRST_DEALER
         self._start_round()
@@ -167,7 +180,12 @@ class WalzerMatch(Match):
             self._score_round()
 
     def _score_round(self):
-        scores = walzer.round_scores([self.won_pile(s) for s in range(self.players)])
+        piles = self._piles
+        for s in range(self.players):
+            self._cards(WON | s, piles[s])
+        scores = walzer.round_scores(piles)
+        for s in range(self.players):
+            piles[s].clear()
         for s in range(self.players):
             self.totals[s] += scores[s]
         self.history.append(scores)
@@ -290,7 +308,7 @@ class WalzerMatch(Match):
             return out
         if self.phase == PLAYING and seat == self.turn:
             if self.open:
-                for card in self._cards(NOWHERE):
+                for card in self._cards(NOWHERE, []):
                     out.append(action(PLAY, seat, card))
                 return out
             hand = self.hand(seat)
@@ -301,9 +319,8 @@ class WalzerMatch(Match):
 
     # --- places, results and inventory ----------------------------------------------
 
-    def _cards(self, where):
-        """The cards whose place is `where`, in deck order."""
-        out = []
+    def _cards(self, where, out):
+        """`out` with the cards whose place is `where` appended, in deck order."""
         for i in range(len(_DECK)):
             if self.place[i] == where:
                 out.append(_DECK[i])
@@ -311,15 +328,15 @@ class WalzerMatch(Match):
 
     def hand(self, seat):
         """Seat's hand in registered play, in deck order (colour, then number)."""
-        return self._cards(IN_HAND | seat)
+        return self._cards(IN_HAND | seat, [])
 
     def passed_cards(self, seat):
         """The cards seat has passed and the left neighbour has not yet taken."""
-        return self._cards(PASSED | seat)
+        return self._cards(PASSED | seat, [])
 
     def won_pile(self, seat):
         """The cards seat has won this round (the last round's, once over)."""
-        return self._cards(WON | seat)
+        return self._cards(WON | seat, [])
 
     def standings(self):
         """Final place per seat (1 = best): highest total; tie -> higher score
@@ -337,7 +354,7 @@ class WalzerMatch(Match):
         passed, the trick (read from the Trick buffer itself) and each won
         pile.  Cards never change, so the test compares the card values
         themselves with all_items()."""
-        out = self._cards(NOWHERE)
+        out = self._cards(NOWHERE, [])
         for s in range(self.players):
             out.extend(self.hand(s))
             out.extend(self.passed_cards(s))
