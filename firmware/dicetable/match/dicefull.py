@@ -53,7 +53,7 @@ from dicetable.match.actions import (
     OK, OUT_OF_TURN, WRONG_PHASE, UNKNOWN_ITEM, ILLEGAL_PLAY, OUT_OF_RANGE,
     ALREADY_PLACED, MATCH_OVER, action, kind_of, seat_of, value_of,
 )
-from dicetable.match.engine import Match, TABLE_ROLLS, VARIANT
+from dicetable.match.engine import Match, TABLE_ROLLS, VARIANT, fill
 from dicetable.rules import dicefull as core
 from dicetable.rules.trick import Trick
 
@@ -99,13 +99,14 @@ class DicefullMatch(Match):
 
     # --- State ----------------------------------------------------------------
 
-    def reset(self):
-        n = self.players
-        self.dice = array("H", dice_set())
+    def __init__(self, players, options=0):
+        n = players
+        if n < core.MIN_PLAYERS or n > core.MAX_PLAYERS:
+            raise ValueError("dicefull: 2-5 players")
+        self.dice = array("H", dice_set())  # the centre set, read once per match
         dice = len(self.dice)
         self.limit = core.pick_limit(n)
         self.centre = array("H", self.dice)
-        self.ncentre = dice
         self.hands = [array("H", [0] * self.limit) for _ in range(n)]
         self.held = bytearray(n)
         self.passed = bytearray(n)
@@ -113,30 +114,56 @@ class DicefullMatch(Match):
         self.nres = bytearray(n)       # results entered this round
         self.need = bytearray(n)       # results this round's dice give
         self.used = bytearray(len(core.CHALLENGES))
-        self.challenge = NO_CHALLENGE
         self.length_rolls = bytearray(2)
-        self.nlength = 0
-        self.start = 0                 # first start player: seat 0
-        self.turn = NOBODY
-        self.first_passer = NOBODY
-        self.round = 0                 # rounds scored
         self.totals = [0] * n
         self.history = []
         # The round's picks in order (a Trick: seat, die); kept after the
         # round is scored until the next round's first pick.
         self.trick = Trick(dice)
+        self.last_winners = []         # seats that met the last challenge
+        self.tied = []                 # seats in the current roll-off
+        self.off_values = bytearray(n)  # their d6 face indices
+        self.off_done = bytearray(n)
+        self.stage = [0] * n           # roll-off rounds survived (standings)
+        Match.__init__(self, players, options)
+
+    def reset(self):
+        # Full also while the VARIANT's 2d6 are rolled, before the first round.
+        for i in range(len(self.dice)):
+            self.centre[i] = self.dice[i]
+        self.ncentre = len(self.dice)
+        for s in range(self.players):
+            fill(self.hands[s], 0)
+            fill(self.rolls[s], 0)
+        fill(self.held, 0)
+        fill(self.passed, 0)
+        fill(self.nres, 0)
+        fill(self.need, 0)
+        fill(self.used, 0)
+        self.challenge = NO_CHALLENGE
+        fill(self.length_rolls, 0)
+        self.nlength = 0
+        self.start = 0                 # first start player: seat 0
+        self.turn = NOBODY
+        self.first_passer = NOBODY
+        self.round = 0                 # rounds scored
+        fill(self.totals, 0)
+        self.history.clear()
+        fill(self.trick.items, 0)
+        fill(self.trick.seats, 0)
+        self.trick.clear()
         self.last_leader = NOBODY      # start player of the round last scored
         self.last_first_passer = NOBODY  # its first passer (NOBODY: none, R6)
-        self.last_winners = []         # seats that met the last challenge
+        self.last_winners.clear()      # the core's list: emptied, not made anew
         self.last_winner = NOBODY      # the first of them, or NOBODY
         self.last_challenge = NO_CHALLENGE
         self.last_roll_seat = NOBODY   # whose die the last ROLL was for
         self.last_result = 0           # that result (die with face index)
         self.acted_phase = SETUP       # the phase the last action was taken in
-        self.tied = []                 # seats in the current roll-off
-        self.off_values = bytearray(n)  # their d6 face indices
-        self.off_done = bytearray(n)
-        self.stage = [0] * n           # roll-off rounds survived (standings)
+        self.tied.clear()              # the core's too
+        fill(self.off_values, 0)
+        fill(self.off_done, 0)
+        fill(self.stage, 0)
         self.winner = NOBODY
         count = self.count_option(0)
         if count:
