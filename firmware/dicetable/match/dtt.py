@@ -58,7 +58,7 @@ except ImportError:
 
 from dicetable.rules import dtt
 from dicetable.rules.trick import Trick
-from dicetable.match.engine import Match, OPEN_PLAY
+from dicetable.match.engine import Match, OPEN_PLAY, fill
 from dicetable.match.actions import (
     TABLE, TABLE_BIT, DEAL, PLAY, KEEP, BID, REVEAL, action, kind_of, seat_of, value_of,
     OK, OUT_OF_TURN, WRONG_PHASE, UNKNOWN_ITEM, NOT_IN_HAND, ILLEGAL_PLAY, OUT_OF_RANGE,
@@ -107,46 +107,81 @@ def _remove(buf, n, item):
     return j
 
 
+def _pass_on(buf, step):
+    """Move buf[s] to buf[s + step] (mod 3) for every seat, in place: the
+    draft runs on every refold, so passing the packets must not allocate."""
+    if step == LEFT:
+        last = buf[2]
+        buf[2] = buf[1]
+        buf[1] = buf[0]
+        buf[0] = last
+    else:
+        first = buf[0]
+        buf[0] = buf[1]
+        buf[1] = buf[2]
+        buf[2] = first
+
+
 class DttMatch(Match):
     GAME = "dtt"
     MIN_PLAYERS = 3
     MAX_PLAYERS = 3
 
-    def reset(self):
-        if self.players != dtt.PLAYERS:
+    def __init__(self, players, options=0):
+        if players != dtt.PLAYERS:
             raise ValueError("d-TT is for exactly 3 players")
-        self.open = self.flag(OPEN_PLAY)
-        self.deals = self.count_option(dtt.DEFAULT_DEALS)
-        self.phase = REVEALING
-        self.dealer = FIRST_DEALER
         self.where = bytearray(_SLOTS)
-        for c in range(_SLOTS):
-            if not is_card(c):
-                self.where[c] = _VOID
         self.faceup = array("H", [0] * dtt.FACE_UP)
-        self.faceup_n = 0
-        self.trump = dtt.NO_TRUMP
         self.hands = [array("H", [0] * dtt.HAND_SIZE) for _ in range(3)]
         self.hand_n = bytearray(3)
         self.packets = [array("H", [0] * dtt.DRAFT_CARDS) for _ in range(3)]
         self.packet_n = bytearray(3)
-        self.pick = 0
         self.kept = array("H", [0] * 3)
-        self.to_act = 0
         self.bids = bytearray(3)
         self.taken = bytearray(3)
         self.won = [array("H", [0] * (3 * dtt.TRICKS)) for _ in range(3)]
         self.won_n = bytearray(3)
         self.trick = Trick(3)
+        self.last_trick_items = array("H", [0] * 3)
+        self.last_trick_seats = bytearray(3)
+        self.totals = [0, 0, 0]
+        self.history = []
+        Match.__init__(self, players, options)
+
+    def reset(self):
+        self.open = self.flag(OPEN_PLAY)
+        self.deals = self.count_option(dtt.DEFAULT_DEALS)
+        self.phase = REVEALING
+        self.dealer = FIRST_DEALER
+        for c in range(_SLOTS):
+            self.where[c] = _STOCK if is_card(c) else _VOID
+        fill(self.faceup, 0)
+        self.faceup_n = 0
+        self.trump = dtt.NO_TRUMP
+        for s in range(3):
+            fill(self.hands[s], 0)
+            fill(self.packets[s], 0)
+            fill(self.won[s], 0)
+        fill(self.hand_n, 0)
+        fill(self.packet_n, 0)
+        self.pick = 0
+        fill(self.kept, 0)
+        self.to_act = 0
+        fill(self.bids, 0)
+        fill(self.taken, 0)
+        fill(self.won_n, 0)
+        fill(self.trick.items, 0)
+        fill(self.trick.seats, 0)
+        self.trick.clear()
         self.tricks_done = 0
         self.leader = (FIRST_DEALER + 1) % 3
         self.turn = self.leader
         self.last_winner = -1
         self.last_leader = -1
-        self.last_trick_items = array("H", [0] * 3)
-        self.last_trick_seats = bytearray(3)
-        self.totals = [0, 0, 0]
-        self.history = []
+        fill(self.last_trick_items, 0)
+        fill(self.last_trick_seats, 0)
+        fill(self.totals, 0)
+        self.history.clear()
 
     # --- What exists ----------------------------------------------------------
 
@@ -342,9 +377,8 @@ class DttMatch(Match):
         # Everyone has kept: the packets move on together.
         self.pick += 1
         step = LEFT if self.phase == DRAFT_1 else RIGHT
-        self.packets = [self.packets[(s + 3 - step) % 3] for s in range(3)]
-        n = self.packet_n
-        self.packet_n = bytearray([n[(s + 3 - step) % 3] for s in range(3)])
+        _pass_on(self.packets, step)
+        _pass_on(self.packet_n, step)
         for s in range(3):
             for i in range(self.packet_n[s]):
                 self.where[self.packets[s][i]] = _PACKET + s
@@ -405,7 +439,7 @@ class DttMatch(Match):
             self._score_deal()
 
     def _score_deal(self):
-        scores = dtt.deal_scores(list(self.bids), list(self.taken), list(self.totals))
+        scores = dtt.deal_scores(self.bids, self.taken, self.totals)
         for s in range(3):
             self.totals[s] += scores[s]
         self.history.append(scores)
