@@ -99,7 +99,7 @@ from dicetable.match.actions import (
     TABLE, TABLE_BIT, DEAL, PLAY, ROLL, PICK, ZERO_BID, CHOOSE,
     OK, OUT_OF_TURN, WRONG_PHASE, UNKNOWN_ITEM, NOT_IN_HAND, ILLEGAL_PLAY, OUT_OF_RANGE,
     ALREADY_PLACED, MATCH_OVER, action, kind_of, seat_of, value_of)
-from dicetable.match.engine import Match, OPEN_PLAY, TABLE_ROLLS
+from dicetable.match.engine import Match, OPEN_PLAY, TABLE_ROLLS, fill
 from dicetable.rules import nokosu as core
 from dicetable.rules.trick import Trick
 
@@ -184,41 +184,81 @@ def _is_coloured_die(slot):
     return _DIE_SLOT0 <= slot < _BLACK_SLOT0
 
 
+def _items(players, removed):
+    """Every item of a configuration, as identities: the core's R12 sets."""
+    return (core.cards_in_play(players, removed) + core.dice_in_bag(players, removed)
+            + core.black_dice())
+
+
+def _configurations(players):
+    """Per slot, a bit for every configuration that puts its item in play:
+    bit c for colour c removed (3 players, R12), bit 0 when none is.  Made
+    once per match, so that configuring a round (at every refold) only
+    reads it."""
+    sets = bytearray(SLOTS)
+    if core.setup(players)[core.SETUP_COLOURS_REMOVED]:
+        for c in range(core.COLOURS):
+            for item in _items(players, c):
+                sets[slot_of(item)] |= 1 << c
+    else:
+        for item in _items(players, core.NO_COLOUR):
+            sets[slot_of(item)] = 1
+    return sets
+
+
 class NokosuMatch(Match):
     GAME = "nokosu"
     MIN_PLAYERS = core.MIN_PLAYERS
     MAX_PLAYERS = core.MAX_PLAYERS
 
-    def reset(self):
-        n = self.players
+    def __init__(self, players, options=0):
+        n = players
         if n < core.MIN_PLAYERS or n > core.MAX_PLAYERS:
             raise ValueError("nokosu: 3 to 5 players")
+        self.in_play = _configurations(n)   # per slot: with which colour removed
+        self.loc = bytearray(SLOTS)
+        self.face = bytearray(SLOTS)
+        self.cards_left = bytearray(n)
+        self.tricks = bytearray(n)
+        self.trick = Trick(n)
+        self.last_trick_items = array("H", [0] * n)
+        self.last_trick_seats = bytearray(n)
+        self.kept = array("H", [0] * n)
+        self.last_bids = bytearray(n)
+        self.last_tricks = bytearray(n)
+        self.totals = [0] * n
+        self.history = []
+        Match.__init__(self, players, options)
+
+    def reset(self):
         self.open = self.flag(OPEN_PLAY)
         self.table_rolls = self.flag(TABLE_ROLLS)
-        row = core.setup(n)
+        row = core.setup(self.players)
         self.cards_each = row[core.SETUP_CARDS_EACH]
         self.drawn_each = row[core.SETUP_DICE_DRAWN]
         self.centre_dice = row[core.SETUP_CENTRE]
         self.taken_each = row[core.SETUP_TAKEN_EACH]
         self.tricks_per_round = row[core.SETUP_TRICKS]
-        self.rounds = self.count_option(n)
+        self.rounds = self.count_option(self.players)
         self.removed = core.NO_COLOUR
         self.removes_colour = row[core.SETUP_COLOURS_REMOVED] != 0
-        self.loc = bytearray(SLOTS)          # every slot starts in the box
-        self.face = bytearray(SLOTS)         # a coloured die's face, 0 unrolled
-        self.cards_left = bytearray(n)       # cards a seat holds
-        self.tricks = bytearray(n)           # tricks taken this round
-        self.trick = Trick(n)
-        self.last_trick_items = array("H", [0] * n)
-        self.last_trick_seats = bytearray(n)
+        fill(self.loc, BOX)                  # every slot starts in the box
+        fill(self.face, 0)                   # a coloured die's face, 0 unrolled
+        fill(self.cards_left, 0)             # cards a seat holds
+        fill(self.tricks, 0)                 # tricks taken this round
+        fill(self.trick.items, 0)
+        fill(self.trick.seats, 0)
+        self.trick.clear()
+        fill(self.last_trick_items, 0)
+        fill(self.last_trick_seats, 0)
         self.last_winner = -1
         self.last_leader = -1
         self.last_trick_no = 0
-        self.kept = array("H", [0] * n)      # the kept item per seat, last scored round
-        self.last_bids = bytearray(n)        # the kept die's number (black 0)
-        self.last_tricks = bytearray(n)
-        self.totals = [0] * n
-        self.history = []
+        fill(self.kept, 0)                   # the kept item per seat, last scored round
+        fill(self.last_bids, 0)              # the kept die's number (black 0)
+        fill(self.last_tricks, 0)
+        fill(self.totals, 0)
+        self.history.clear()
         self.round = 0                       # rounds scored so far
         self.start = FIRST_START
         self.turn = -1                       # the seat on turn (draw, draft, play)
@@ -240,8 +280,10 @@ class NokosuMatch(Match):
 
     def _configure(self):
         """Put every item of this configuration in play (R12 sets from the core)."""
-        for item in self.all_items():
-            self.loc[slot_of(item)] = DECK
+        bit = 1 << self.removed if self.removes_colour else 1
+        for slot in range(SLOTS):
+            if self.in_play[slot] & bit:
+                self.loc[slot] = DECK
 
     def item(self, slot):
         """The item in a slot as it is now (a die with its face)."""
@@ -253,8 +295,7 @@ class NokosuMatch(Match):
         dice.  With 3 players, empty until the removed colour is chosen."""
         if self.removed == core.NO_COLOUR and self.removes_colour:
             return []
-        return (core.cards_in_play(self.players, self.removed)
-                + core.dice_in_bag(self.players, self.removed) + core.black_dice())
+        return _items(self.players, self.removed)
 
     def inventory(self):
         """Every item in every place now: deck, bag, beside the bag, centre,
@@ -395,16 +436,14 @@ class NokosuMatch(Match):
 
     def _score_round(self):
         n = self.players
-        bids = [0] * n
         for seat in range(n):
             self._fill_hand(seat)  # exactly the kept die is left
             self.kept[seat] = _hand[0]
-            bids[seat] = core.bid_of(_hand[0])
+            self.last_bids[seat] = core.bid_of(_hand[0])
             self.last_tricks[seat] = self.tricks[seat]
-        scores = core.round_scores(bids, self.last_tricks)
+        scores = core.round_scores(self.last_bids, self.last_tricks)
         for seat in range(n):
             self.totals[seat] += scores[seat]
-            self.last_bids[seat] = bids[seat]
         self.history.append(scores)
         self.round += 1
         if self.round >= self.rounds:
