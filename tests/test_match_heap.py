@@ -1,0 +1,257 @@
+"""Undo on the board's heap: a refold makes no buffers, only what scoring makes.
+
+Match.undo() folds the whole journal again (reset(), then apply() of every
+action kept).  Every game makes its buffers once, when the match is made, so
+a refold allocates only what scoring a round creates: the scores list that
+history keeps and the rules core's small lists computing it.  Measured under
+real MicroPython with the Pico's heap, for every game at its largest player
+count, at points of a complete match; undo(count) is checked against that
+many single undos on CPython and MicroPython.
+"""
+
+import ast
+import pathlib
+
+import pytest
+
+import mpy_wasm
+from dicetable.match.actions import NOTHING_TO_UNDO, OK
+from dicetable.match.engine import GAMES
+from match_helpers import new_match, snapshot
+from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames
+from sim.play import play
+
+MATCH = pathlib.Path(__file__).resolve().parent.parent / "firmware" / "dicetable" / "match"
+
+# What a refold may allocate.  MicroPython's heap comes in 16-byte blocks: a
+# list takes one for the object and one per 4 items; `[0] * n` also makes the
+# `[0]` it multiplies, and a comprehension its closure and cells.  Before the
+# first round (game, deal) is scored a refold allocates nothing at all; then,
+# per round it scores again, what the rules core's scoring calls make (the
+# figures are those calls' own, measured, at the largest player count):
+PER_ROUND = {
+    "dtwww": 96,      # game_points' list, ranks() inside it and again: 3 lists of 4
+    "walzer": 448,    # round_scores: [0] * 4 for the scores, and per colour (3)
+                      # for the counts and the totals: 7 x 64 B
+    "dicefull": 160,  # award's [0] * 5 and met_by's seats, met_by again
+    "dtt": 272,       # deal_scores: the makers, and standing_award's [0] * 3
+                      # or one_made's / two_made's comprehension
+    "nokosu": 160,    # round_scores: a comprehension over 5 seats, its closure
+}
+# Once anything is scored: history's items past 4 rounds, and the rules
+# core's list of leaders or winners when the refold reaches the match's end.
+SCORED_EXTRA = 128
+
+
+def undo_bound(game, rounds):
+    """Bytes one refold scoring `rounds` rounds may allocate."""
+    return PER_ROUND[game] * rounds + (SCORED_EXTRA if rounds else 0)
+
+
+def largest(game):
+    return type(new_match(game, 3)).MAX_PLAYERS
+
+
+def longest_journal(game):
+    players = largest(game)
+    return players, list(play(game, players, 0, ["heuristic"] * players, 1).journal)
+
+
+def replayed(game, players, actions, cls=None):
+    match = (cls or type(new_match(game, 3)))(players, 0)
+    assert match.replay(actions) == -1
+    return match
+
+
+def first_scored(game, players, journal):
+    """The index of the action that scores the first round."""
+    match = new_match(game, players)
+    for i, a in enumerate(journal):
+        match.submit(a)
+        if match.history:
+            return i
+    raise AssertionError("nothing scored")
+
+
+def points(game, players, journal):
+    """Journal lengths to undo at: early, just after the first round is
+    scored (the refold scores it again), mid-match, one action before the
+    end, and over."""
+    n = len(journal)
+    return sorted({12, first_scored(game, players, journal) + 4, n // 2, n - 1, n})
+
+
+# -- CPython: undo(count) ---------------------------------------------------------
+
+def counting_class(game):
+    """The game's match class, counting the resets and applies of a fold."""
+    base = type(new_match(game, 3))
+
+    class Counting(base):
+        resets = 0
+        applies = 0
+
+        def reset(self):
+            Counting.resets += 1
+            base.reset(self)
+
+        def apply(self, a):
+            Counting.applies += 1
+            base.apply(self, a)
+
+    return Counting
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_undo_of_a_count_is_that_many_undos_in_one_fold(game):
+    players, journal = longest_journal(game)
+    cls = counting_class(game)
+    for end in points(game, players, journal):
+        for count in (1, 2, 3, 7):
+            single = replayed(game, players, journal[:end])
+            for _ in range(count):
+                assert single.undo() == OK
+            many = replayed(game, players, journal[:end], cls)
+            cls.resets = cls.applies = 0
+            assert many.undo(count) == OK
+            assert (cls.resets, cls.applies) == (1, end - count)
+            assert many.journal == single.journal == journal[:end - count]
+            assert snapshot(many) == snapshot(single)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_count_the_journal_does_not_hold_is_refused_and_changes_nothing(game):
+    players, journal = longest_journal(game)
+    match = replayed(game, players, journal[:5])
+    before = snapshot(match)
+    for count in (6, 500, 0, -1):
+        assert match.undo(count) == NOTHING_TO_UNDO
+        assert match.journal == journal[:5]
+        assert snapshot(match) == before
+    assert match.undo(5) == OK
+    assert snapshot(match) == snapshot(new_match(game, players))
+    assert match.undo(1) == NOTHING_TO_UNDO
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_player_count_the_game_refuses_makes_no_match(game):
+    cls = type(new_match(game, 3))
+    for players in (cls.MIN_PLAYERS - 1, cls.MAX_PLAYERS + 1):
+        with pytest.raises(ValueError):
+            cls(players, 0)
+
+
+# -- MicroPython, with the Pico's heap ------------------------------------------------
+
+SETUP = """
+import gc
+from array import array
+from dicetable.match.%s import new
+m = new(%d, 0)
+m2 = new(%d, 0)
+
+
+def undo_bytes(match, count):
+    before = gc.mem_alloc()
+    code = match.undo(count)
+    return gc.mem_alloc() - before if code == 0 else -1
+
+
+def flat(v):
+    if isinstance(v, (list, tuple, bytearray, array)):
+        return [flat(x) for x in v]
+    if hasattr(v, "__dict__"):
+        return digest(v)
+    return v
+
+
+def digest(obj):
+    d = obj.__dict__
+    return [(k, flat(d[k])) for k in sorted(d)]
+
+
+def check():
+    # m undoes one action, then three at once; m2 the three one by one.
+    back = m.journal[-3:]
+    one = undo_bytes(m, 1)
+    one_rounds = len(m.history)
+    m.submit(back[2])
+    three = undo_bytes(m, 3)
+    three_rounds = len(m.history)
+    for _ in range(3):
+        m2.undo()
+    same = digest(m) == digest(m2)
+    for a in back:
+        m.submit(a)
+        m2.submit(a)
+    print(len(m.journal), one, one_rounds, three, three_rounds, same)
+"""
+CHUNK = 40      # actions per part: the list literal is compiled on the heap
+
+
+def heap_script(game, players, journal, ends):
+    parts = [SETUP % (game, players, players)]
+    done = 0
+    for end in ends:
+        while done < end:
+            chunk = journal[done:min(done + CHUNK, end)]
+            parts.append("for a in %r:\n    m.submit(a)\n    m2.submit(a)" % (chunk,))
+            done += len(chunk)
+        parts.append("check()")
+    return mpy_wasm.parts(parts)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_undo_allocates_only_what_scoring_makes_under_micropython(game):
+    players, journal = longest_journal(game)
+    ends = points(game, players, journal)
+    out = mpy_wasm.run(heap_script(game, players, journal, ends)).split()
+    rows = [out[i:i + 6] for i in range(0, len(out), 6)]
+    assert [int(r[0]) for r in rows] == ends
+    for end, one, one_rounds, three, three_rounds, same in rows:
+        assert same == "True", end
+        assert 0 <= int(one) <= undo_bound(game, int(one_rounds)), (end, one, one_rounds)
+        assert 0 <= int(three) <= undo_bound(game, int(three_rounds)), (end, three, three_rounds)
+    assert int(rows[0][2]) == 0 and int(rows[0][1]) == 0     # early: nothing at all
+    assert max(int(r[2]) for r in rows) >= 2                 # late: rounds scored again
+
+
+# -- the board: frames on the C stack ----------------------------------------------------
+
+def reached(path, roots):
+    """The module's functions reachable from `roots` by calls of a module
+    function or of a method of `self`."""
+    bodies = {}
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.FunctionDef):
+            bodies.setdefault(node.name, node)
+    seen, todo = set(), list(roots)
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in bodies:
+            continue
+        seen.add(name)
+        for node in ast.walk(bodies[name]):
+            if not isinstance(node, ast.Call):
+                continue
+            f = node.func
+            if isinstance(f, ast.Name):
+                todo.append(f.id)
+            elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) \
+                    and f.value.id == "self":
+                todo.append(f.attr)
+    return seen
+
+
+@pytest.mark.parametrize("module,roots", [(game, ("reset",)) for game in GAMES]
+                         + [("engine", ("undo", "fill", "flag", "count_option"))])
+def test_undo_and_every_reset_keep_their_frames_on_the_c_stack(module, roots):
+    # A frame over 11 words is taken from the heap at every call on the board
+    # (see mpy_frames.py), which gc.mem_alloc in the WebAssembly build cannot see.
+    path = MATCH / (module + ".py")
+    names = reached(path, roots)
+    assert set(roots) <= names
+    frames = {name: frame_words(n_state, n_exc)
+              for name, n_state, n_exc in function_frames(path) if name in names}
+    assert {n: w for n, w in frames.items() if w > C_STACK_FRAME_WORDS} == {}
+
