@@ -33,6 +33,7 @@ for _p in (_ROOT / "firmware", _ROOT):
         sys.path.insert(0, str(_p))
 
 from dicetable.app import games  # noqa: E402
+from dicetable.app.registry import unpack  # noqa: E402
 from dicetable.match.actions import OK  # noqa: E402
 from dicetable.match.engine import GAMES  # noqa: E402
 from hal import storage as st  # noqa: E402
@@ -109,10 +110,10 @@ def check_journal(data: bytes) -> str:
 
 def check_registry(data: bytes) -> int:
     """The number of entries in a registry; RestoreError if it does not load."""
-    entries, status = st.Storage(VFlash({"registry.bin": bytearray(data)})).load_registry()
+    records, status = st.Storage(VFlash({"registry.bin": bytearray(data)})).load_registry()
     if status != st.OK:
         raise RestoreError(f"registry.bin: {st.STATUS_NAMES[status]}")
-    return len(entries)
+    return len(unpack(records))
 
 
 def backup(board: Board, folder: str | Path) -> list[str]:

@@ -30,7 +30,7 @@ from typing import Iterable
 
 import sim  # noqa: F401  (puts firmware/ on sys.path)
 from dicetable.app import games
-from dicetable.app.registry import uid_hex
+from dicetable.app.registry import pack, uid_hex, unpack
 from dicetable.match.engine import GAMES
 from hal.storage import OK, Storage
 
@@ -223,13 +223,13 @@ class MemFS:
 def to_registry_bin(entries: Iterable[Entry]) -> bytes:
     """The exact bytes hal.storage writes as registry.bin for these entries."""
     fs = MemFS()
-    Storage(fs).save_registry(list(entries))
+    Storage(fs).save_registry(pack(list(entries)))
     return fs.files[REGISTRY_FILE]
 
 
 def from_registry_bin(data: bytes) -> list[Entry]:
     """The entries of a registry.bin; ValueError if it fails its checks."""
-    entries, status = Storage(MemFS({REGISTRY_FILE: bytes(data)})).load_registry()
+    records, status = Storage(MemFS({REGISTRY_FILE: bytes(data)})).load_registry()
     if status != OK:
         raise ValueError("registry.bin is corrupt (check code or an entry is wrong)")
-    return [(bytes(uid), g, item) for uid, g, item in entries]
+    return unpack(records)

@@ -19,6 +19,7 @@ import sys
 
 from dicetable.app import games
 from dicetable.app.events import CENTRE, LONG, MINUS, OK, PLUS
+from dicetable.app.registry import pack
 from dicetable.match.actions import TABLE
 from dicetable.match.engine import GAMES
 from sim.games import game_text
@@ -48,7 +49,7 @@ class Session:
         self.rng = random.Random(seed)
         self.out = out
         self.vt = VirtualTable(seats=tuple(range(players)), seed=seed)
-        self.vt.storage.save_registry(hands.full_registry())
+        self.vt.storage.save_registry(pack(hands.full_registry()))
         self.vt.boot()
         hands.choose_in_menu(self.vt, self.vt.table, self.game, range(players), options)
         self.items = games.all_items(self.game)

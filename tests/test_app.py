@@ -19,8 +19,8 @@ from dicetable.app import frames as fr
 from dicetable.app.events import (
     CENTRE, LONG, MINUS, OK, PLUS, READER_FAULT, READER_OK, TAG_PLACED, TAG_REMOVED, TWO_TAGS)
 from dicetable.app.menu import F_HANDS, F_LENGTH, F_ROLLS, F_SEATS, F_VARIANT, PROVISION
-from dicetable.app.registry import Registry, uid_hex
-from dicetable.app.rng import Rng
+from dicetable.app.registry import Registry, pack, uid_hex, unpack
+from dicetable.app.rng import Rng, draw
 from dicetable.app.table import (
     ERROR_MS, SCORE_MS, SEATS_RECORD, SEED_RECORD, TRICK_MS, Table, ticks_diff)
 from dicetable.match import dtwww as dtwww_engine
@@ -120,11 +120,11 @@ class FakeStorage:
         self.header = None
         self.words = []
 
-    def save_registry(self, entries):
-        self.registry = list(entries)
+    def save_registry(self, records):
+        self.registry = unpack(records)
 
     def load_registry(self):
-        return list(self.registry), self.reg_status
+        return pack(self.registry), self.reg_status
 
 
 class Config:
@@ -849,7 +849,7 @@ def test_the_real_storage_on_virtual_flash_survives_a_power_cut_at_every_byte():
 
     def session(flash, cut):
         d = Driver(storage=storage_mod.Storage(flash))
-        d.storage.save_registry(REGISTRY[:42])           # the DTwww dice
+        d.storage.save_registry(pack(REGISTRY[:42]))           # the DTwww dice
         start = flash.written
         if cut is not None:
             flash.cut_after(cut)
@@ -921,6 +921,24 @@ def test_rng_is_deterministic_and_in_range():
     assert Rng(0).randrange(1) == 0
 
 
+def test_the_tables_draw_is_the_seeded_rng_in_small_ints_and_allocates_nothing():
+    # A journal resumed on a board updated to this draw gets the values its
+    # players saw: the same as the Rng it replaces, for any seed, position and n.
+    pick = random.Random(3)
+    cases = [(pick.randrange(1 << 20), pick.randrange(4000), pick.choice((1, 2, 6, 20, 22, 8191)))
+             for _ in range(3000)] + [(0, 0, 6), ((1 << 20) - 1, 3999, 7)]
+    for seed, pos, n in cases:
+        rng = Rng((seed << 12) ^ (pos * 0x9E3779B1) ^ 0x5BD1E995)
+        for _ in range(4):
+            rng.next32()
+        assert draw(seed, pos, n) == rng.randrange(n)
+    out = mpy_wasm.run(
+        "import gc\nfrom dicetable.app.rng import draw\npos = before = draw(1, 1, 6)\n"
+        "#: next run\nbefore = gc.mem_alloc()\nwhile pos < 500:\n    draw(0xFFFFF, pos, 20)\n"
+        "    pos += 1\nprint(gc.mem_alloc() - before)")
+    assert out.split() == ["0"]
+
+
 @pytest.mark.parametrize("path", APP, ids=lambda p: p.name)
 def test_the_app_is_in_the_portable_subset(path):
     tree = ast.parse(path.read_text())
@@ -935,6 +953,7 @@ def test_the_app_is_in_the_portable_subset(path):
 
 
 SESSION = r'''
+from dicetable.app.registry import pack
 from dicetable.app.table import Table
 from dicetable.app.rng import Rng
 from dicetable.app import games
@@ -964,11 +983,11 @@ class Store:
     def clear(self):
         self.header = None
 
-    def save_registry(self, e):
-        self.registry = list(e)
+    def save_registry(self, records):
+        self.registry = bytearray(records)
 
     def load_registry(self):
-        return self.registry, 0
+        return bytearray(self.registry), 0
 
 
 class Config:
@@ -984,8 +1003,8 @@ class Session:
     def __init__(self, game, presses):
         self.game = game
         self.store = store = Store()
-        for item in games.all_items(game):
-            store.registry.append((bytes([4, game, item >> 8, item & 255]), game, item))
+        store.registry = pack([(bytes([4, game, item >> 8, item & 255]), game, item)
+                               for item in games.all_items(game)])
         self.t = t = Table(Config, store, Rng(5), lambda line: None)
         t.boot()
         self.pick = Rng(11)

@@ -15,6 +15,7 @@ import pytest
 
 littlefs = pytest.importorskip("littlefs")
 
+from dicetable.app.registry import pack  # noqa: E402
 from hal.storage import OK, Storage  # noqa: E402
 from sim.hw.norflash import BLOCK, NorFlash  # noqa: E402
 from sim.play import play  # noqa: E402
@@ -113,7 +114,7 @@ def test_segment_files_are_found_on_the_raw_flash_and_never_moved():
         with fs.open("mod%d.mpy" % i, "wb") as f:
             f.write(bytes([i]) * (700 + 97 * i))
     storage = Storage(fs)
-    storage.save_registry([(b"\x01\x02\x03\x04", 0, 5)])
+    storage.save_registry(pack([(b"\x01\x02\x03\x04", 0, 5)]))
     storage.prepare()
     blocks = storage._open().blocks
     for i, b in enumerate(blocks):
@@ -132,7 +133,7 @@ def test_segment_files_are_found_on_the_raw_flash_and_never_moved():
     snapshot = {b: bytes(nor.block(b)) for b in blocks}
     wear = {b: (nor.erases[b], nor.programs[b]) for b in blocks}
     for k in range(40):
-        storage.save_registry([(bytes((4, k, 5, 6)), 1, k)] * 1)
+        storage.save_registry(pack([(bytes((4, k, 5, 6)), 1, k)]))
         with fs.open("mod%d.mpy" % (k % 30), "wb") as f:
             f.write(bytes([k]) * (900 + 53 * k))
     fs.lfs.remove("mod3.mpy")

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from dicetable.app.registry import pack
 from host_tools.backup import RestoreError, backup, encode, load_image, restore
 from host_tools.board import Board, NoBoard
 from host_tools.flash import _sha, build, flash
@@ -167,7 +168,7 @@ def _board_files(header: bytes, actions: list[int]) -> dict[str, bytes]:
     s.new_match(header, tuple(actions[:1]))
     for a in actions[1:]:
         s.append(a)
-    s.save_registry([(b"\x01\x02\x03\x04", 0, 5), (bytes(7), 4, 2)])
+    s.save_registry(pack([(b"\x01\x02\x03\x04", 0, 5), (bytes(7), 4, 2)]))
     files = {s.segment_path(i): bytes(flash.open(s.segment_path(i), "rb").read())
              for i in range(8)}
     files["journal.map"] = bytes(flash.files["journal.map"])

@@ -7,10 +7,13 @@ returns exactly the actions whose append had returned, never raises, and
 the match goes on from there.
 """
 
+import random
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
 import mpy_wasm
+from dicetable.app.registry import MAX_TAGS, RECORD, Registry, pack, unpack
 from dicetable.match.engine import GAMES, options
 from hal.journal import PAGE, RECORDS
 from hal.storage import CORRUPT, NONE, OK, TORN, FlashFS, Storage, UNDO, crc16
@@ -95,10 +98,14 @@ def test_round_trip_of_a_real_match_costs_a_page_program_per_action():
 
 
 def test_power_cut_at_every_byte_and_erase_keeps_exactly_the_committed_actions():
+    # The same area number every run, so that every run programs the same
+    # bytes (a byte of it that is 0xFF takes no unit of work).
+    random.seed(9)
     dry = VFlash()
     run(Storage(dry), OPS)
     total = dry.written
     for cut in range(total + 1):
+        random.seed(9)
         flash = VFlash()
         flash.cut_after(cut)
         done = run(Storage(flash), OPS)
@@ -400,72 +407,113 @@ def test_the_nor_model_only_clears_bits_and_wants_whole_pages():
 # -- the registry -------------------------------------------------------
 
 ENTRIES = [(b"\x04\x11\x22\x33", 0, 5), (bytes(range(1, 8)), 4, 0x1234),
-           (bytes(range(10, 20)), 2, 0), (b"\x04\x11\x22\x33", 1, 7)]
+           (bytes(range(10, 20)), 2, 0), (b"\x04\x11\x22\x34", 1, 7)]
+REGISTRY = pack(ENTRIES)
+
+
+def loaded(storage):
+    """load_registry() with the records as entries."""
+    records, status = storage.load_registry()
+    return unpack(records), status
 
 
 def test_registry_round_trip():
     flash = VFlash()
     storage = Storage(flash)
-    assert storage.load_registry() == ([], NONE)
-    storage.save_registry(ENTRIES)
-    assert Storage(flash.reboot()).load_registry() == (ENTRIES, OK)
-    storage.save_registry([])
-    assert Storage(flash.reboot()).load_registry() == ([], OK)
+    assert storage.load_registry() == (bytearray(), NONE)
+    storage.save_registry(REGISTRY)
+    assert Storage(flash.reboot()).load_registry() == (REGISTRY, OK)
+    assert loaded(Storage(flash.reboot())) == (sorted(ENTRIES, key=lambda e: e[1:]), OK)
+    storage.save_registry(bytearray())
+    assert Storage(flash.reboot()).load_registry() == (bytearray(), OK)
     assert "registry.tmp" not in flash.files
 
 
 def test_a_damaged_registry_loads_empty_and_says_so():
     flash = VFlash()
-    Storage(flash).save_registry(ENTRIES)
+    Storage(flash).save_registry(REGISTRY)
     data = bytes(flash.files["registry.bin"])
     for pos in range(len(data)):
         bad = bytearray(data)
         bad[pos] ^= 0x81
-        assert Storage(VFlash({"registry.bin": bad})).load_registry() == ([], CORRUPT)
+        assert Storage(VFlash({"registry.bin": bad})).load_registry() == (bytearray(), CORRUPT)
     for cut in (0, 1, 7, len(data) - 1):
         torn = VFlash({"registry.bin": bytearray(data[:cut])})
-        assert Storage(torn).load_registry() == ([], CORRUPT)
+        assert Storage(torn).load_registry() == (bytearray(), CORRUPT)
     longer = VFlash({"registry.bin": bytearray(data + b"\x00")})
-    assert Storage(longer).load_registry() == ([], CORRUPT)
+    assert Storage(longer).load_registry() == (bytearray(), CORRUPT)
 
 
-def registry_bytes(entries):
+def registry_bytes(entries, count=None):
     """A registry file with a correct check code, whatever the entries are."""
-    out = bytearray(b"DR\x01") + bytes((len(entries) & 0xFF, len(entries) >> 8))
+    n = len(entries) if count is None else count
+    out = bytearray(b"DR\x01") + bytes((n & 0xFF, n >> 8))
     for uid, game, item, pad in entries:
         out += bytes((len(uid),)) + uid + pad + bytes((game, item & 0xFF, item >> 8))
     crc = crc16(out, 0, len(out), 0xFFFF)
     return out + bytes((crc & 0xFF, crc >> 8))
 
 
-def test_registry_entries_are_validated_on_load():
+def test_registry_records_are_validated_on_load():
     good = (b"\x01\x02\x03\x04", 0, 3, bytes(6))
-    assert Storage(VFlash({"registry.bin": registry_bytes([good])})).load_registry() == (
+    assert loaded(Storage(VFlash({"registry.bin": registry_bytes([good])}))) == (
         [(b"\x01\x02\x03\x04", 0, 3)], OK)
     for bad in ([(b"\x01\x02\x03\x04\x05", 0, 3, bytes(5))],       # a 5-byte UID
                 [(b"\x01\x02\x03\x04", len(GAMES), 3, bytes(6))],  # no such game
-                [(b"\x01\x02\x03\x04", 0, 3, b"\x00\x00\x09\x00\x00\x00")],  # padding
-                [good, good]):                                      # the same tag twice
+                [(b"\x01\x02\x03\x04", 0, 3, b"\x00\x00\x09\x00\x00\x00")]):  # padding
         flash = VFlash({"registry.bin": registry_bytes(bad)})
-        assert Storage(flash).load_registry() == ([], CORRUPT)
+        assert Storage(flash).load_registry() == (bytearray(), CORRUPT)
 
 
-def test_bad_entries_are_refused_and_leave_the_old_registry():
+def test_a_count_beyond_the_most_tags_is_refused_before_any_buffer_is_made():
+    # A count field saying 60000 tags (with a check code that fits) never asks
+    # the board for a 840 KB buffer.
+    data = registry_bytes([], count=MAX_TAGS + 1)
+    assert Storage(VFlash({"registry.bin": bytearray(data)})).load_registry() == (
+        bytearray(), CORRUPT)
+
+
+def test_a_tag_given_twice_keeps_its_first_item_and_counts_the_other():
+    good = (b"\x01\x02\x03\x04", 0, 3, bytes(6))
+    again = (b"\x01\x02\x03\x04", 1, 9, bytes(6))
+    records, status = Storage(VFlash({"registry.bin": registry_bytes([again, good])})
+                              ).load_registry()
+    assert status == OK and len(records) == 2 * RECORD
+    registry = Registry()
+    assert registry.adopt(records) == 1
+    assert registry.entries() == [(b"\x01\x02\x03\x04", 0, 3)]
+
+
+def test_records_out_of_order_are_sorted_on_load():
+    # registry.bin written before the records were kept in UID order (sorted
+    # by game and item) loads the same.
+    old_order = [(uid, g, i, bytes(10 - len(uid))) for uid, g, i in
+                 sorted(ENTRIES, key=lambda e: (e[1], e[2]))]
+    records, status = Storage(VFlash({"registry.bin": registry_bytes(old_order)})
+                              ).load_registry()
+    registry = Registry()
+    assert status == OK and registry.adopt(records) == 0
+    assert registry.records == REGISTRY
+    for uid, g, item in ENTRIES:
+        assert registry.lookup(uid) == (g, item)
+
+
+def test_bad_records_are_refused_and_leave_the_old_registry():
     flash = VFlash()
     storage = Storage(flash)
-    storage.save_registry(ENTRIES)
-    for bad in ([(b"\x01\x02", 0, 1)], [(b"\x01\x02\x03\x04", 9, 1)],
-                [(b"\x01\x02\x03\x04", 0, 0x10000)], [ENTRIES[0], ENTRIES[0]]):
+    storage.save_registry(REGISTRY)
+    for bad in (REGISTRY[:-1], bytes(RECORD), REGISTRY[:RECORD - 3] + b"\x09\x00\x00"):
         with pytest.raises(ValueError):
             storage.save_registry(bad)
-    assert Storage(flash.reboot()).load_registry() == (ENTRIES, OK)
+    assert Storage(flash.reboot()).load_registry() == (REGISTRY, OK)
 
 
 def test_a_cut_while_saving_leaves_the_old_registry_or_the_new_one():
     flash = VFlash()
-    Storage(flash).save_registry(ENTRIES[:2])
-    new = ENTRIES[1:]
-    for cut in range(5 + 14 * len(new) + 2 + 1):
+    old = pack(ENTRIES[:2])
+    Storage(flash).save_registry(old)
+    new = pack(ENTRIES[1:])
+    for cut in range(5 + len(new) + 2 + 1):
         again = flash.reboot()
         again.cut_after(cut)
         try:
@@ -473,25 +521,25 @@ def test_a_cut_while_saving_leaves_the_old_registry_or_the_new_one():
             saved = True
         except PowerLost:
             saved = False
-        assert Storage(again.reboot()).load_registry() == ((new if saved else ENTRIES[:2]), OK)
+        assert Storage(again.reboot()).load_registry() == ((new if saved else old), OK)
 
 
 def test_a_complete_temporary_file_counts_only_without_a_registry():
     flash = VFlash()
-    Storage(flash).save_registry(ENTRIES[:1])
+    Storage(flash).save_registry(pack(ENTRIES[:1]))
     flash.files["registry.tmp"] = registry_bytes([(b"\x01\x02\x03\x04", 0, 3, bytes(6))])
-    assert Storage(flash).load_registry() == (ENTRIES[:1], OK)
+    assert loaded(Storage(flash)) == (ENTRIES[:1], OK)
     del flash.files["registry.bin"]
-    assert Storage(flash).load_registry() == ([(b"\x01\x02\x03\x04", 0, 3)], OK)
+    assert loaded(Storage(flash)) == ([(b"\x01\x02\x03\x04", 0, 3)], OK)
     flash.files["registry.tmp"] = flash.files["registry.tmp"][:-1]
-    assert Storage(flash).load_registry() == ([], NONE)
+    assert Storage(flash).load_registry() == (bytearray(), NONE)
 
 
 def test_the_board_filesystem_adapter_keeps_the_registry(tmp_path):
     storage = Storage(FlashFS(), prefix=str(tmp_path) + "/")
-    storage.save_registry(ENTRIES)
+    storage.save_registry(REGISTRY)
     again = Storage(FlashFS(), prefix=str(tmp_path) + "/")
-    assert again.load_registry() == (ENTRIES, OK)
+    assert again.load_registry() == (REGISTRY, OK)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["registry.bin"]
 
 

@@ -9,6 +9,7 @@ import mpy_wasm
 from dicetable.app import games
 from dicetable.app.events import OK, TAG_PLACED
 from dicetable.match.actions import seat_of, value_of
+from dicetable.app.registry import pack
 from hal.mainloop import BUTTON_MS, FRAME_MS, MainLoop
 from sim.hw import hands
 from sim.hw.rig import VirtualTable
@@ -36,7 +37,7 @@ class ReaderAt:
 
 def table_in_play():
     vt = VirtualTable(seats=(0, 1, 2))
-    vt.storage.save_registry(hands.full_registry())
+    vt.storage.save_registry(pack(hands.full_registry()))
     vt.boot()
     hands.choose_in_menu(vt, vt.table, DTWWW, (0, 1, 2))
     assert vt.table.mode == "play"

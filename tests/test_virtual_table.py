@@ -12,6 +12,7 @@ from dicetable.app.events import CENTRE, OK
 from dicetable.match.actions import (
     OUT_OF_TURN, PLAY, REFUSAL_NAMES, kind_of)
 from match_helpers import snapshot
+from dicetable.app.registry import pack
 from sim.hw import hands, scripted
 from sim.hw.rig import VirtualTable
 from sim.hw.vtag import VTag
@@ -22,7 +23,7 @@ WIDTH = 8
 
 def table_with_registry(seats=(0, 1, 2, 3, 4)):
     vt = VirtualTable(seats=seats)
-    vt.storage.save_registry(hands.full_registry())
+    vt.storage.save_registry(pack(hands.full_registry()))
     vt.boot()
     return vt
 
@@ -143,13 +144,14 @@ def test_the_firmware_runs_a_scripted_match_on_micropython_as_on_cpython(capsys)
     scripted.main()
     on_cpython = capsys.readouterr().out
     steps = 0
-    script = scripted.Script()
+    script = scripted.Script(hands.full_registry())
     while not script.done:
         script.step()
         steps += 1
     # One action a part: the test build collects garbage only between parts.
     on_micropython = mpy_wasm.run(mpy_wasm.parts(
-        ["from sim.hw import scripted\nS = scripted.Script()"] + ["S.step()"] * steps
+        ["from sim.hw import scripted\nS = scripted.Script(%r)" % (hands.full_registry(),)]
+        + ["S.step()"] * steps
         + ["scripted.report(S.vt)"]))
     assert "mode over" in on_cpython
     assert on_micropython == on_cpython

@@ -33,17 +33,19 @@ actions, status): OK, NONE (no match), TORN (a torn last record dropped),
 CORRUPT (damage: everything before it).  It never raises on bad data and
 writes nothing.
 
-THE REGISTRY (registry.bin) maps tag UIDs to items: entries of (uid bytes,
-game index, item).  save_registry() writes it to registry.tmp, then renames
-it over registry.bin, so a power cut leaves the old registry or the new one.
-load_registry() reads it 14 bytes at a time (no large buffer).
+THE REGISTRY (registry.bin) maps tag UIDs to items: the records of
+dicetable/app/registry.py, 14 bytes each, sorted by UID.  save_registry()
+writes it to registry.tmp, then renames it over registry.bin, so a power cut
+leaves the old registry or the new one.  load_registry() reads the records
+into one bytearray of their size (at most MAX_TAGS of them: 3.5 KB), never
+the file whole.
 
-    "D" "R" version(1) count(2), then per entry: uid length(1) uid(10, zero
-    padded) game(1) item(2); then crc(2) over everything before it from 0xFFFF
+    "D" "R" version(1) count(2), then the records, then crc(2) over
+    everything before it from 0xFFFF
 
-load_registry() returns (entries, status): OK, NONE, or CORRUPT with no
-entries when the check code fails or any entry is invalid (UID length not
-4, 7 or 10, game unknown, a (uid, game) pair twice, wrong size).
+load_registry() returns (records, status): OK, NONE, or CORRUPT with no
+records when the check code fails, the size is wrong or a record is invalid
+(UID length not 4, 7 or 10, bytes after the UID not zero, game unknown).
 """
 
 try:
@@ -54,7 +56,7 @@ except ImportError:
 
 import random
 
-from dicetable.match.engine import GAMES
+from dicetable.app.registry import MAX_TAGS, RECORD, valid_record
 from hal.journal import (
     BLOCK, CORRUPT, NONE, OK, TORN, UNDO, VERSION, Journal, crc16, get32, put32)
 
@@ -65,9 +67,7 @@ STATUS_NAMES = ("ok", "none", "torn tail dropped", "corrupt")
 
 SEGMENTS = const(8)
 _HEAD = const(16)           # bytes of a segment compared through the filesystem
-_VERSION = const(1)
-_ENTRY_SIZE = const(14)
-_UID_MAX = const(10)
+_VERSION = const(1)          # of journal.map and registry.bin
 _REG_HEAD = const(5)
 _MAP_HEAD = const(8)
 
@@ -86,9 +86,10 @@ class Storage:
         self._journal = None
         self._head = bytearray(_HEAD)       # a segment file's first bytes
         self._raw = bytearray(_HEAD)        # the same bytes of a raw block
-        self._entry = bytearray(_ENTRY_SIZE)
+        self._entry = bytearray(_REG_HEAD)    # the registry's header, then its crc
         view = memoryview(self._entry)
-        self._reg_head = view[:_REG_HEAD]
+        self._reg_head = view
+        self._reg_crc = view[:2]
         self._reg_tail = view[:3]     # one byte more than the crc: none may follow
 
     def segment_path(self, i):
@@ -288,48 +289,46 @@ class Storage:
 
     # -- registry --------------------------------------------------------
 
-    def save_registry(self, entries):
-        """Replace the registry with `entries` [(uid, game, item)], atomically."""
-        # Built whole and written at once: the filesystem gets one write.
-        data = bytearray(_REG_HEAD + _ENTRY_SIZE * len(entries) + 2)
-        data[0] = 0x44  # "D"
-        data[1] = 0x52  # "R"
-        data[2] = _VERSION
-        data[3] = len(entries) & 0xFF
-        data[4] = len(entries) >> 8
-        seen = set()
-        pos = _REG_HEAD
-        for uid, game, item in entries:
-            if len(uid) not in (4, 7, 10) or not 0 <= game < len(GAMES) or not 0 <= item <= 0xFFFF:
-                raise ValueError("bad registry entry")
-            key = bytes(uid) + bytes((game,))
-            if key in seen:
-                raise ValueError("a (uid, game) pair is in the registry twice")
-            seen.add(key)
-            data[pos] = len(uid)
-            for i in range(len(uid)):
-                data[pos + 1 + i] = uid[i]
-            data[pos + 11] = game
-            data[pos + 12] = item & 0xFF
-            data[pos + 13] = item >> 8
-            pos += _ENTRY_SIZE
-        crc = crc16(data, 0, pos, 0xFFFF)
-        data[pos] = crc & 0xFF
-        data[pos + 1] = crc >> 8
-        self._replace(self._registry, self._reg_tmp, data)
+    def save_registry(self, records):
+        """Replace the registry with `records` (Registry.records), atomically;
+        ValueError, and nothing written, if a record is invalid."""
+        n = len(records) // RECORD
+        if len(records) % RECORD or n > MAX_TAGS:
+            raise ValueError("not a whole number of registry records")
+        for k in range(n):
+            if not valid_record(records, k * RECORD):
+                raise ValueError("bad registry record %d" % k)
+        head = self._entry
+        head[0] = 0x44  # "D"
+        head[1] = 0x52  # "R"
+        head[2] = _VERSION
+        head[3] = n & 0xFF
+        head[4] = n >> 8
+        crc = crc16(records, 0, len(records), crc16(head, 0, _REG_HEAD, 0xFFFF))
+        f = self.fs.open(self._reg_tmp, "wb")
+        try:
+            f.write(self._reg_head)
+            f.write(records)
+            head[0] = crc & 0xFF
+            head[1] = crc >> 8
+            f.write(self._reg_crc)
+            f.flush()
+        finally:
+            f.close()
+        self.fs.rename(self._reg_tmp, self._registry)
 
     def load_registry(self):
-        """(entries, status) from flash; entries is [] unless status is OK."""
+        """(records, status) from flash; records is empty unless status is OK."""
         if not self.fs.exists(self._registry):
             # Only a filesystem whose rename cannot replace would leave just
             # the temporary file; it counts only if it is complete and valid.
-            entries = self._registry_entries(self._reg_tmp)
-            return ([], NONE) if entries is None else (entries, OK)
-        entries = self._registry_entries(self._registry)
-        return ([], CORRUPT) if entries is None else (entries, OK)
+            records = self._registry_records(self._reg_tmp)
+            return (bytearray(), NONE) if records is None else (records, OK)
+        records = self._registry_records(self._registry)
+        return (bytearray(), CORRUPT) if records is None else (records, OK)
 
-    def _registry_entries(self, path):
-        # The entries of a registry file, or None if anything about it is wrong.
+    def _registry_records(self, path):
+        # The records of a registry file, or None if anything about it is wrong.
         try:
             f = self.fs.open(path, "rb")
         except OSError:
@@ -347,29 +346,19 @@ class Storage:
                 or buf[2] != _VERSION):
             return None
         count = buf[3] | (buf[4] << 8)
-        crc = crc16(buf, 0, _REG_HEAD, 0xFFFF)
-        entries = []
-        seen = set()
-        for _ in range(count):
-            if f.readinto(buf) != _ENTRY_SIZE:
-                return None
-            crc = crc16(buf, 0, _ENTRY_SIZE, crc)
-            n = buf[0]
-            game = buf[11]
-            if n not in (4, 7, 10) or game >= len(GAMES):
-                return None
-            for i in range(n + 1, _UID_MAX + 1):
-                if buf[i]:
-                    return None
-            uid = bytes(buf[1:1 + n])
-            key = uid + bytes((game,))
-            if key in seen:
-                return None
-            seen.add(key)
-            entries.append((uid, game, buf[12] | (buf[13] << 8)))
-        if f.readinto(self._reg_tail) != 2 or buf[0] | (buf[1] << 8) != crc:
+        if count > MAX_TAGS:
             return None
-        return entries
+        crc = crc16(buf, 0, _REG_HEAD, 0xFFFF)
+        records = bytearray(count * RECORD)
+        if f.readinto(records) != len(records):
+            return None
+        if f.readinto(self._reg_tail) != 2 or buf[0] | (buf[1] << 8) != crc16(
+                records, 0, len(records), crc):
+            return None
+        for k in range(count):
+            if not valid_record(records, k * RECORD):
+                return None
+        return records
 
     # -- files -----------------------------------------------------------
 

@@ -5,10 +5,14 @@ an action the table offers (a fixed choice) each time, to the final standings.  
 prints the journal, the log and a digest of every LED frame, so that a test
 can compare MicroPython's run with CPython's byte for byte.  Script().step()
 makes one action at a time, so that MicroPython can run it in parts (its
-test build collects garbage only between them).
+test build collects garbage only between them).  The registry's entries are
+given (hands.full_registry() on CPython, a literal of it under MicroPython):
+listing every item of every game imports all five engines, which the board
+never holds at once.
 """
 
 from dicetable.app.menu import F_LENGTH
+from dicetable.app.registry import pack
 from sim.hw import hands
 from sim.hw.rig import VirtualTable
 
@@ -18,7 +22,8 @@ DICEFULL = 2
 class Script:
     """The match, one step() at a time until done."""
 
-    def __init__(self, max_actions=200):
+    def __init__(self, registry, max_actions=200):
+        self.registry = registry
         self.vt = VirtualTable(seats=(0, 1))
         self.max_actions = max_actions
         self.made = 0
@@ -34,7 +39,8 @@ class Script:
         t = vt.table
         if self.stage < 3:
             if self.stage == 0:
-                vt.storage.save_registry(hands.full_registry())
+                vt.storage.save_registry(pack(self.registry))
+                self.registry = None
             elif self.stage == 1:
                 vt.boot()
             else:
@@ -54,7 +60,7 @@ class Script:
 
 
 def run(max_actions=200):
-    s = Script(max_actions)
+    s = Script(hands.full_registry(), max_actions)
     while not s.done:
         s.step()
     return s.vt

@@ -20,6 +20,9 @@ from dicetable.match.actions import (
     value_of)
 
 
+_NONE = ()
+
+
 def table_draws(g, m):
     """True when the table draws its next action itself (Inputs(g, m).auto is
     not empty), found without building Inputs."""
@@ -35,49 +38,92 @@ def table_draws(g, m):
 
 
 class Inputs:
-    """What every seat and the centre may do in the match's current state."""
+    """What every seat and the centre may do in the match's current state.
+
+    The engine's lists are kept as they are and read in place: while the
+    table deals, its list holds every card for every seat, and copying it per
+    seat cost kilobytes per action.  `seats` and `centre` give the same
+    as lists, for the simulator and the tests."""
 
     def __init__(self, g, m):
         self.g = g
         w = m.waiting()
-        table = m.legal_actions(TABLE) if w & TABLE_BIT else []
-        entry = games.table_entry_seat(g, m) if table else -1
+        self.table = m.legal_actions(TABLE) if w & TABLE_BIT else _NONE
+        entry = games.table_entry_seat(g, m) if self.table else -1
         self.entry = entry   # the player entering the table's values, or -1
-        self.seats = []
-        self.centre = []
-        self.dealt = []      # the table's item actions for a seat
-        self.auto = []
-        for p in range(m.players):
-            self.seats.append(m.legal_actions(p) if w & (1 << p) else [])
-        for a in table:
-            s = seat_of(a)
-            if games.is_item_kind(g, kind_of(a)):
-                if s == TABLE:
-                    self.centre.append(a)
-                else:
-                    self.seats[s].append(a)
-                    self.dealt.append(a)
-            elif entry >= 0:
-                self.seats[entry].append(a)
-            else:
-                self.auto.append(a)
+        self.own = [m.legal_actions(p) if w & (1 << p) else _NONE for p in range(m.players)]
+        # The table's own draws (a roll, a challenge, a colour to remove).
+        self.auto = [] if entry >= 0 else [a for a in self.table if not self._item(a)]
+
+    def _item(self, a):
+        return games.is_item_kind(self.g, kind_of(a))
+
+    def _dealt(self, a, p):
+        # A table action p makes: an item dealt to p, or a value p enters.
+        if self._item(a):
+            return seat_of(a) == p
+        return p == self.entry
+
+    def active(self, p):
+        """True when seat p may do anything now."""
+        if self.own[p] or p == self.entry:
+            return True
+        for a in self.table:
+            if self._item(a) and seat_of(a) == p:
+                return True
+        return False
+
+    def allows(self, p, a):
+        """True when seat p may make action a now."""
+        return a in self.own[p] or (a in self.table and self._dealt(a, p))
 
     def item_kind(self, p):
         """The kind of item action seat p is asked for (0: none)."""
-        for a in self.seats[p]:
-            k = kind_of(a)
-            if games.is_item_kind(self.g, k):
-                return k
+        for a in self.own[p]:
+            if self._item(a):
+                return kind_of(a)
+        for a in self.table:
+            if self._item(a) and seat_of(a) == p:
+                return kind_of(a)
+        return 0
+
+    def centre_kind(self):
+        """The kind of item the centre reader is asked for (0: none)."""
+        for a in self.table:
+            if self._item(a) and seat_of(a) == TABLE:
+                return kind_of(a)
+        return 0
+
+    def entry_kind(self):
+        """The kind of value the entry seat enters for the table (0: none)."""
+        e = self.entry
+        if e < 0:
+            return 0
+        acts = self.own[e]
+        if acts:
+            return kind_of(acts[0])
+        for a in self.table:
+            if not self._item(a):
+                return kind_of(a)
         return 0
 
     def values(self, p):
         """Seat p's value actions (a roll, bid, choice), as the engine lists them."""
-        return [a for a in self.seats[p]
-                if kind_of(a) != PASS and not games.is_item_kind(self.g, kind_of(a))]
+        own = self.own[p]
+        for a in own:
+            if kind_of(a) == PASS or self._item(a):
+                break
+        else:
+            if p != self.entry:
+                return own      # the engine's list as it is: no copy
+        out = [a for a in own if kind_of(a) != PASS and not self._item(a)]
+        if p == self.entry:
+            out.extend([a for a in self.table if not self._item(a)])
+        return out
 
     def pass_action(self, p):
         """Seat p's PASS action, or 0 when it may not pass now."""
-        for a in self.seats[p]:
+        for a in self.own[p]:
             if kind_of(a) == PASS:
                 return a
         return 0
@@ -86,19 +132,22 @@ class Inputs:
         """The actions seat p's scan of item `ident` may mean (p = TABLE: the
         centre reader, which also takes an item the table deals to a seat
         when only one seat can receive it, e.g. Nokosu's drawn dice)."""
-        if p == TABLE:
-            found = self._matching(self.centre, ident)
-            if not found:
-                found = self._matching(self.dealt, ident)
-                for a in found:
-                    if seat_of(a) != seat_of(found[0]):
-                        return []
+        if p != TABLE:
+            found = self._matching(self.own[p], ident, -1)
+            found.extend(self._matching(self.table, ident, p))
             return found
-        return self._matching(self.seats[p], ident)
+        found = self._matching(self.table, ident, TABLE)
+        if not found:
+            found = self._matching(self.table, ident, -1)
+            for a in found:
+                if seat_of(a) != seat_of(found[0]):
+                    return []
+        return found
 
-    def _matching(self, acts, ident):
+    def _matching(self, acts, ident, seat):
+        # Item actions among acts for `ident` (made by `seat`, unless -1).
         return [a for a in acts
-                if games.is_item_kind(self.g, kind_of(a))
+                if self._item(a) and (seat < 0 or seat_of(a) == seat)
                 and games.identity(self.g, value_of(a)) == ident]
 
     def refusal(self, m, p, ident):
@@ -107,15 +156,29 @@ class Inputs:
         engine's own answer to the action the player meant (the kind the seat
         is asked for, with this item).  Never changes the match."""
         if p == TABLE:
-            if not self.centre:
+            k = self.centre_kind()
+            if not k:
                 # the table waits for scans at the seats (a deal): not here
-                return WRONG_PHASE if self.dealt else OUT_OF_TURN
-            k = kind_of(self.centre[0])
+                for a in self.table:
+                    if self._item(a):
+                        return WRONG_PHASE
+                return OUT_OF_TURN
         else:
-            if not self.seats[p]:
+            if not self.active(p):
                 return OUT_OF_TURN
             k = self.item_kind(p) or PLAY    # asked for a value: the engine says WRONG_PHASE
         a = action(k, p, games.meant_value(self.g, m, k, ident))
         code = m.refusal(a)
         # the engine would take it although it did not list it: say so, take nothing
         return code if code != OK else WRONG_PHASE
+
+    @property
+    def seats(self):
+        """Per seat, every action it may make (its own, then the table's it makes)."""
+        return [list(self.own[p]) + [a for a in self.table if self._dealt(a, p)]
+                for p in range(len(self.own))]
+
+    @property
+    def centre(self):
+        """The table's item actions for the centre reader."""
+        return [a for a in self.table if self._item(a) and seat_of(a) == TABLE]

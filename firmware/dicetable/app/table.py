@@ -4,7 +4,7 @@
         config   seats (the seat indices that exist; the first drives the
                  menu), LEDS_PER_SEAT, RING_LEDS
         storage  new_match(header4, words), append(action), load(), clear(),
-                 save_registry(entries), load_registry() (hal/storage.py)
+                 save_registry(records), load_registry() (hal/storage.py)
         rng      randrange(n): seeds each match's own draws (app/rng.py)
         log      log(line): a human-readable line per event
     boot()                          registry and journal: resume or menu
@@ -44,7 +44,7 @@ from dicetable.app.events import (
 from dicetable.app.inputs import Inputs, table_draws
 from dicetable.app.menu import Menu, START, ENTER_PROVISION
 from dicetable.app.registry import Registry, uid_hex
-from dicetable.app.rng import Rng
+from dicetable.app.rng import draw
 from dicetable.match.actions import (
     TABLE, DEAL, PASS, PLAY, ROLL, OK as ACCEPTED, OUT_OF_TURN, WRONG_PHASE, OUT_OF_RANGE,
     ALREADY_PLACED, NOT_IN_HAND, NOTHING_TO_UNDO, REFUSAL_NAMES, action, kind_of, seat_of, value_of)
@@ -209,13 +209,13 @@ class Table:
 
     def _boot_registry(self):
         try:
-            entries, status = self.storage.load_registry()
+            records, status = self.storage.load_registry()
         except Exception as e:  # noqa: BLE001 - boot must go on whatever storage does
-            entries, status = [], "corrupt: %r" % (e,)
+            records, status = bytearray(), "corrupt: %r" % (e,)
         word = status_word(status)
         if word == "corrupt":
-            entries = []
-        bad = self.registry.load(entries or [])
+            records = bytearray()
+        bad = self.registry.adopt(records)
         if word != "ok":
             self.say("registry %s: carrying on with %d tags" % (word, len(self.registry)))
         if bad:
@@ -550,9 +550,8 @@ class Table:
         for p in range(m.players):
             e = self.entries[p]
             if e is not None and e.choice:
-                acts = ins.seats[p]
                 for a in e.candidates:
-                    if a not in acts:
+                    if not ins.allows(p, a):
                         e = None
                         break
                 self.entries[p] = e
@@ -567,11 +566,7 @@ class Table:
         """The table's draw among n for the match's next action: a function of
         the match's seed and its journal's length only (module docstring)."""
         m = self.match
-        pos = len(m.journal) if m is not None else 0
-        rng = Rng((self.seed << 12) ^ (pos * 0x9E3779B1) ^ 0x5BD1E995)
-        for _ in range(4):
-            rng.next32()                # spread nearby seeds apart
-        return rng.randrange(n)
+        return draw(self.seed, len(m.journal) if m is not None else 0, n)
 
     def _clear_shows(self):
         self.trick_show = None
@@ -620,7 +615,7 @@ class Table:
         code &= ~LONG
         if code == MINUS or code == PLUS:
             if e is None:
-                self._refuse(seat, WRONG_PHASE if ins.seats[p] else OUT_OF_TURN)
+                self._refuse(seat, WRONG_PHASE if ins.active(p) else OUT_OF_TURN)
                 return
             r = e.move(1 if code == PLUS else -1)
             if r != ACCEPTED:
@@ -638,7 +633,7 @@ class Table:
         a = ins.pass_action(p)
         if a:
             self._commit(a, seat)
-        elif not ins.seats[p]:
+        elif not ins.active(p):
             self._refuse(seat, OUT_OF_TURN)
         elif games.has_pass(self.game):
             self._refuse(seat, m.refusal(action(PASS, p, 0)) or WRONG_PHASE, "pass")
@@ -767,12 +762,12 @@ class Table:
         elif code == OK:
             g = self.prov_game
             item = self.prov_items[self.prov_index]
-            before = self.registry.entries()
+            before = self.registry.records     # add() makes new records
             self.registry.add(self.prov_uid, g, item)
             try:
-                self.storage.save_registry(self.registry.entries())
+                self.storage.save_registry(self.registry.records)
             except (OSError, ValueError) as e:
-                self.registry.load(before)
+                self.registry.records = before
                 self._refuse(seat, STORAGE_ERROR, "registry not saved: %r" % (e,))
                 return
             self.say("registered tag %s as %s %s" % (uid_hex(self.prov_uid), games.TITLES[g],
@@ -933,15 +928,15 @@ class Table:
             fr.fill(buf, lay.first(self.lead), width, fr.PINK)
             if lines is not None:
                 lines.append("abandon? OK")
+        centre = ins.centre_kind()
         if roll is not None and roll[0] == CENTRE and score is None:
             pass                        # the ring shows the centre die's roll
-        elif ins.centre or ins.entry >= 0:
+        elif centre or ins.entry >= 0:
             # the centre waits: for a scan, or for a value entered at a seat
-            k = kind_of(ins.centre[0] if ins.centre else ins.seats[ins.entry][0])
-            fr.chase(buf, lay.ring, lay.ring_leds, self.now, fr.PROMPTS[k])
+            fr.chase(buf, lay.ring, lay.ring_leds, self.now, fr.PROMPTS[centre or ins.entry_kind()])
             self._soon(self.now + fr.CHASE_MS - self.now % fr.CHASE_MS)
             if lines is not None:
-                lines.append("centre: %s" % ("scan" if ins.centre else
+                lines.append("centre: %s" % ("scan" if centre else
                                              "seat %d enters" % self.phys[ins.entry]))
         else:
             view = games.ring_view(g, m)
