@@ -2,23 +2,34 @@
 
 For each game, with the most players it takes up to five and a tag on every
 item of every game (hands.full_registry()), a complete match is chosen in the
-menu and played on the virtual table, the app driven as the hardware drives
-it (reader events, button presses, ticks); the actions are drawn at random
-among those the app offers.  Printed per game:
+menu and played, the app driven as the hardware drives it (reader events,
+button presses, ticks); the actions are drawn at random among those the app
+offers, with an undo every UNDO_EVERY actions.  Printed per game:
 
 - bytes allocated per accepted action: everything the app allocates from the
   tick before it to the frame pushed through the current limiter after it
-  (reader event or button presses, journal append, match, table draws,
-  frame): median, maximum and the kind of action that took the maximum;
-- the live heap: gc.mem_alloc() after the collection before every action,
-  less the journal and registry files the virtual flash holds in RAM (the
-  board keeps them on flash): its peak, and where it stands after boot;
+  (every reader event or button press the action takes, the journal append,
+  the match, the frame): median, maximum and the kind that took the maximum;
+- the board's live heap, gc.mem_alloc() after a collection: after boot and
+  its peak during the match;
 - the largest free block of the heap after boot and at the end, from the
   heap map micropython.mem_info(1) prints.
 
+THE BOARD'S SHARE.  The run holds what the board holds (its modules, the
+drivers, the table, the registry, the match) and what stands in for the
+hardware: the virtual parts' modules, the virtual chips, buttons and flash
+(whose NOR blocks and files sit in RAM here, on flash on the board) and this
+script's own harness.  Those are made first, each in a part of its own, and
+their heap is measured (SIM_CODE, SIM_OBJECTS) and taken off; they do not
+grow afterwards (the flash blocks the journal will use are made up front,
+and the harness calls the app directly, so the virtual chips stay as they
+are).  The board's modules it cannot import here (hal/board.py, ws2812.py,
+watchdog.py: they import machine and rp2) are not counted; asyncio is
+frozen into the rp2 firmware, so its code takes no heap there.
+
 This WebAssembly build collects garbage only between the parts of a script
 ("#: next run", tests/mpy_wasm.mjs), so every action is played in a part of
-its own: gc.mem_alloc() after it less before it is exactly what it allocated.
+its own, and what it allocated is gc.mem_alloc() after less before.
 """
 
 import pathlib
@@ -34,6 +45,8 @@ from sim.hw import hands  # noqa: E402
 
 BLOCK = 16          # bytes per block of MicroPython's heap (on the Pico too)
 LINE_BLOCKS = 64    # blocks per line of the heap map
+SEGMENTS = 8        # the board's journal segments (hal/storage.py)
+LEDS = 5 * 8 + 16   # five seats of 8 LEDs and the ring
 
 # The most players each game takes, up to the table's five seats.
 PLAYERS = [min(5, most) for _, most in games.PLAYERS]
@@ -43,83 +56,136 @@ UNDO_EVERY = 41
 SETUP = """
 import gc
 import micropython
+#: next run
+import pins
+import table_config
+from dicetable.app import entry, events, frames, games, inputs, menu, registry, rng, table
+from dicetable.match import actions, engine
+from hal import buttons, chipselect, display, journal, mainloop, mfrc522, pixels, readers, storage
+#: next run
+FIRMWARE_CODE = gc.mem_alloc()
+#: next run
 from dicetable.match.actions import KIND_NAMES, kind_of
-from hal.storage import Storage
 from sim.hw import hands
-from sim.hw.rig import VirtualTable
+from sim.hw.clock import Clock
+from sim.hw.vbuttons import VButtons
 from sim.hw.vflash import VFlash
-from dicetable.app.events import LONG, MINUS, TAG_PLACED, TAG_REMOVED
-from dicetable.app.rng import Rng
+from sim.hw.vmfrc522 import VMFRC522
+from sim.hw.vspi import VSPI
 #: next run
+SIM_CODE = gc.mem_alloc() - FIRMWARE_CODE
+#: next run
+SEATS = (0, 1, 2, 3, 4)
+
+
+class Strip:
+    # The board's LED driver as hal.pixels sees it (hal/ws2812.py): a buffer.
+    ORDER = (1, 0, 2)
+    bpp = 3
+
+    def __init__(self, n):
+        self.buf = bytearray(3 * n)
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+    def write(self):
+        pass
+
+
+class Config:
+    seats = SEATS
+    LEDS_PER_SEAT = 8
+    RING_LEDS = 16
+
+
+def log(line):
+    pass
+
+
+clock = Clock()
+bus = VSPI(clock, 4000000)
+chips = [VMFRC522(clock) for _ in range(events.CENTRE + 1)]
+vbuttons = VButtons(SEATS)
+strip = Strip(LEDS)
 flash = VFlash()
-Storage(flash).save_registry(REGISTRY)
+storage.Storage(flash).save_registry(registry.pack(REGISTRY))
 REGISTRY = None
-#: next run
-vt = VirtualTable(seats=(0, 1, 2, 3, 4), flash=flash)
-t = vt.table
-shown = [-1]
-draws = Rng(SEED)
+for b in range(SEGMENTS):
+    flash.raw.block(b)          # the blocks the journal's segment files will take
+draws = rng.Rng(SEED)
 made = [0]
-
-
-def on_flash():
-    n = 0
-    for path in flash.files:
-        n += len(flash.files[path])
-    return n
+spent = [0]
+t = None
+pixels_ = None
+shown = [-1]
 
 
 def show():
     if t.frame_version != shown[0]:
         shown[0] = t.frame_version
-        vt.pixels.show(t.frame)
+        pixels_.show(t.frame)
 
 
 class Hands:
+    # What the app allocates is counted around each call into it.
     def scan(self, reader, uid):
-        t.reader_event(TAG_PLACED, reader, uid)
+        before = gc.mem_alloc()
+        t.reader_event(events.TAG_PLACED, reader, uid)
         show()
-        t.reader_event(TAG_REMOVED, reader, None)
+        t.reader_event(events.TAG_REMOVED, reader, None)
         show()
+        spent[0] += gc.mem_alloc() - before
 
     def press(self, seat, code):
+        before = gc.mem_alloc()
         t.button(seat, code)
         show()
+        spent[0] += gc.mem_alloc() - before
 
 
 surface = Hands()
+now = [0]
 
 
 def step():
     if t.mode != "play":
         return
-    # what the virtual parts record (the log, every frame) is not the board's
-    vt.lines = []
-    vt.strip.frames = []
-    live = gc.mem_alloc() - on_flash()
+    live = gc.mem_alloc() - SIM_CODE - SIM_OBJECTS
     made[0] += 1
     undo = made[0] % UNDO_EVERY == 0
     acts = hands.player_actions(t)
     a = acts[draws.randrange(len(acts))]
     n = len(t.match.journal)
     acts = None
+    spent[0] = 0
+    now[0] += 10000
     before = gc.mem_alloc()
-    vt.now += 10000
-    t.tick(vt.now)
+    t.tick(now[0])
     show()
+    spent[0] += gc.mem_alloc() - before
     if undo:
-        surface.press(t.lead, MINUS | LONG)
+        surface.press(t.lead, events.MINUS | events.LONG)
     else:
         hands.make(surface, t, a)
-    spent = gc.mem_alloc() - before
     assert len(t.match.journal) != n, "action not taken"
-    print("step", spent, "undo" if undo else KIND_NAMES[kind_of(a)], live)
+    print("step", spent[0], "undo" if undo else KIND_NAMES[kind_of(a)], live)
+#: next run
+SIM_OBJECTS = gc.mem_alloc() - FIRMWARE_CODE - SIM_CODE
+#: next run
+rd = readers.Readers(bus, [bus.cs(c) for c in chips])
+bt = buttons.Buttons(vbuttons.pins)
+pixels_ = pixels.Pixels(strip, 2500)
+st = storage.Storage(flash)
+st.prepare()
+t = table.Table(Config(), st, rng.Rng(1), log)
 #: next run
 before = gc.mem_alloc()
-vt.boot()
+t.boot()
 print("boot", gc.mem_alloc() - before)
 #: next run
-print("booted", gc.mem_alloc() - on_flash())
+print("booted", gc.mem_alloc() - SIM_CODE - SIM_OBJECTS, FIRMWARE_CODE, SIM_CODE, SIM_OBJECTS)
 micropython.mem_info(1)
 print("end of map")
 #: next run
@@ -141,8 +207,9 @@ print("end of map")
 
 def script(game, players, seed, steps):
     """The MicroPython source playing one match of `steps` parts at most."""
-    head = "REGISTRY = %r\nSEED = %d\nUNDO_EVERY = %d\nGAME = %d\nPLAYER_SEATS = %r\n" % (
-        hands.full_registry(), seed, UNDO_EVERY, game, list(range(players)))
+    head = ("REGISTRY = %r\nSEED = %d\nUNDO_EVERY = %d\nGAME = %d\nPLAYER_SEATS = %r\n"
+            "SEGMENTS = %d\nLEDS = %d\n") % (
+        hands.full_registry(), seed, UNDO_EVERY, game, list(range(players)), SEGMENTS, LEDS)
     return head + SETUP + STEP * steps + END
 
 
@@ -204,6 +271,8 @@ def measure(game, players, seed=1, steps=1500):
         "journal": int(fields["over"][1]),
         "boot": int(fields["boot"][0]),
         "booted": int(fields["booted"][0]),
+        "firmware_code": int(fields["booted"][1]),
+        "sim": int(fields["booted"][2]) + int(fields["booted"][3]),
         "menu": int(fields["menu"][0]),
         "median": by_size[len(by_size) // 2][0],
         "max": by_size[-1][0],
@@ -217,16 +286,23 @@ def measure(game, players, seed=1, steps=1500):
 
 
 def main():
-    print("table app heap (MicroPython WebAssembly build, the Pico's heap; virtual table"
-          " of 5 seats, %d tags registered)" % len(hands.full_registry()))
-    print("%-8s %7s %7s %9s %9s %-10s %9s %9s %9s" % (
-        "game", "players", "actions", "median B", "max B", "max kind", "live peak",
-        "free boot", "free end"))
+    print("table app heap on MicroPython (WebAssembly build) with the Pico's %d-byte heap;"
+          " %d tags registered" % (mpy_wasm.PICO_GC_HEAP, len(hands.full_registry())))
+    print("board's share: the run's heap less the virtual parts and the harness (see"
+          " tests/bench_heap.py); bytes")
+    print("%-8s %7s %7s %8s %8s %-9s %8s %8s %9s %9s %9s" % (
+        "game", "players", "actions", "median", "max", "max kind", "code", "booted",
+        "live peak", "free boot", "free end"))
     for game, players in enumerate(PLAYERS):
         r = measure(game, players)
-        print("%-8s %7d %7d %9d %9d %-10s %9d %9d %9d" % (
+        print("%-8s %7d %7d %8d %8d %-9s %8d %8d %9d %9d %9d" % (
             games.TITLES[game], players, r["actions"], r["median"], r["max"], r["max_kind"],
-            r["live_peak"], r["free_after_boot"], r["free_at_end"]))
+            r["firmware_code"], r["booted"], r["live_peak"], r["free_after_boot"],
+            r["free_at_end"]))
+    print("median/max: allocated per accepted action; code: the firmware's modules before"
+          " a game is chosen;")
+    print("booted/live peak: the board's live heap after boot and at most during the match;"
+          " free: the largest free block")
 
 
 if __name__ == "__main__":
