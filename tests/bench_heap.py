@@ -19,11 +19,19 @@ THE BOARD'S SHARE.  The run holds what the board holds (its modules, the
 drivers, the table, the registry, the match) and what stands in for the
 hardware: the virtual parts' modules, the virtual chips, buttons and flash
 (whose NOR blocks and files sit in RAM here, on flash on the board) and this
-script's own harness.  Those are made first, each in a part of its own, and
-their heap is measured (SIM_CODE, SIM_OBJECTS) and taken off; they do not
-grow afterwards (the flash blocks the journal will use are made up front,
-and the harness calls the app directly, so the virtual chips stay as they
-are).  The board's modules it cannot import here (hal/board.py, ws2812.py,
+script's own harness.  So the board's live heap is counted in two parts:
+
+- its code: the firmware's modules, then the game's, imported as the board
+  imports them (.mpy) in a run of their own with nothing else loaded
+  (board_code()): the modules and the names they add to MicroPython's
+  string pool, whose growth would otherwise depend on what else was loaded;
+- its objects: in the match's run, gc.mem_alloc() less every module's code
+  (each measured as it is imported) and less the virtual parts and the
+  harness, which are made first and measured (SIM_OBJECTS) and do not grow
+  afterwards (the flash blocks the journal will use are made up front, and
+  the harness calls the app directly, so the virtual chips stay as they are).
+
+The board's modules it cannot import here (hal/board.py, ws2812.py,
 watchdog.py: they import machine and rp2) are not counted; asyncio is
 frozen into the rp2 firmware, so its code takes no heap there.
 
@@ -41,6 +49,7 @@ sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
 
 import mpy_wasm  # noqa: E402
 from dicetable.app import games  # noqa: E402
+from dicetable.match.engine import GAMES  # noqa: E402
 from sim.hw import hands  # noqa: E402
 
 BLOCK = 16          # bytes per block of MicroPython's heap (on the Pico too)
@@ -64,6 +73,7 @@ from dicetable.match import actions, engine
 from hal import buttons, chipselect, display, journal, mainloop, mfrc522, pixels, readers, storage
 #: next run
 FIRMWARE_CODE = gc.mem_alloc()
+GAME_CODE = 0
 #: next run
 from dicetable.match.actions import KIND_NAMES, kind_of
 from sim.hw import hands
@@ -111,7 +121,6 @@ vbuttons = VButtons(SEATS)
 strip = Strip(LEDS)
 flash = VFlash()
 storage.Storage(flash).save_registry(registry.pack(REGISTRY))
-REGISTRY = None
 for b in range(SEGMENTS):
     flash.raw.block(b)          # the blocks the journal's segment files will take
 draws = rng.Rng(SEED)
@@ -152,7 +161,7 @@ now = [0]
 def step():
     if t.mode != "play":
         return
-    live = gc.mem_alloc() - SIM_CODE - SIM_OBJECTS
+    live = gc.mem_alloc() - FIRMWARE_CODE - SIM_CODE - SIM_OBJECTS - GAME_CODE
     made[0] += 1
     undo = made[0] % UNDO_EVERY == 0
     acts = hands.player_actions(t)
@@ -172,6 +181,8 @@ def step():
     assert len(t.match.journal) != n, "action not taken"
     print("step", spent[0], "undo" if undo else KIND_NAMES[kind_of(a)], live)
 #: next run
+REGISTRY = None
+#: next run
 SIM_OBJECTS = gc.mem_alloc() - FIRMWARE_CODE - SIM_CODE
 #: next run
 rd = readers.Readers(bus, [bus.cs(c) for c in chips])
@@ -185,9 +196,14 @@ before = gc.mem_alloc()
 t.boot()
 print("boot", gc.mem_alloc() - before)
 #: next run
-print("booted", gc.mem_alloc() - SIM_CODE - SIM_OBJECTS, FIRMWARE_CODE, SIM_CODE, SIM_OBJECTS)
+print("booted", gc.mem_alloc() - FIRMWARE_CODE - SIM_CODE - SIM_OBJECTS)
 micropython.mem_info(1)
 print("end of map")
+#: next run
+GAME_CODE = gc.mem_alloc()
+__import__("dicetable.match." + engine.GAMES[GAME])
+#: next run
+GAME_CODE = gc.mem_alloc() - GAME_CODE
 #: next run
 before = gc.mem_alloc()
 hands.choose_in_menu(surface, t, GAME, PLAYER_SEATS)
@@ -207,10 +223,35 @@ print("end of map")
 
 def script(game, players, seed, steps):
     """The MicroPython source playing one match of `steps` parts at most."""
-    head = ("REGISTRY = %r\nSEED = %d\nUNDO_EVERY = %d\nGAME = %d\nPLAYER_SEATS = %r\n"
-            "SEGMENTS = %d\nLEDS = %d\n") % (
-        hands.full_registry(), seed, UNDO_EVERY, game, list(range(players)), SEGMENTS, LEDS)
-    return head + SETUP + STEP * steps + END
+    head = ("SEED = %d\nUNDO_EVERY = %d\nGAME = %d\nPLAYER_SEATS = %r\nSEGMENTS = %d\n"
+            "LEDS = %d\n") % (seed, UNDO_EVERY, game, list(range(players)), SEGMENTS, LEDS)
+    setup = SETUP.replace("\nclock = Clock()", "\nREGISTRY = %r\nclock = Clock()" % (
+        hands.full_registry(),))
+    return head + setup + STEP * steps + END
+
+
+BOARD_CODE = """
+import gc
+import micropython
+#: next run
+import pins
+import table_config
+from dicetable.app import entry, events, frames, games, inputs, menu, registry, rng, table
+from dicetable.match import actions, engine
+from hal import buttons, chipselect, display, journal, mainloop, mfrc522, pixels, readers, storage
+#: next run
+print(gc.mem_alloc())
+#: next run
+import dicetable.match.%s
+#: next run
+print(gc.mem_alloc())
+"""
+
+
+def board_code(game):
+    """(the firmware's code, the game's code): heap bytes, imported with nothing else."""
+    firmware, both = (int(x) for x in mpy_wasm.run(BOARD_CODE % GAMES[game]).split())
+    return firmware, both - firmware
 
 
 def largest_free(lines):
@@ -250,6 +291,7 @@ def _heap_maps(out):
 
 def measure(game, players, seed=1, steps=1500):
     """Play one match under MicroPython; its heap figures as a dict."""
+    firmware, game_code = board_code(game)
     out = mpy_wasm.run(script(game, players, seed, steps), timeout=1800).split("\n")
     fields = {}
     spent = []
@@ -260,7 +302,7 @@ def measure(game, players, seed=1, steps=1500):
             continue
         if words[0] == "step":
             spent.append((int(words[1]), words[2]))
-            live.append(int(words[3]))
+            live.append(firmware + game_code + int(words[3]))
         elif words[0] in ("boot", "booted", "menu", "over"):
             fields[words[0]] = words[1:]
     assert fields["over"][0] == "over", "the match did not end in %d actions" % steps
@@ -270,9 +312,9 @@ def measure(game, players, seed=1, steps=1500):
         "actions": len(spent),
         "journal": int(fields["over"][1]),
         "boot": int(fields["boot"][0]),
-        "booted": int(fields["booted"][0]),
-        "firmware_code": int(fields["booted"][1]),
-        "sim": int(fields["booted"][2]) + int(fields["booted"][3]),
+        "booted": firmware + int(fields["booted"][0]),
+        "firmware_code": firmware,
+        "game_code": game_code,
         "menu": int(fields["menu"][0]),
         "median": by_size[len(by_size) // 2][0],
         "max": by_size[-1][0],

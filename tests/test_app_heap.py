@@ -13,6 +13,7 @@ import pytest
 import bench_heap
 import mpy_wasm
 from dicetable.app import games
+from dicetable.app.registry import RECORD, pack
 from sim.hw import hands
 
 PER_ACTION = 4096                       # bytes an accepted action may allocate
@@ -32,25 +33,27 @@ REGISTRY_LOAD = """
 from dicetable.app.registry import Registry
 registry = Registry()
 #: next run
+records = bytearray(RECORDS[:HALF])
 before = gc.mem_alloc()
-registry.load(ENTRIES[:HALF])
+registry.adopt(records)
 half = gc.mem_alloc() - before
 #: next run
 registry = Registry()
+records = bytearray(RECORDS)
 #: next run
 before = gc.mem_alloc()
-bad = registry.load(ENTRIES)
+bad = registry.adopt(records)
 print(half, gc.mem_alloc() - before, bad, len(registry))
 """
 
 
-def test_the_fullest_registry_loads_in_one_pass_with_little_garbage():
+def test_the_fullest_registry_loads_in_one_pass_in_place():
     entries = hands.full_registry()
-    half = len(entries) // 2
-    out = mpy_wasm.run("import gc\nENTRIES = %r\nHALF = %d\n" % (entries, half)
+    records = bytes(pack(entries))
+    half = len(entries) // 2 * RECORD
+    out = mpy_wasm.run("import gc\nRECORDS = %r\nHALF = %d\n" % (records, half)
                        + REGISTRY_LOAD)
     at_half, full, bad, tags = (int(x) for x in out.split())
     assert (bad, tags) == (0, len(entries))
-    # the two lookup tables and nothing per comparison: about 40 bytes a tag
-    assert full <= 48 * len(entries)
-    assert full <= 3 * at_half
+    # the records are the registry: nothing is built per tag
+    assert full == at_half == 0
