@@ -622,6 +622,22 @@ def test_undo_takes_back_the_last_action_and_the_journal_says_so():
     assert snapshot(t2.match) == snapshot(m) and t2.phys == t.phys
 
 
+def test_after_a_power_up_undo_still_takes_back_the_tables_draws_with_the_action(monkeypatch):
+    d = Driver()
+    d.start(DTWWW, [0, 1, 2], rolls=1)
+    d.step()
+    d.scan_item(0, dt.die(dt.BLUE, dt.D12, 0, 0))       # a scan and the table's roll
+    before_scan = list(d.match.journal[:-2])
+    t2 = Table(Config, d.storage, Rng(3), lambda line: None)
+    t2.boot()
+    folds = []
+    undo = type(t2.match).undo
+    monkeypatch.setattr(type(t2.match), "undo", lambda m, n=1: folds.append(n) or undo(m, n))
+    t2.button(2, MINUS + LONG)
+    assert t2.match.journal == before_scan and folds == [2]   # both, in one fold
+    assert d.storage.words[-2:] == [UNDO_WORD, UNDO_WORD]
+
+
 def test_undo_of_an_entered_roll_reopens_the_entry_and_the_last_action_of_a_match():
     d = Driver()
     d.start(DTWWW, [0, 1], length=1)

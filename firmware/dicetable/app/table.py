@@ -161,6 +161,7 @@ class Table:
         self.phys = []                      # player -> physical seat
         self.player = [-1] * (MAX_SEATS + 1)  # physical seat -> player (-1: none)
         self.inputs = None
+        self._drawn = bytearray(16)         # a bit per journal action: the table drew it
         self.entries = []  # type: list  # per player: an Entry or None
         self.err_code = bytearray(MAX_SEATS + 1)   # per seat and the centre
         self.err_since = [0] * (MAX_SEATS + 1)
@@ -260,8 +261,11 @@ class Table:
             if a >> 20 == _SEED_KIND:
                 seed = a & _SEED_BITS
                 continue
+            drawn = table_draws(g, m)
             code = m.submit(a)
-            if code != ACCEPTED:
+            if code == ACCEPTED:
+                self._mark(len(m.journal) - 1, drawn)
+            else:
                 self.say("journal record %d (%#x) refused: %s; resumed before it"
                          % (i, a, refusal_name(code)))
                 rewrite = True
@@ -474,6 +478,7 @@ class Table:
             return
         self._clear_shows()
         self._apply(a)
+        self._mark(len(m.journal) - 1, False)
         if games.is_item_kind(self.game, kind_of(a)):
             self.last_ident[seat] = games.identity(self.game, value_of(a))
         if 0 <= seat < MAX_SEATS and self.player[seat] >= 0:
@@ -547,6 +552,7 @@ class Table:
                 self.roll_show = (origin, 0 if n is None else n, self.now)
             origin = -1
             self._apply(a)
+            self._mark(len(m.journal) - 1, True)
         for p in range(m.players):
             e = self.entries[p]
             if e is not None and e.choice:
@@ -640,47 +646,48 @@ class Table:
         else:
             self._refuse(seat, WRONG_PHASE, "scan an item")
 
-    def _replay(self, taken):
-        """Give the match back the actions _undo took (the latest first)."""
-        m = self.match
-        for i in range(len(taken) - 1, -1, -1):
-            if m is not None:
-                m.submit(taken[i])
+    def _mark(self, i, drawn):
+        """Note whether journal action i was the table's own draw (undo takes
+        those back with the player's action before them)."""
+        flags = self._drawn
+        if i >> 3 >= len(flags):
+            self._drawn = flags = flags + bytearray(len(flags) + 16)
+        if drawn:
+            flags[i >> 3] |= 1 << (i & 7)
+        else:
+            flags[i >> 3] &= ~(1 << (i & 7)) & 0xFF
 
     def _undo(self, seat):
-        """Take back the last action a player made (and the table draws that
-        followed it), journalled (an UNDO record per action) before it shows."""
+        """Take back the last action a player made and the table's draws that
+        followed it, with one fold of the match; journalled (an UNDO record per
+        action) before it shows."""
         m = self.match
         if m is None:
             return
-        taken = []                      # the actions taken back, the latest first
-        while m.journal:
-            taken.append(m.journal[-1])
-            m.undo()
-            if not table_draws(self.game, m):
-                break                   # the state before a player's action
-        if not m.journal and table_draws(self.game, m):
-            self._replay(taken)         # only table draws: nothing of the players'
-            self._refuse(seat, NOTHING_TO_UNDO)
+        flags = self._drawn
+        last = len(m.journal) - 1
+        first = last
+        while first >= 0 and (flags[first >> 3] >> (first & 7)) & 1:
+            first -= 1
+        if first < 0:
+            self._refuse(seat, NOTHING_TO_UNDO)     # nothing of the players' to take back
             return
-        if not taken:
-            self._refuse(seat, NOTHING_TO_UNDO)
-            return
+        words = games.action_words(self.game, m.journal[last])
+        for i in range(last - 1, first - 1, -1):
+            words += ", " + games.action_words(self.game, m.journal[i])
         done = 0
         try:
-            while done < len(taken):
+            while done <= last - first:
                 self.storage.undo()
                 done += 1
         except (OSError, ValueError) as e:
             self.say("storage: %r" % (e,))
             if done == 0:
-                self._replay(taken)
                 self._refuse(seat, STORAGE_ERROR, "undo not taken")
                 return
+        m.undo(last - first + 1)
+        if done <= last - first:
             self._rewrite_journal()     # part recorded: make storage match the match
-        words = games.action_words(self.game, taken[-1])
-        for i in range(len(taken) - 2, -1, -1):
-            words += ", " + games.action_words(self.game, taken[i])
         self.say("seat %d undo: took back %s" % (seat, words))
         self.mode = PLAY_MODE
         self._clear_shows()
