@@ -4,19 +4,24 @@ Several readers share one SPI bus (mode 0, MSB first, up to 10 Mbit/s), each
 with its own chip select (hal.chipselect.ChipSelect: one store to select, one
 to release).  Every SPI transfer is one whole transaction with the chip and
 carries as much as the chip allows (datasheet 8.1.2): a write sends one
-register its value, a FIFO write is one burst, and the status after a frame
+register its value (8.1.2.2: every data byte of a write goes to the one
+address), a FIFO write is one burst, and the status after a frame
 (ComIrqReg, ErrorReg, FIFOLevelReg, ControlReg, TModeReg, VersionReg) is read
-in one burst of addresses, as is the reply in the FIFO.  The frames' fixed
-bytes are constants, so a transfer costs one SPI call and two stores.
+in one burst of addresses (8.1.2.1: a read session answers each address on
+the byte after it), as is the reply in the FIFO.  The frames' fixed bytes
+are constants and the transfers that start a frame one prebuilt sequence,
+sent by one loop: a frame costs its transactions and little else.
 
-A frame is started (start()) and its outcome collected later (result()), so
-a caller can start a frame on every reader and collect them all while the
-tags answer; transceive() does both, waiting on the chip.  Everything that
-waits, waits on the chip: a reply on its own timer (TimerIRq ends a wait for
-a tag that is not there).  The guard counts (_GUARD_*) only catch a dead chip
-that never sets the bit waited for.  CRC_A of SELECT and of its answer are
-appended and checked by the chip (TxModeReg, RxModeReg), switched on only for
-SELECT.  Per read no memory is allocated.
+A frame is started (start(), request()) and its outcome collected later
+(result()), so a caller can start a frame on every reader and collect them
+all while the tags answer; finish() waits for it on the chip, reading the
+status burst until the frame is over (the last read is the outcome), and
+transceive() does both.
+Everything that waits, waits on the chip: a reply on its own timer (TimerIRq
+ends a wait for a tag that is not there).  The guard counts (_GUARD_*) only
+catch a dead chip that never sets the bit waited for.  CRC_A of SELECT and
+of its answer are appended and checked by the chip (TxModeReg, RxModeReg),
+switched on only for SELECT.  Per read no memory is allocated.
 """
 
 try:
@@ -51,21 +56,25 @@ _IDLE_IRQ = const(0x10)
 _RX_IRQ = const(0x20)
 _COLL_ERR = const(0x08)
 _BAD_FRAME = const(0x17)       # BufferOvfl, CRCErr, ParityErr, ProtocolErr
+_OVER = const(0xB1)            # Set1, RxIRq, IdleIRq, TimerIRq: what ends a frame
 
-# Timer: 13.56 MHz / (2 * 169 + 1) = 40 kHz, 25 us a tick; 20 ticks = 500 us.
-# A tag answers REQA, WUPA, ANTICOLLISION and SELECT 91 us after the frame
-# (FDT, ISO/IEC 14443-3) and TAuto stops the timer as the reply begins, so
-# 500 us is ample; a reader that is collected later never waits on it anyway.
-TIMEOUT_US = const(500)
+# Timer: 13.56 MHz / (2 * 169 + 1) = 40 kHz, 25 us a tick; 12 ticks = 300 us.
+# A tag answers REQA, WUPA, ANTICOLLISION and SELECT 86 or 91 us after the
+# frame (FDT = 1172 or 1236 carrier cycles, ISO/IEC 14443-3 6.2.1.1) and
+# TAuto stops the timer as the reply begins (datasheet 9.3.3.10), so 300 us
+# is three times what a tag takes; the sooner an empty reader's REQA is
+# over, the sooner the look that started it can collect it.
+TIMEOUT_US = const(300)
 _TMODE = const(0x80)           # TAuto: start when a frame is out; prescaler bits 11-8 = 0
 _TPRESCALER = const(169)
-_TRELOAD = const(19)
+_TRELOAD = const(11)
 
-# Dead-chip guards, in ComIrqReg reads (a 2-byte transfer, 1.6 us at 10 MHz).
-# The longest wait is a SELECT (9 bytes on the air, 0.8 ms at 106 kbit/s) and
-# its reply or the timer: 1.4 ms, 875 reads at 10 MHz; HLTA takes 0.4 ms on
-# the air; the oscillator's start-up after a reset depends on the crystal
-# (well under 5 ms).  Each guard is about twice that.
+# Dead-chip guards, in reads of the chip (a status burst, 7 bytes, 5.6 us at
+# 10 MHz; ComIrqReg alone, 2 bytes, 1.6 us).  The longest wait is a SELECT
+# (9 bytes on the air, 0.8 ms at 106 kbit/s) and its reply or the timer:
+# 1.2 ms, 750 reads of ComIrqReg at 10 MHz; HLTA takes 0.4 ms on the air; the
+# oscillator's start-up after a reset depends on the crystal (well under
+# 5 ms).  Each guard is about twice that.
 _GUARD_RX = const(2000)
 _GUARD_RESET = const(6000)
 
@@ -106,6 +115,20 @@ _IRQ_ONLY = b"\x88\x00"
 _FIFO_5 = b"\x92\x92\x92\x92\x92\x00"
 _FIFO_1 = b"\x92\x00"
 
+# The transfers that start REQA and WUPA.  StartSend is written 0 before the
+# Transceive command and 1 last (datasheet 9.3.1.14: it starts the sending,
+# and the chip does not clear it), and the command is written anew every
+# frame: after a frame nobody answered the receiver still waits (10.3.1.8),
+# and a new command ends that wait.  The FIFO is flushed only when the last
+# frame may have left bytes in it (a reply); a frame nobody answered took
+# its bytes out to send them.
+_REQ_CLEAN = (_BITS_7, _TRANSCEIVE, _CLEAR_IRQ, _REQA, _SEND_7)
+_REQ_FLUSH = (_BITS_7, _TRANSCEIVE, _CLEAR_IRQ, _FLUSH, _REQA, _SEND_7)
+_WAKE_CLEAN = (_BITS_7, _TRANSCEIVE, _CLEAR_IRQ, _WUPA, _SEND_7)
+_WAKE_FLUSH = (_BITS_7, _TRANSCEIVE, _CLEAR_IRQ, _FLUSH, _WUPA, _SEND_7)
+_HALT_SEQ = (_CLEAR_IRQ, _FLUSH, _HLTA, _TRANSMIT)
+_HALT_SEQ_CRC_ON = (_CLEAR_IRQ, _FLUSH, _HLTA_CRC_ON, _TRANSMIT)
+
 
 def _status(s):
     # The outcome of a Transceive from a status burst (s[1:7] as in _STATUS).
@@ -128,6 +151,9 @@ class MFRC522:
     def __init__(self, spi, cs):
         self.spi = spi
         self.cs = cs
+        # Bound once: a method looked up per transfer would be an allocation each.
+        self._write = spi.write
+        self._xfer = spi.write_readinto
         self._port = cs.port
         self._on_at = cs.select_at
         self._on = cs.select_bits
@@ -144,19 +170,31 @@ class MFRC522:
         self._uid = self._sel              # identify(): where the UID goes, what is expected
         self._expect = self._sel
         self._expect_n = 0
+        self._clean = False                # the FIFO is known to be empty
+        # A frame's start: BitFramingReg, Transceive, clear, flush, the frame, StartSend.
+        self._frame = [_BITS_8, _TRANSCEIVE, _CLEAR_IRQ, _FLUSH, _FLUSH, _SEND_8]
 
     # --- transfers ---------------------------------------------------------
     def _put(self, buf):
         port = self._port
         port[self._on_at] = self._on
-        self.spi.write(buf)
+        self._write(buf)
         port[self._off_at] = self._off
 
     def _get(self, req, buf):
         port = self._port
         port[self._on_at] = self._on
-        self.spi.write_readinto(req, buf)
+        self._xfer(req, buf)
         port[self._off_at] = self._off
+
+    def _send(self, seq):
+        # Each buffer of seq in a transaction of its own.
+        port = self._port
+        write = self._write
+        for k in range(len(seq)):
+            port[self._on_at] = self._on
+            write(seq[k])
+            port[self._off_at] = self._off
 
     def read(self, reg):
         """Read one register."""
@@ -217,31 +255,53 @@ class MFRC522:
             self._crc = on
 
     # --- frames ------------------------------------------------------------
-    def start(self, burst, short):
-        """Send a frame: `burst` is its FIFODataReg burst (address byte first), `short`
-        True for a 7-bit frame (REQA, WUPA).  The chip then waits for the reply on its timer."""
-        self._put(_BITS_7 if short else _BITS_8)
-        self._put(_TRANSCEIVE)
-        self._put(_CLEAR_IRQ)
-        self._put(_FLUSH)
-        self._put(burst)
-        self._put(_SEND_7 if short else _SEND_8)
+    def start(self, burst):
+        """Send a frame of whole bytes: `burst` is its FIFODataReg burst (address byte
+        first).  The chip then waits for the reply on its timer."""
+        frame = self._frame
+        frame[4] = burst
+        self._clean = False
+        self._send(frame)
 
     def request(self, wake):
         """Start REQA (IDLE tags answer) or, with wake, WUPA (HALTed ones too)."""
         if self._crc:
             self._crc_mode(False)
-        self.start(_WUPA if wake else _REQA, True)
+        if wake:
+            self._send(_WAKE_CLEAN if self._clean else _WAKE_FLUSH)
+        else:
+            self._send(_REQ_CLEAN if self._clean else _REQ_FLUSH)
+        self._clean = False
 
     def result(self):
         """The outcome of the frame started last, without waiting: the reply's length,
         NO_TAG, COLLISION, ERROR, DEAD or BUSY.  A chip found reset behind the driver's
         back (a brown-out: its timer set-up is gone) is configured again: ERROR."""
         s = self._s
-        self._get(_STATUS, s)
+        port = self._port
+        port[self._on_at] = self._on
+        self._xfer(_STATUS, s)
+        port[self._off_at] = self._off
+        if s[5] == _TMODE and s[1] & _OVER == _TIMER_IRQ:
+            self._clean = True             # nobody answered (an empty reader's look)
+            return NO_TAG
+        return self._outcome(s)
+
+    def _outcome(self, s):
         if s[5] != _TMODE and s[6] in VERSIONS and not s[1] & _SET:
             return ERROR if self.init() else DEAD
-        return _status(s)
+        n = _status(s)
+        self._clean = n == NO_TAG
+        return n
+
+    def finish(self):
+        """Wait for the frame started last to end, on the chip: its outcome as
+        result(), DEAD if it never ends."""
+        for _ in range(_GUARD_RX):
+            n = self.result()
+            if n != BUSY:
+                return n
+        return DEAD
 
     def wait(self):
         """Wait for the frame started last to end (the reply or the timer), on the chip."""
@@ -251,14 +311,11 @@ class MFRC522:
             if irq[1] & (_SET | _RX_IRQ | _IDLE_IRQ | _TIMER_IRQ):
                 return
 
-    def transceive(self, burst, short, expect):
+    def transceive(self, burst, expect):
         """Send a frame, wait for the reply and read it into rx[1:] if it has `expect`
         bytes: the length, NO_TAG, COLLISION, ERROR or DEAD."""
-        self.start(burst, short)
-        self.wait()
-        n = self.result()
-        if n == BUSY:
-            return DEAD
+        self.start(burst)
+        n = self.finish()
         if n <= 0:
             return n
         if n != expect:
@@ -273,11 +330,9 @@ class MFRC522:
     def halt(self):
         """Send HLTA and wait until it is out: an ACTIVE tag goes to HALT, a READY one
         (an unfinished read) to HALT or IDLE; either answers only WUPA or REQA again."""
-        self._put(_CLEAR_IRQ)
-        self._put(_FLUSH)
-        self._put(_HLTA_CRC_ON if self._crc else _HLTA)
-        self._put(_TRANSMIT)
+        self._send(_HALT_SEQ_CRC_ON if self._crc else _HALT_SEQ)
         self.wait()
+        self._clean = True                 # sent: the FIFO gave its bytes to the air
 
     def _abort(self, status):
         # Tags left READY or ACTIVE by an unfinished read ignore the next
@@ -296,10 +351,7 @@ class MFRC522:
         item per reader), ERROR or DEAD.
         """
         self.request(wake)
-        self.wait()
-        n = self.result()
-        if n == BUSY:
-            return DEAD
+        n = self.finish()
         if n == NO_TAG or n == DEAD:
             return n
         if n == ERROR:
@@ -342,7 +394,7 @@ class MFRC522:
         # ANTICOLLISION: the 5 bytes of this cascade level, with a good BCC.
         if self._crc:
             self._crc_mode(False)
-        n = self.transceive(_ANTICOLL[level], False, 5)
+        n = self.transceive(_ANTICOLL[level], 5)
         if n != 5:
             return n if n == COLLISION or n == DEAD else ERROR
         rx = self.rx
@@ -371,7 +423,7 @@ class MFRC522:
         sel[2] = 0x70
         _move(self.rx, 1, sel, 3, 5)
         self._crc_mode(True)
-        n = self.transceive(sel, False, 1)
+        n = self.transceive(sel, 1)
         if n != 1:
             return DEAD if n == DEAD else ERROR
         return self.rx[1]

@@ -34,13 +34,18 @@ Every tag read is sent to HALT (HLTA).  An answered REQA is followed by a
 full read, so a tag swapped for another between two looks is read.
 
 service(now_ms, emit) runs the readers from the main loop: it starts a frame
-on every reader that is due, returns at once (wait_ms), and collects the
-answers at the next call, while the chips have waited for the tags in
-parallel.  A reader is due every PERIOD_MS, and _CONFIRM_MS after a look
-that saw a change (the re-read does not wait for the other readers, and is
-far enough from the first read not to see the same instant of a tag at the
-antenna's edge).  poll(i)
-makes one whole look at one reader, waiting on its chip.
+on every reader that is due, one after the other, so that the chips wait
+for their tags in parallel, waits on the chip of the last one (a REQA and
+its timeout take 0.4 ms, and the others started before it), collects them
+all, then makes the full reads the answers call for, and returns the ms to
+wait.  Every reader is looked at together every period_ms, in one call, so
+between two looks the readers leave the CPU alone for the whole period;
+a look that saw a change is read again _CONFIRM_MS after it began (the
+re-read does not wait for the other readers, and is far enough from the
+first read not to see the same instant of a tag at the antenna's edge),
+then the reader rejoins the others.  A look that finds what the reader
+holds is settled in the call that collects it, with no further Python work.
+poll(i) makes one whole look at one reader, waiting on its chip.
 
 A reader that stops answering (no MFRC522 version, or a frame that never
 ends) is reported once and tried again with a back-off in looks (1, 2, 4 ..
@@ -70,7 +75,11 @@ _FIND = const(1)       # REQA, then a full read if answered
 _FIND_WUPA = const(2)  # WUPA, then a full read if answered
 _CHECK = const(3)      # a presence check's REQA
 _CHECK_WUPA = const(4)  # ... and its WUPA
-_DONE = const(-9)      # _checked(): the look goes on with the next frame
+
+# What a look left to do once every frame of the call has started.
+_READ = const(1)       # a full read of what answered
+_HALT = const(2)       # HLTA after a garbled answer
+_REWAKE = const(3)     # a tag arrived on a held one: both woken, then read
 
 PERIOD_MS = 20         # a look at every reader this often; see tests/bench_readers.py
 _CONFIRM_MS = const(4)  # a change seen is read again this long after the look began
@@ -137,6 +146,7 @@ class Readers:
         for i in range(n):
             self._state[i] = _NEW
         self._seen = bytearray(n)
+        self._steady = bytearray(n)    # 1: the last look agreed with what is held
         self._held = [bytearray(_UID_BYTES) for _ in range(n)]
         self._held_n = bytearray(n)
         self._last = [bytearray(_UID_BYTES) for _ in range(n)]
@@ -149,11 +159,17 @@ class Readers:
         self._quiet = bytearray(n)
         self._flight = bytearray(n)
         self._since = [0] * n          # when the frame in flight started (ms)
-        self._due = [0] * n            # when the next look is due (ms)
+        self._then = bytearray(n)      # _READ, _HALT or _REWAKE, due this call
+        self._confirm = bytearray(n)   # 1: a confirming re-read is due at _due
+        self._due = [0] * n
         self._uid = bytearray(_UID_BYTES)
+        self._next = -1                # when the next look at every reader is due (ms)
+        self._flying = 0               # readers with a frame in flight
+        self._confirming = 0           # readers with a re-read due
+        self._pending = 0              # readers with _then set
+        self._latest = -1              # the reader whose frame was started last
         self._now = 0                  # service()'s now_ms and emit, for its helpers
         self._emit = _unheard
-        self._soonest = 0
 
     def poll_all(self, emit):
         """One look at every reader, in turn."""
@@ -172,24 +188,71 @@ class Readers:
 
     # --- the main loop's entry ---------------------------------------------
     def service(self, now_ms, emit):
-        """Collect the frames started at the last call, start a look at every reader
-        that is due, and return how many ms to wait before the next call."""
+        """Collect the frames started at the last call, start the looks that are due,
+        and return how many ms to wait before the next call."""
         self._now = now_ms
         self._emit = emit
-        self._soonest = self.period_ms
-        for k in range(len(self._order)):
-            self._serve(self._order[k])
-        return self._soonest if self._soonest > 0 else 0
+        if self._flying:
+            self._collect_all()
+        if self._next < 0 or _ms_diff(now_ms, self._next) >= 0:
+            self._next = (now_ms + self.period_ms) & _TICKS_MASK
+            self._look_all()
+        if self._confirming:
+            self._confirm_due()
+        while self._latest >= 0:
+            # The frames started are over once the last one is (each REQA or
+            # WUPA and its answer or timeout take the same 0.4 ms): wait for
+            # it on its chip, then collect them all, which may start more.
+            i = self._latest
+            self._latest = -1
+            self.chips[i].wait()
+            self._collect_all()
+        if self._pending:
+            self._finish_all()
+        if self._flying:
+            return 1
+        d = _ms_diff(self._next, now_ms)
+        if self._confirming:
+            d = self._sooner(d)
+        return d if d > 0 else 0
 
-    def _serve(self, i):
-        # Reader i's part of a service() call: a frame in flight is collected after 1 ms.
-        if self._flight[i]:
-            self._collect(i, _ms_diff(self._now, self._since[i]) >= _STALL_MS)
-        elif _ms_diff(self._now, self._due[i]) >= 0:
-            self._begin(i)
-        d = 1 if self._flight[i] else _ms_diff(self._due[i], self._now)
-        if d < self._soonest:
-            self._soonest = d
+    def _collect_all(self):
+        order = self._order
+        for k in range(len(order)):
+            i = order[k]
+            if self._flight[i]:
+                self._collect(i, False)
+
+    def _look_all(self):
+        # A reader waiting for its re-read is left to it.
+        order = self._order
+        for k in range(len(order)):
+            i = order[k]
+            if not self._flight[i] and not self._confirm[i] and not self._then[i]:
+                self._begin(i)
+
+    def _finish_all(self):
+        # The reads come after every frame of the call has started: a frame
+        # starts when the call began (_since), not after a read's milliseconds.
+        order = self._order
+        for k in range(len(order)):
+            if self._then[order[k]]:
+                self._finish(order[k])
+
+    def _confirm_due(self):
+        order = self._order
+        for k in range(len(order)):
+            i = order[k]
+            if self._confirm[i] and _ms_diff(self._now, self._due[i]) >= 0:
+                self._begin(i)
+
+    def _sooner(self, d):
+        order = self._order
+        for k in range(len(order)):
+            i = order[k]
+            if self._confirm[i] and _ms_diff(self._due[i], self._now) < d:
+                d = _ms_diff(self._due[i], self._now)
+        return d
 
     # --- one look --------------------------------------------------------------
     def poll(self, i, emit):
@@ -203,17 +266,14 @@ class Readers:
         while self._flight[i]:
             chip.wait()
             self._collect(i, True)
-
-    def _steady(self, i):
-        # The last look agreed with what the reader holds.
-        state = self._state[i]
-        if self._seen[i] != state:
-            return False
-        return state != _ONE or _same(self._last[i], self._last_n[i],
-                                      self._held[i], self._held_n[i])
+        self._latest = -1
+        if self._then[i]:
+            self._finish(i)
 
     def _begin(self, i):
-        self._due[i] = (self._now + self.period_ms) & _TICKS_MASK
+        if self._confirm[i]:
+            self._confirm[i] = 0
+            self._confirming -= 1
         state = self._state[i]
         if state == _FAULT:
             self._revive(i)
@@ -223,14 +283,17 @@ class Readers:
                 self._fault(i)
                 return
             self._state[i] = _EMPTY
+            self._steady[i] = 1
         flight = self._kind(i)
         self.chips[i].request(flight == _FIND_WUPA)
+        self._flying += 1
         self._flight[i] = flight
         self._since[i] = self._now
+        self._latest = i
 
     def _kind(self, i):
         # The frame a look at reader i starts with (see the module docstring).
-        if not self._steady(i):
+        if not self._steady[i]:
             self._quiet[i] = 0
             return _FIND_WUPA
         state = self._state[i]
@@ -253,6 +316,7 @@ class Readers:
         if chip.init():
             self._state[i] = _EMPTY
             self._seen[i] = _EMPTY
+            self._steady[i] = 1
             self._emit(events.READER_OK, i, None)
         else:
             b = min(2 * self._backoff[i], _BACKOFF_MAX)
@@ -264,51 +328,66 @@ class Readers:
             self._emit(events.TAG_REMOVED, i, None)
         self._state[i] = _FAULT
         self._seen[i] = _EMPTY
-        self._flight[i] = 0
+        self._steady[i] = 0
+        if self._confirm[i]:
+            self._confirm[i] = 0
+            self._confirming -= 1
+        if self._flight[i]:
+            self._flight[i] = 0
+            self._flying -= 1
         self._backoff[i] = 1
         self._wait[i] = 1
         self._emit(events.READER_FAULT, i, None)
 
-    def _collect(self, i, late):
+    def _collect(self, i, waited):
+        # waited: the chip was waited on (poll()); else a frame still going
+        # _STALL_MS after it began has stopped.
         n = self.chips[i].result()
         if n == BUSY:
-            if not late:
+            if not waited and _ms_diff(self._now, self._since[i]) < _STALL_MS:
                 return
             n = DEAD
         flight = self._flight[i]
         self._flight[i] = 0
-        if flight == _CHECK and n != DEAD:
-            n = self._checked(i, n)
-            if n == _DONE:
-                return
-        elif n > 0 and flight == _CHECK_WUPA:
-            self._still_held(i)
-            return
-        self._read(i, n)
+        self._flying -= 1
+        if n == NO_TAG and flight != _CHECK and self._steady[i] and self._state[i] == _EMPTY:
+            return                                  # nothing there, as before
+        if flight == _CHECK_WUPA and n > 0:
+            return                                  # the held tag, still there
+        if n == DEAD:
+            self._fault(i)
+        elif flight == _CHECK and n == NO_TAG:
+            self.chips[i].request(True)             # nothing new: is the held tag there?
+            self._flying += 1
+            self._flight[i] = _CHECK_WUPA
+            self._since[i] = self._now
+            self._latest = i
+        elif n == NO_TAG:
+            self._look(i, _EMPTY, 0)
+        elif flight == _CHECK:
+            self._then_do(i, _REWAKE)
+        else:
+            self._then_do(i, _HALT if n == ERROR else _READ)
 
-    def _still_held(self, i):
-        n = self._held_n[i]
-        _copy(self._held[i], self._uid, n)
-        self._look(i, _ONE, n)
+    def _then_do(self, i, what):
+        self._then[i] = what
+        self._pending += 1
 
-    def _checked(self, i, n):
-        # A presence check's REQA: nothing new, so WUPA for the held tag (_DONE);
-        # or a tag arrived, and what a WUPA wakes is to be read.
+    def _finish(self, i):
+        # The read a look called for, and what it says.
+        what = self._then[i]
+        self._then[i] = 0
+        self._pending -= 1
         chip = self.chips[i]
-        if n != NO_TAG:
-            return self._rewake(chip)
-        chip.request(True)
-        self._flight[i] = _CHECK_WUPA
-        self._since[i] = self._now
-        return _DONE
-
-    def _read(self, i, n):
-        # After a REQA/WUPA with outcome n: the full read, and what it says.
-        chip = self.chips[i]
-        if n == ERROR:
+        if what == _HALT:
             chip.halt()
-        elif n != NO_TAG and n != DEAD:
-            n = self._identify(i)
+            n = ERROR
+        else:
+            n = self._rewake(chip) if what == _REWAKE else 1
+            if n == ERROR:
+                chip.halt()
+            elif n != NO_TAG and n != DEAD:
+                n = self._identify(i)
         if n == DEAD:
             self._fault(i)
         else:
@@ -319,9 +398,7 @@ class Readers:
         # it with the held tag, so the read that follows sees both.
         chip.halt()
         chip.request(True)
-        chip.wait()
-        n = chip.result()
-        return DEAD if n == BUSY else n
+        return chip.finish()
 
     def _identify(self, i):
         # A full read of what answered, expecting the UID seen last.
@@ -337,8 +414,14 @@ class Readers:
             self._last_n[i] = n
         if not agree:
             # The confirming re-read: soon, but not in the same instant as this look.
+            self._steady[i] = 0
             self._due[i] = (self._since[i] + _CONFIRM_MS) & _TICKS_MASK
-        elif obs != _NOISE and not self._holds(i, obs, n):
+            if not self._confirm[i]:
+                self._confirm[i] = 1
+                self._confirming += 1
+            return
+        self._steady[i] = 0 if obs == _NOISE else 1
+        if obs != _NOISE and not self._holds(i, obs, n):
             self._change(i, obs, n)
 
     def _agrees(self, i, obs, n):
