@@ -46,11 +46,14 @@ class HeapOutgrown(MicroPythonError):
     """The script needed more heap than it was given (the Pico's, by default)."""
 
 
-def run(source, heap_kb=None, why=None, timeout=300):
+def run(source, heap_kb=None, why=None, timeout=300, node_args=()):
     """Return MicroPython's stdout for `source`; raise with its traceback on
     failure, HeapOutgrown if a part needed more heap than the Pico has.
 
-    heap_kb gives a larger heap instead, and must come with `why`."""
+    heap_kb gives a larger heap instead, and must come with `why`.
+    node_args go to node before the runner (tests/pico_cost.py's benchmarks
+    pass --no-liftoff, so that no timing is taken before V8 has optimised
+    the interpreter)."""
     if heap_kb is not None and not why:
         raise ValueError("a run with more heap than the Pico's must say why")
     heapsize, expected = ((PICO_HEAPSIZE, PICO_GC_HEAP) if heap_kb is None
@@ -63,7 +66,7 @@ def run(source, heap_kb=None, why=None, timeout=300):
         manifest = f.name
     try:
         proc = subprocess.run(
-            ["node", str(RUNNER), path, str(heapsize), str(expected), manifest],
+            ["node", *node_args, str(RUNNER), path, str(heapsize), str(expected), manifest],
             capture_output=True, text=True, timeout=timeout, cwd=ROOT,
         )
     finally:
