@@ -1,19 +1,24 @@
 """The board's main loop (hal/mainloop.py) in virtual time (sim/hw/vloop.py):
-the passes and their waits, an input never lost while the CPU is stalled by
-the flash, the collector kept out of input handling, and nothing allocated
-by a pass with nothing to do, under MicroPython."""
+the passes and their waits, an answer pushed by the pass that took the
+input, an input never lost while the CPU is stalled by the flash, the
+collector kept out of input handling, and nothing allocated by a pass with
+nothing to do, under MicroPython."""
 
 import gc
+
+import pytest
 
 import mpy_wasm
 from dicetable.app import games
 from dicetable.app.events import OK, TAG_PLACED
 from dicetable.match.actions import seat_of, value_of
 from dicetable.app.registry import pack
-from hal.mainloop import BUTTON_MS, FRAME_MS, MainLoop
+from hal.mainloop import BUTTON_MS, FRAME_MS, GC_MS, MainLoop
+from hal.readers import PERIOD_MS
 from sim.hw import hands
 from sim.hw.rig import VirtualTable
 from sim.hw.vloop import VirtualLoop
+from sim.hw.vtag import VTag
 
 DTWWW = 0
 ERASE_MS = 45       # a W25Q16 sector erase, typical: the CPU runs nothing meanwhile
@@ -21,7 +26,7 @@ ERASE_MS = 45       # a W25Q16 sector erase, typical: the CPU runs nothing meanw
 
 class ReaderAt:
     """Readers that report one tag at a given time (the readers' own timing
-    is tested with the driver); otherwise due every 10 ms."""
+    is tested with the driver); otherwise due every PERIOD_MS."""
 
     def __init__(self, at_ms, reader, uid):
         self.at_ms = at_ms
@@ -32,7 +37,7 @@ class ReaderAt:
         if self.uid is not None and now_ms >= self.at_ms:
             uid, self.uid = self.uid, None
             emit(TAG_PLACED, self.reader, uid)
-        return 10
+        return PERIOD_MS
 
 
 def table_in_play():
@@ -78,10 +83,11 @@ def test_each_pass_runs_again_after_the_wait_it_returns():
                        vt.clock, vt.vbuttons.advance)
     loop.due = [start] * 3
     loop.run_for(1000)
-    assert loop.runs == [1000 // 10 + 1, 1000 // BUTTON_MS + 1, 1000 // FRAME_MS + 1]
+    assert loop.runs == [1000 // PERIOD_MS + 1, 1000 // BUTTON_MS + 1, 1000 // FRAME_MS + 1]
 
 
-def test_a_30_ms_press_during_a_journal_commit_that_stalls_the_cpu_is_not_missed():
+@pytest.mark.parametrize("press_from", [5, -5], ids=["inside the stall", "from before it"])
+def test_a_30_ms_press_during_a_journal_commit_that_stalls_the_cpu_is_not_missed(press_from):
     vt = table_in_play()
     t = vt.table
     seen = recorded_buttons(t)
@@ -89,12 +95,14 @@ def test_a_30_ms_press_during_a_journal_commit_that_stalls_the_cpu_is_not_missed
     now = vt.clock.ticks_ms()
     reader, uid = a_legal_tag(t)
     journal = len(t.match.journal)
-    loop = VirtualLoop(MainLoop(t, ReaderAt(now + 50, reader, uid), vt.buttons, vt.pixels),
+    at = now + 3 * PERIOD_MS                       # a readers pass: the tag comes then
+    loop = VirtualLoop(MainLoop(t, ReaderAt(at, reader, uid), vt.buttons, vt.pixels),
                        vt.clock, vt.vbuttons.advance)
     loop.due = [now] * 3
-    # The tag comes at +50 ms; its journal write holds the CPU until +95.
-    # A 30 ms tap of OK at seat 2 from +55 to +85 falls wholly inside.
-    vt.vbuttons.press(2, OK, now + 55, 30)
+    # Its journal write holds the CPU from `at` for ERASE_MS.  A 30 ms tap of
+    # OK at seat 2 that begins 5 ms into the stall falls wholly inside it; one
+    # that begins 5 ms before was read pressed once, then released after.
+    vt.vbuttons.press(2, OK, at + press_from, 30)
     loop.run_for(400)
     assert len(t.match.journal) == journal + 1     # the play went through
     assert seen == [(2, OK)]                        # and the tap was not lost
@@ -141,6 +149,72 @@ def test_the_collector_runs_after_the_answer_to_an_input_is_shown_not_during_it(
     assert events[:2] == ["journal", "show"]
     assert events.count("collect") == 1
     assert events.index("collect") > events.index("show")
+
+
+class Log:
+    """What happened, in order, with the pass it happened in."""
+
+    def __init__(self, vt, passes):
+        self.entries = []
+        self.pass_ = None
+        self.clock = vt.clock
+        names = ("readers", "buttons", "frames")
+        passes.passes = tuple(self._wrap(names[i], p) for i, p in enumerate(passes.passes))
+
+    def _wrap(self, name, step):
+        def run(now_ms):
+            self.pass_ = (name, now_ms)
+            return step(now_ms)
+        return run
+
+    def add(self, what):
+        self.entries.append((what, self.pass_))
+
+
+def logged_table(monkeypatch):
+    """A table in play whose reader events, pushes and collections are logged,
+    run by the main loop with the virtual table's own readers."""
+    vt = table_in_play()
+    t = vt.table
+    loop = MainLoop(t, vt.readers, vt.buttons, vt.pixels)
+    passes = VirtualLoop(loop, vt.clock, vt.vbuttons.advance)
+    now = vt.clock.ticks_ms()
+    passes.due = [now] * 3
+    log = Log(vt, passes)
+    event = t.reader_event
+    t.reader_event = lambda e, r, u: (log.add(("event", e)), event(e, r, u))
+    show = vt.pixels.show
+    vt.pixels.show = lambda frame: (log.add("show"), show(frame))
+    monkeypatch.setattr(gc, "collect", lambda: log.add("collect"))
+    return vt, loop, passes, log
+
+
+def test_the_answer_to_a_tag_goes_out_in_the_pass_that_delivered_it(monkeypatch):
+    vt, _, passes, log = logged_table(monkeypatch)
+    passes.run_for(100)
+    reader, uid = a_legal_tag(vt.table)
+    vt.chips[reader].place(VTag(uid))
+    del log.entries[:]
+    passes.run_for(200)
+    placed = log.entries.index((("event", TAG_PLACED), log.entries[0][1]))
+    assert log.entries[placed + 1] == ("show", log.entries[placed][1])
+
+
+def test_the_collector_waits_for_the_answer_and_for_a_gap_between_looks(monkeypatch):
+    vt, loop, passes, log = logged_table(monkeypatch)
+    passes.run_for(100)
+    reader, uid = a_legal_tag(vt.table)
+    vt.chips[reader].place(VTag(uid))
+    loop.garbage = True                     # an input's garbage, still there
+    del log.entries[:]
+    passes.run_for(200)
+    # Not in the pass whose look saw the tag (its re-read is 4 ms away), but
+    # once the answer to it is out, in a readers pass.
+    whats = [what for what, _ in log.entries]
+    assert whats[:3] == [("event", TAG_PLACED), "show", "collect"]
+    assert whats.count("collect") == 1
+    assert log.entries[2][1][0] == "readers"
+    assert PERIOD_MS >= GC_MS
 
 
 IDLE = """

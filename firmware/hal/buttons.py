@@ -26,6 +26,9 @@ latches the edge while interrupts are off and runs the handler after.  A
 flag with the pin read released on both sides of a gap of at least the
 debounce time is a whole press inside the gap: reported as a short press.
 (A flag from a release's bounce comes within a normal 5 ms gap: ignored.)
+Likewise a button read pressed, not yet for the debounce time, just before
+such a gap and released after it was pressed for at least the gap's length:
+a short press too.
 
 poll() allocates nothing: the state is in preallocated byte arrays and lists
 of small ints, and each button's step is its own small method so every frame
@@ -136,6 +139,10 @@ class Buttons:
         raw = 0 if (self._word >> self._bit[k]) & 1 else 1
         if self._fell[k]:
             self._unseen(k, raw, emit)
+        elif self._raw[k] and not raw and not self._level[k] and self._gap >= self._debounce:
+            # Pressed when the gap began, released after it: a press that the
+            # stall hid before its debounce was over.
+            emit(self._seat[k], k - self._first[self._seat[k]])
         if raw != self._raw[k]:
             self._raw[k] = raw
             self._since[k] = now

@@ -2,7 +2,8 @@
 
 VirtualLoop(loop, clock, before=None) runs the MainLoop's three passes the
 way asyncio runs them on the board: each pass when its time has come, the
-earliest first, then again after the wait it returned.  Time is the virtual
+earliest first, then again the wait it returned after it began (at once if
+the pass took longer).  Time is the virtual
 clock of the virtual parts (sim/hw/clock.py), which the parts advance as
 they work (the SPI bus per byte on the wire; a test may stall it, as a flash
 erase does): a pass starts when it is due or when the one before it ended,
@@ -39,10 +40,11 @@ class VirtualLoop:
             if self._before is not None:
                 self._before(clock.ticks_ms())
             start = clock.now_us
-            wait = self.passes[i](clock.ticks_ms())
+            began = clock.ticks_ms()
+            wait = self.passes[i](began)
             self.busy_us[i] += clock.now_us - start
             self.runs[i] += 1
-            self.due[i] = clock.ticks_ms() + wait
+            self.due[i] = began + wait
         if clock.now_us < t_ms * 1000:
             clock.now_us = t_ms * 1000
         if self._before is not None:
