@@ -139,7 +139,7 @@ def test_interrupted_flash_keeps_maintenance_and_rerun_repairs(tmp_path, built):
             copied = flash(b, FIRMWARE)
             assert "main.py" in copied and "pins.mpy" not in copied
             for path, data in built.items():
-                assert b.sha256(path) == _sha(data)
+                assert b.sha256(path) == _sha(data), path
             assert b.sha256("stale_module.py") is None
             assert flash(b, FIRMWARE) == []
 

@@ -7,12 +7,18 @@ its REPL on a TCP port on 127.0.0.1 that the real mpremote reaches with
         vb.save()                          # flash written to `folder` now
         vb.power_cycle()                   # stop (saving) and start again on `folder`
         vb.resets()                        # how often its watchdog has reset it
+        vb.heap_grown()                    # bytes its heap grew past the Pico's (0)
 
 The board's filesystem is loaded from `folder` at start and written back to it
 on save(), on stop() and whenever a client disconnects.  Its `machine` has the
 rp2 port's WDT, Timer and the WATCHDOG CTRL register on real timers, and
 `vboard.run(coro, on_interrupt)` on the board stands for main.py's running app
 (see vboard.mjs).
+
+It has the Pico's heap (sim/pico.py), garbage collected after every call into
+the interpreter; a heap that had to grow past it (a MemoryError on the Pico)
+makes stop() raise HeapOutgrown, so every test that uses a virtual board fails
+then.
 """
 
 from __future__ import annotations
@@ -23,17 +29,21 @@ import subprocess
 import time
 from pathlib import Path
 
+from sim import pico
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(__file__).with_name("vboard.mjs")
+
+
+class HeapOutgrown(AssertionError):
+    """The virtual board's heap had to grow past the Pico's."""
 
 
 class VirtualBoard:
     """A virtual board process; start() launches it, stop() ends it."""
 
-    def __init__(self, folder: str | os.PathLike[str], heap_kb: int = 1024,
-                 timeout: float = 15.0) -> None:
+    def __init__(self, folder: str | os.PathLike[str], timeout: float = 15.0) -> None:
         self.folder = Path(folder)
-        self.heap_kb = heap_kb
         self.timeout = timeout
         self.port: int | None = None
         self._proc: subprocess.Popen[bytes] | None = None
@@ -52,12 +62,12 @@ class VirtualBoard:
         self.folder.mkdir(parents=True, exist_ok=True)
         self._proc = subprocess.Popen(
             ["node", str(SCRIPT), "--port", "0", "--fs", str(self.folder),
-             "--heap", str(self.heap_kb)],
+             "--heapsize", str(pico.HEAPSIZE), "--gc-heap", str(pico.GC_HEAP)],
             cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL)
         line = self._readline()
         if not line.startswith("PORT "):
-            self.stop()
+            self._power_off()
             raise RuntimeError(f"virtual board did not start: {line!r}")
         self.port = int(line.split()[1])
         return self
@@ -76,8 +86,24 @@ class VirtualBoard:
             raise RuntimeError(f"virtual board: unexpected answer {line!r}")
         return int(line.split()[1])
 
+    def heap_grown(self) -> int:
+        """Bytes the heap has had to grow past the Pico's since start() (0)."""
+        self._command("heap")
+        line = self._readline()
+        if not line.startswith("HEAP "):
+            raise RuntimeError(f"virtual board: unexpected answer {line!r}")
+        return int(line.split()[1])
+
     def stop(self) -> None:
-        """Power off: the flash is saved to the folder, the process ends."""
+        """Power off: the flash is saved to the folder, the process ends.
+        HeapOutgrown if the heap had to grow past the Pico's meanwhile."""
+        grown = self.heap_grown() if self._proc is not None and self._proc.poll() is None else 0
+        self._power_off()
+        if grown:
+            raise HeapOutgrown(f"the virtual board's heap had to grow by {grown} bytes:"
+                               " on the Pico this is a MemoryError")
+
+    def _power_off(self) -> None:
         proc, self._proc = self._proc, None
         self.port = None
         if proc is None:

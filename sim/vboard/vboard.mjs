@@ -3,15 +3,26 @@
 // socket://127.0.0.1:PORT` (pyserial's socket:// URL) talks to it as to a
 // Pico on USB.
 //
-//   node sim/vboard/vboard.mjs [--port N] [--fs DIR] [--heap KB]
+//   node sim/vboard/vboard.mjs [--port N] [--fs DIR] [--heapsize BYTES --gc-heap BYTES]
 //
 // Prints "PORT <n>" on stdout once it listens (port 0, the default, picks a
 // free one).  Commands on stdin, one a line: "save" writes the board's
 // filesystem to DIR and answers "SAVED"; "resets" answers "RESETS <n>", the
-// number of watchdog resets since the process started; "quit" saves and exits
+// number of watchdog resets since the process started; "heap" answers "HEAP
+// <n>", the bytes the heap has grown by since start (see THE HEAP); "quit" saves and exits
 // (so does SIGTERM or the end of stdin).  One client at a time; a new
 // connection replaces the old one, like unplugging and replugging USB (the
 // REPL state is kept, as on a board whose cable is pulled).
+//
+// THE HEAP.  --heapsize is the loader's heapsize and --gc-heap the GC heap it
+// must give (sim/pico.py pins the Raspberry Pi Pico's pair); the board exits
+// at start if it does not.  This build never collects garbage inside a call
+// into the interpreter and grows its heap instead where the Pico would
+// collect, and where the Pico raises MemoryError (tests/mpy_wasm.mjs).  So
+// garbage is collected after every call the board makes (a chunk of input
+// from the client, a timer's callback, boot.py and main.py), as the Pico's
+// collector would before running out, and any growth after that is a heap
+// the Pico does not have: it is counted, told on stderr and by "heap".
 //
 // THE FILESYSTEM.  The board's flash is the root of the wasm build's in-memory
 // filesystem (Emscripten's /tmp, /home and /dev are removed at start; /proc
@@ -48,6 +59,10 @@
 //   exactly what the rp2 port prints.  Code on the board that compares
 //   e.errno with errno.ENOENT still sees 44 (the firmware does not do that:
 //   it catches OSError as a whole).
+// - `binascii` is a shim calling Node's base64 and hex: the build's own is
+//   micropython-lib's Python (the rp2 port's is C), which allocates about
+//   2.4 KB of heap per byte it encodes and would outgrow the Pico's heap on
+//   every 4 KB file chunk mpremote and the host tools move.
 // - `machine` (not in this build) is a small shim: Pin (the maintenance button
 //   reads held), and the watchdog as the rp2 port has it, on real JS timers:
 //   WDT(timeout=ms) starts it (again: re-armed with the new timeout, as
@@ -83,7 +98,10 @@ function opt(name, dflt) {
 }
 const PORT = Number(opt("--port", "0"));
 const HOST_DIR = opt("--fs", null);
-const HEAP_KB = Number(opt("--heap", "1024"));
+const HEAPSIZE = Number(opt("--heapsize", "251664"));
+const GC_HEAP = Number(opt("--gc-heap", "0"));
+// What this build adds to gc.mem_free(): the most it could still grow by.
+const GROWTH_ROOM = 128 * 1024 * 1024;
 
 // Emscripten errno -> [Linux errno, name MicroPython prints or null].
 const ERRNO = {
@@ -98,7 +116,7 @@ let out = [];            // bytes produced by the current call into MicroPython
 let client = null;       // the connected socket, if any
 
 const mp = await loadMicroPython({
-  heapsize: HEAP_KB * 1024,
+  heapsize: HEAPSIZE,
   linebuffer: false,
   stdout: (b) => out.push(b[0]),
   stderr: (b) => out.push(b[0]),
@@ -189,7 +207,28 @@ function call(fn) {
   } catch (err) {
     for (const c of Buffer.from(String(err.message || err) + "\r\n")) out.push(c);
   }
+  collect();
   flush();
+}
+
+// -- the heap -------------------------------------------------------------------
+let heapAtStart = 0;     // gc.mem_free() + gc.mem_alloc() at power-up
+let grown = 0;           // what the heap has grown by since, in bytes
+function heapTotal() {
+  mp.runPython("__vboard_heap = __import__('gc').mem_free() + __import__('gc').mem_alloc()");
+  const total = mp.globals.get("__vboard_heap");
+  mp.runPython("del __vboard_heap");
+  return total;
+}
+function collect() {
+  // The collection this build does only at the top level, after the call.
+  mp.runPython("__import__('gc').collect()");
+  const now = heapTotal() - heapAtStart;
+  if (now !== grown) {
+    grown = now;
+    process.stderr.write(`vboard: the heap had to grow by ${grown} bytes: ` +
+                         "on the Pico this is a MemoryError\n");
+  }
 }
 function stopTimers() {
   for (const t of timers.values()) clearInterval(t);
@@ -216,6 +255,18 @@ globalThis.vboardHw = {
     };
     timers.set(id, periodic ? setInterval(tick, period) : setTimeout(tick, period));
     return id;
+  },
+  b64encode(data, newline) {
+    return Buffer.from(Uint8Array.from(data)).toString("base64") + (newline ? "\n" : "");
+  },
+  b64decode(text) {
+    return Array.from(Buffer.from(String(text), "base64"));
+  },
+  hexEncode(data) {
+    return Buffer.from(Uint8Array.from(data)).toString("hex");
+  },
+  hexDecode(text) {
+    return Array.from(Buffer.from(String(text), "hex"));
   },
   timerStop(id) {
     const t = timers.get(id);
@@ -322,7 +373,19 @@ def _shims():
                 vboard.stop()
                 print('KeyboardInterrupt: ')
                 on_interrupt()
+    class binascii:
+        # The rp2 port's binascii is C; this build's is micropython-lib's
+        # Python, which allocates about 2.4 KB of heap per byte it encodes.
+        def b2a_base64(data, *, newline=True):
+            return hw.b64encode(data, newline).encode()
+        def a2b_base64(data):
+            return bytes(hw.b64decode(data if isinstance(data, str) else data.decode()))
+        def hexlify(data):
+            return hw.hexEncode(data).encode()
+        def unhexlify(data):
+            return bytes(hw.hexDecode(data if isinstance(data, str) else data.decode()))
     sys.modules['machine'] = machine
+    sys.modules['binascii'] = binascii
     sys.modules['vboard'] = vboard
 _shims()
 del _shims
@@ -348,8 +411,15 @@ function boot(powerUp, rawMode) {
   runFile("boot.py");
   if (powerUp || !rawMode) runFile("main.py");
   mp.replInit();
+  collect();
 }
 let rawMode = false;     // tracked only to decide whether main.py runs on a soft reset
+heapAtStart = heapTotal();
+if (GC_HEAP && heapAtStart - GROWTH_ROOM !== GC_HEAP) {
+  process.stderr.write(`vboard: heapsize ${HEAPSIZE} gives ${heapAtStart - GROWTH_ROOM} ` +
+                       `bytes of GC heap, not ${GC_HEAP}\n`);
+  process.exit(2);
+}
 boot(true, false);
 out = [];                // nobody was listening at power-up
 
@@ -385,6 +455,7 @@ function receive(data) {
       }
     }
   }
+  collect();
   flush();
 }
 
@@ -428,6 +499,8 @@ rl.on("line", (line) => {
     process.stdout.write("SAVED\n");
   } else if (cmd === "resets") {
     process.stdout.write(`RESETS ${resets}\n`);
+  } else if (cmd === "heap") {
+    process.stdout.write(`HEAP ${grown}\n`);
   } else if (cmd === "quit") {
     quit();
   }
