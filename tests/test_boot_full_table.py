@@ -18,6 +18,7 @@ accepted action."""
 
 import pytest
 
+import bench_heap
 import mpy_wasm
 from dicetable.app import games
 from dicetable.app.inputs import Inputs, table_draws
@@ -137,3 +138,83 @@ def test_power_up_on_a_full_table_resumes_every_action_even_after_a_second_cut(w
     # A boot writes only the table's own roll (one record: 8 bytes), and a cut
     # inside that write is survived like any other.
     assert (cut_short > 0) == (len(after) > len(actions))
+
+
+# The boot's largest single allocation must fit in this: "a few KB".
+HOLE = 6 * 1024
+
+FRAGMENTED = """
+from sim.hw.norflash import PowerLost
+from sim.hw.rig import VirtualTable
+flash.cut_after(3)
+try:
+    storage.append(TORN)
+except PowerLost:
+    pass
+storage = None
+torn = flash.reboot()
+flash = None
+#: next run
+import dicetable.match.nokosu
+#: next run
+vt = VirtualTable(flash=torn)
+torn = None
+#: next run
+# The free heap cut into holes of HOLE bytes, each held apart by a small
+# block.  A tuple is one allocation, and its id is its address; the collector
+# allocates first fit from the lowest free block, so the small gaps below the
+# free expanse are filled first.  The lists are made beforehand: none grows.
+holes = [None] * 64
+pins = [None] * 64
+fill = [None] * 1024
+big = (HOLE - 16) // 4          # a tuple's items, 4 bytes each, after its header
+two = 2
+k = 0
+hole = (None,) * big
+pin = (None,) * two
+while id(pin) < id(hole):
+    fill[k] = pin
+    k += 1
+    pin = (None,) * two
+k = 0
+while GC_HEAP - gc.mem_alloc() > HOLE + 2048:
+    holes[k] = hole
+    pins[k] = pin
+    k += 1
+    hole = (None,) * big
+    pin = (None,) * two
+holes[k] = hole
+pins[k] = pin
+rest = (None,) * ((GC_HEAP - gc.mem_alloc() - 1024) // 4)     # the end, kept
+hole = pin = None
+#: next run
+holes = None
+#: next run
+import micropython
+micropython.mem_info(1)
+print("end of map")
+#: next run
+vt.boot()
+t = vt.table
+print("resumed", t.mode, len(t.match.journal), sum(t.match.journal) % 1000003)
+"""
+
+
+def test_the_boot_needs_no_free_block_larger_than_a_few_kb():
+    # The game's modules are imported before the heap is cut up: here the
+    # virtual parts' names have filled MicroPython's string pool to where the
+    # game's names need a new pool block of ~9 KB; on the board they fit the
+    # pool it has (tests/bench_heap.py board_code()).
+    m = nokosu_match()
+    actions, torn = m.journal[:-1], m.journal[-1]
+    parts = ["import gc\nGC_HEAP = %d\nHOLE = %d\nREGISTRY = %r\nHEADER = %r\nSEATS = %d\n"
+             "SEED = %d\nTORN = %d\n" % (mpy_wasm.PICO_GC_HEAP, HOLE, hands.full_registry(),
+                                        m.header(), SEATS_RECORD | 0x1F, SEED_RECORD | SEED,
+                                        torn) + BUILD]
+    parts += ["for a in %r:\n    storage.append(a)" % (actions[i:i + 40],)
+              for i in range(0, len(actions), 40)]
+    out = mpy_wasm.run(mpy_wasm.parts(parts) + "\n#: next run\n" + FRAGMENTED).split("\n")
+    heap_map = out[:out.index("end of map")]
+    assert bench_heap.largest_free(heap_map) <= HOLE + 512
+    assert out[-2].split() == ["resumed", "play", str(len(actions)),
+                               str(sum(actions) % 1000003)]

@@ -41,7 +41,7 @@ from dicetable.app import games
 from dicetable.app.entry import Entry
 from dicetable.app.events import (
     MAX_SEATS, CENTRE, TAG_PLACED, TWO_TAGS, READER_FAULT, READER_OK, MINUS, PLUS, OK, LONG)
-from dicetable.app.inputs import Inputs, table_draws
+from dicetable.app.inputs import Inputs
 from dicetable.app.menu import Menu, START, ENTER_PROVISION
 from dicetable.app.registry import Registry, uid_hex
 from dicetable.app.rng import draw
@@ -261,7 +261,10 @@ class Table:
             if a >> 20 == _SEED_KIND:
                 seed = a & _SEED_BITS
                 continue
-            drawn = table_draws(g, m)
+            # The table's own draws: its actions with no item that no seat enters
+            # (table_draws() of the state before, without listing its actions).
+            drawn = (seat_of(a) == TABLE and not games.is_item_kind(g, kind_of(a))
+                     and games.table_entry_seat(g, m) < 0)
             code = m.submit(a)
             if code == ACCEPTED:
                 self._mark(len(m.journal) - 1, drawn)
