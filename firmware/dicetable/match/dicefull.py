@@ -205,10 +205,13 @@ class DicefullMatch(Match):
         """Final places: most VP first; among tied leaders, the roll-off order
         (the winner first; seats knocked out in the same roll-off share a place)."""
         places = []
+        totals = self.totals
+        stage = self.stage
         for s in range(self.players):
             place = 1
             for o in range(self.players):
-                if (self.totals[o], self.stage[o]) > (self.totals[s], self.stage[s]):
+                # (totals, stage) compared without a tuple per comparison
+                if totals[o] > totals[s] or (totals[o] == totals[s] and stage[o] > stage[s]):
                     place += 1
             places.append(place)
         return places
