@@ -68,7 +68,7 @@ import micropython
 #: next run
 import pins
 import table_config
-from dicetable.app import entry, events, frames, games, inputs, menu, registry, rng, table
+from dicetable.app import entry, events, frames, games, inputs, registry, rng, table
 from dicetable.match import actions, engine
 from hal import buttons, chipselect, display, journal, mainloop, mfrc522, pixels, readers, storage
 #: next run
@@ -236,9 +236,13 @@ import micropython
 #: next run
 import pins
 import table_config
-from dicetable.app import entry, events, frames, games, inputs, menu, registry, rng, table
+from dicetable.app import entry, events, frames, games, inputs, registry, rng, table
 from dicetable.match import actions, engine
 from hal import buttons, chipselect, display, journal, mainloop, mfrc522, pixels, readers, storage
+# The menu shows at power-up (its names stay in the string pool) and is
+# forgotten when the match begins (app/table.py).
+table._menu_module()
+table._forget_menu_module()
 #: next run
 print(gc.mem_alloc())
 #: next run

@@ -6,6 +6,9 @@ leaves with OK at any time; the menu seat joins or leaves with - / + on the
 seats field.  Fields a game does not read are skipped.  OK on the last field
 starts the match; choosing "provision" as the game and OK enters provisioning.
 docs/table.md ("The menu") is the player's page.
+
+The table holds a Menu (and this module) only while it shows the menu: the
+choices last made are kept as state() and given to the next Menu.
 """
 
 try:
@@ -41,13 +44,20 @@ ENTER_PROVISION = "provision"
 class Menu:
     """The choices so far; `joined` holds the seats that play."""
 
-    def __init__(self, seats):
+    def __init__(self, seats, state=None):
         self.seats = seats          # the table's seats, the first drives the menu
         self.lead = seats[0]
-        self.game = 0
-        self.joined = [seats[0]]
-        self.values = [0, 0, 0, 0, 0, 0]   # per field (game and seats kept apart)
         self.field = F_GAME
+        if state is None:
+            self.game = 0
+            self.joined = [seats[0]]
+            self.values = [0, 0, 0, 0, 0, 0]   # per field (game and seats kept apart)
+        else:
+            self.game, self.joined, self.values = state
+
+    def state(self):
+        """The choices made (game, seats, field values), for the next Menu."""
+        return self.game, list(self.joined), list(self.values)
 
     def fields(self):
         """The fields the chosen game reads, in order."""

@@ -42,7 +42,6 @@ from dicetable.app.entry import Entry
 from dicetable.app.events import (
     MAX_SEATS, CENTRE, TAG_PLACED, TWO_TAGS, READER_FAULT, READER_OK, MINUS, PLUS, OK, LONG)
 from dicetable.app.inputs import Inputs
-from dicetable.app.menu import Menu, START, ENTER_PROVISION
 from dicetable.app.registry import Registry, uid_hex
 from dicetable.app.rng import draw
 from dicetable.match.actions import (
@@ -52,6 +51,7 @@ from dicetable.match.engine import GAMES
 
 MENU = "menu"
 PROVISION = "provision"
+_MENU_MODULE = "dicetable.app.menu"
 PLAY_MODE = "play"
 OVER = "over"
 BOOT = "boot"
@@ -89,6 +89,21 @@ _HALF = const(0x20000000)
 _WAIT_TAG = const(0)
 _CHOOSE_GAME = const(1)
 _CHOOSE_ITEM = const(2)
+
+
+def _menu_module():
+    # Imported when the menu shows and forgotten when it goes: its code is
+    # about 5 KB of the Pico's heap that a match does not need.
+    return __import__(_MENU_MODULE, None, None, ("Menu",))
+
+
+def _forget_menu_module():
+    import sys
+    if _MENU_MODULE in sys.modules:
+        del sys.modules[_MENU_MODULE]
+    app = sys.modules.get("dicetable.app")
+    if app is not None and "menu" in dir(app):
+        delattr(app, "menu")
 
 
 def ticks_diff(a, b):
@@ -154,7 +169,8 @@ class Table:
         self.mode = BOOT
         self.now = 0
         self.registry = Registry()
-        self.menu = Menu(self.seats)
+        self.menu = None                    # a menu.Menu while the menu shows
+        self._choices = None                # the menu's choices last made
         self.match = None
         self.game = -1
         self.seed = 0                       # of the match's table draws
@@ -321,6 +337,7 @@ class Table:
             except (OSError, ValueError) as e:
                 self.say("journal not cleared: %r" % (e,))
         self.mode = MENU
+        self.menu = _menu_module().Menu(self.seats, self._choices)
         self.match = None
         self.game = -1
         self.inputs = None
@@ -352,7 +369,15 @@ class Table:
         self.seed = seed
         self._begin(g, m, seats)
 
+    def _leave_menu(self):
+        """The menu is gone until the table shows it again; its choices stay."""
+        if self.menu is not None:
+            self._choices = self.menu.state()
+            self.menu = None
+            _forget_menu_module()
+
     def _begin(self, g, m, seats):
+        self._leave_menu()
         self.game = g
         self.match = m
         self.phys = list(seats)
@@ -369,6 +394,7 @@ class Table:
         self._render()
 
     def _start_provision(self):
+        self._leave_menu()
         self.mode = PROVISION
         self.prov_stage = _WAIT_TAG
         self.say("provisioning: put a tag on any reader; long OK leaves")
@@ -407,11 +433,12 @@ class Table:
         """A seat's button: MINUS, PLUS or OK, plus LONG for a long press."""
         if self.mode == MENU:
             what, refusal = self.menu.button(seat, code)
+            mn = _menu_module()
             if refusal:
                 self._refuse(seat, refusal)
-            elif what == START:
+            elif what == mn.START:
                 self._start_new()
-            elif what == ENTER_PROVISION:
+            elif what == mn.ENTER_PROVISION:
                 self._start_provision()
             else:
                 self._render()
