@@ -32,6 +32,7 @@ UID7B = bytes.fromhex("04A1B2112233AA")   # same cascade level 1 as UID7
 FAST = 10_000_000                           # the MFRC522's fastest SPI clock
 TICKS_MASK = (1 << 30) - 1                  # time.ticks_ms() wraps at 2**30
 LOOK_GAP_US = 5_000                         # between two looks at a reader (the schedule)
+PRESENCE = readers_mod._PRESENCE            # a held tag's presence is checked every so many looks
 
 
 class Bench:
@@ -249,15 +250,18 @@ def test_a_uid_is_read_and_reported_after_a_confirming_re_read(uid, baud):
     assert tag.state == HALT                             # HLTA after the read
     assert bench.poll() == [(PLACED, 0, uid)]
     assert tag.selects == 1                              # the re-read stops before SELECT
-    # A held tag: REQA (nothing new), WUPA (still there), no UID read again.
+    # A held tag: REQA (nothing new), and every PRESENCE looks WUPA (still
+    # there); no UID read again.
     reqa, wupa, frames = chip.reqa, chip.wupa, chip.frames
-    assert bench.poll(10) == []
+    assert bench.poll(4 * PRESENCE) == []
     assert bench.readers.holding(0) == uid
     assert tag.selects == 1
-    assert (chip.reqa - reqa, chip.wupa - wupa, chip.frames - frames) == (10, 10, 20)
+    looks = 4 * PRESENCE
+    assert (chip.reqa - reqa, chip.wupa - wupa, chip.frames - frames) == (looks, 4, looks + 4)
     chip.remove(tag)
-    assert bench.poll() == []                            # one miss: not yet
-    assert bench.poll() == [(REMOVED, 0, None)]
+    # Seen gone at the next presence check, and reported when the look after agrees.
+    got = [bench.poll() for _ in range(PRESENCE + 1)]
+    assert got == [[]] * (PRESENCE - 1) + [[], [(REMOVED, 0, None)]]
     assert bench.poll(3) == []
 
 
@@ -316,7 +320,7 @@ def test_two_tags_report_two_tags_and_no_uid(first, second):
     chip.remove(b)
     assert bench.poll(2) == [(REMOVED, 0, None), (PLACED, 0, first)]
     chip.remove(a)
-    assert bench.poll(2) == [(REMOVED, 0, None)]
+    assert bench.poll(PRESENCE + 1) == [(REMOVED, 0, None)]
 
 
 def test_a_second_tag_on_a_held_one():
@@ -334,11 +338,19 @@ def test_a_second_tag_on_a_held_one():
 # --- flicker at the antenna's edge -----------------------------------------------
 
 def expected_events(pattern, polls):
-    """Reference: a state changes when two consecutive polls agree on it."""
-    got, state, last = [], 0, None
+    """Reference: a state changes when two consecutive looks agree on it; a
+    look at a held tag that agreed with the one before sees only whether a
+    new tag came, but for every PRESENCE-th, which looks for the held one."""
+    got, state, last, steady, quiet = [], 0, None, False, 0
     for k in range(polls):
+        if state and steady:
+            quiet += 1
+            if quiet < PRESENCE:
+                continue
+        quiet = 0
         seen = 1 if pattern[k % len(pattern)] == "1" else 0
-        if seen == last and seen != state:
+        steady = seen == last
+        if steady and seen != state:
             got.append((PLACED, 0, UID4) if seen else (REMOVED, 0, None))
             state = seen
         last = seen
@@ -350,7 +362,8 @@ def expected_events(pattern, polls):
     ("01", []),
     ("110", [(PLACED, 0, UID4)]),
     ("1101", [(PLACED, 0, UID4)]),
-    ("1100", [(PLACED, 0, UID4), (REMOVED, 0, None)] * 5),
+    ("1100", [(PLACED, 0, UID4)]),          # every presence check finds it there
+    ("1100000", [(PLACED, 0, UID4), (REMOVED, 0, None)] * 2 + [(PLACED, 0, UID4)]),
 ])
 def test_flicker_produces_no_spurious_events(pattern, expected):
     bench = Bench()
@@ -467,11 +480,13 @@ def test_placed_and_removed_on_several_readers_on_one_bus(as_dict):
     chips[0].remove(a)
     chips[5].place(a)
     chips[1].place(c)
-    assert bench.poll(2) == [(REMOVED, 0, None), (PLACED, 1, UID4B), (PLACED, 5, UID4)]
+    assert sorted(bench.poll(PRESENCE + 1)) == sorted(
+        [(REMOVED, 0, None), (PLACED, 1, UID4B), (PLACED, 5, UID4)])
     chips[CENTRE].remove(b)
     chips[1].remove(c)
     chips[4].place(b)
-    assert bench.poll(2) == [(REMOVED, 1, None), (PLACED, 4, UID7), (REMOVED, CENTRE, None)]
+    assert sorted(bench.poll(PRESENCE + 1)) == sorted(
+        [(REMOVED, 1, None), (PLACED, 4, UID7), (REMOVED, CENTRE, None)])
     assert bench.poll(3, i=3) == []                       # no reader there: nothing happens
     assert bench.poll(4) == []
     assert all(p is None or p.value() == 1 for p in bench.pins)
@@ -511,7 +526,8 @@ def test_service_confirms_a_new_tag_at_once_not_a_period_later(uid):
         bench.chips[0].remove(tag)
         took, got = bench.serve_until_event()
         assert got == [(REMOVED, 0, None)]
-        assert took <= readers_mod.PERIOD_MS + readers_mod._CONFIRM_MS + 5
+        # Its absence is seen at a presence check, within PRESENCE looks.
+        assert took <= PRESENCE * readers_mod.PERIOD_MS + readers_mod._CONFIRM_MS + 5
 
 
 @pytest.mark.parametrize("first, second", [(UID4, UID4B), (UID7, UID7B)],
@@ -523,9 +539,10 @@ def test_a_tag_swapped_for_another_between_two_looks_is_reported(first, second):
     chip.place(a)
     assert bench.serve(60) == [(PLACED, 1, first)]
     frames = chip.frames
-    bench.serve(100)
+    looks = 4 * PRESENCE
+    bench.serve(looks * readers_mod.PERIOD_MS)
     assert a.selects == 1                                 # held: not read again
-    assert chip.frames - frames == 2 * 100 // readers_mod.PERIOD_MS   # REQA + WUPA a look
+    assert chip.frames - frames == looks + 4              # REQA a look, WUPA every PRESENCE
     chip.remove(a)
     chip.place(b)                                         # faster than a look
     assert bench.serve(60) == [(REMOVED, 1, None), (PLACED, 1, second)]

@@ -188,13 +188,35 @@ class MFRC522:
         port[self._off_at] = self._off
 
     def _send(self, seq):
-        # Each buffer of seq in a transaction of its own.
+        # Each buffer of seq (4 to 6 of them) in a transaction of its own.
+        # Unrolled, with the chip select in locals: a loop, and the attribute
+        # loads in it, cost as much again (tests/bench_readers.py).
         port = self._port
         write = self._write
-        for k in range(len(seq)):
-            port[self._on_at] = self._on
-            write(seq[k])
-            port[self._off_at] = self._off
+        on_at = self._on_at
+        on = self._on
+        off_at = self._off_at
+        off = self._off
+        port[on_at] = on
+        write(seq[0])
+        port[off_at] = off
+        port[on_at] = on
+        write(seq[1])
+        port[off_at] = off
+        port[on_at] = on
+        write(seq[2])
+        port[off_at] = off
+        port[on_at] = on
+        write(seq[3])
+        port[off_at] = off
+        if len(seq) > 4:
+            port[on_at] = on
+            write(seq[4])
+            port[off_at] = off
+            if len(seq) > 5:
+                port[on_at] = on
+                write(seq[5])
+                port[off_at] = off
 
     def read(self, reg):
         """Read one register."""

@@ -21,11 +21,13 @@ What a look sends depends on what the reader holds:
 - nothing, and the last look agreed: REQA, which only tags in IDLE answer
   (a tag just put down); every eighth such look WUPA instead, for a tag that
   was halted and then missed;
-- a tag u, and the last look agreed (a presence check): REQA, then WUPA.
-  The held tag is halted (or READY* from the last check, which the REQA
-  sends back to HALT), so REQA is answered only by a tag that arrived since,
-  and WUPA by the held tag (or by nothing: it was taken away).  Two frames
-  without a reply's UID: a held tag costs a poll next to nothing;
+- a tag u, and the last look agreed: REQA, and every fourth look (a
+  presence check) WUPA after it.  The held tag is halted (or READY* from
+  the last check, which the REQA sends back to HALT), so REQA is answered
+  only by a tag that arrived since (one swapped for u too), and WUPA by the
+  held tag (or by nothing: it was taken away).  No reply's UID is read: a
+  held tag costs a look what an empty reader costs, and its WUPA every
+  fourth; its removal is seen within four looks;
 - a change seen but not confirmed (the confirming re-read), or two tags:
   WUPA and a full read.  A read that gives the UID seen before stops before
   the last SELECT: the tag has said its whole UID again.
@@ -35,17 +37,17 @@ full read, so a tag swapped for another between two looks is read.
 
 service(now_ms, emit) runs the readers from the main loop: it starts a frame
 on every reader that is due, one after the other, so that the chips wait
-for their tags in parallel, waits on the chip of the last one (a REQA and
-its timeout take 0.4 ms, and the others started before it), collects them
-all, then makes the full reads the answers call for, and returns the ms to
-wait.  Every reader is looked at together every period_ms, in one call, so
-between two looks the readers leave the CPU alone for the whole period;
-a look that saw a change is read again _CONFIRM_MS after it began (the
-re-read does not wait for the other readers, and is far enough from the
-first read not to see the same instant of a tag at the antenna's edge),
+for their tags in parallel, then collects them in the same order, each
+waited for on its own chip (a REQA and its timeout take 0.4 ms, about what
+starting the others takes), then makes the full reads the answers call for,
+and returns the ms to wait.  Every reader is looked at together on a grid
+of period_ms, in one call, so between two looks the readers leave the CPU
+alone; a look that saw a change is read again _CONFIRM_MS after it began
+(the re-read does not wait for the other readers, and is far enough from
+the first read not to see the same instant of a tag at the antenna's edge),
 then the reader rejoins the others.  A look that finds what the reader
-holds is settled in the call that collects it, with no further Python work.
-poll(i) makes one whole look at one reader, waiting on its chip.
+holds is settled as it is collected, with no further Python work.  poll(i)
+makes one whole look at one reader.
 
 A reader that stops answering (no MFRC522 version, or a frame that never
 ends) is reported once and tried again with a back-off in looks (1, 2, 4 ..
@@ -60,7 +62,7 @@ except ImportError:
 
 from dicetable.app import events
 from hal.chipselect import ChipSelect, PinPort, pin_select
-from hal.mfrc522 import MFRC522, NO_TAG, COLLISION, ERROR, DEAD, BUSY
+from hal.mfrc522 import MFRC522, NO_TAG, COLLISION, ERROR, DEAD
 
 # What a reader holds (and what one look saw).
 _EMPTY = const(0)
@@ -75,6 +77,7 @@ _FIND = const(1)       # REQA, then a full read if answered
 _FIND_WUPA = const(2)  # WUPA, then a full read if answered
 _CHECK = const(3)      # a presence check's REQA
 _CHECK_WUPA = const(4)  # ... and its WUPA
+_PEEK = const(5)       # a held reader's REQA: only a tag that arrived since answers
 
 # What a look left to do once every frame of the call has started.
 _READ = const(1)       # a full read of what answered
@@ -83,9 +86,9 @@ _REWAKE = const(3)     # a tag arrived on a held one: both woken, then read
 
 PERIOD_MS = 20         # a look at every reader this often; see tests/bench_readers.py
 _CONFIRM_MS = const(4)  # a change seen is read again this long after the look began
-_STALL_MS = const(5)   # a frame not over by then: the chip has stopped
 _BACKOFF_MAX = const(32)   # looks between attempts to revive a faulty reader, at most
 _SWEEP = const(8)          # every 8th quiet look at an empty reader uses WUPA
+_PRESENCE = const(4)       # every 4th look at a held reader checks for it
 _UID_BYTES = const(10)
 _TICKS_MASK = const(0x3FFFFFFF)    # time.ticks_ms() wraps at 2**30
 _TICKS_HALF = const(0x20000000)
@@ -142,6 +145,7 @@ class Readers:
         self.chips = [None if s is None else MFRC522(spi, s) for s in slots]
         self.indices = [i for i in range(n) if slots[i] is not None]
         self._order = bytes(self.indices)
+        self._fitted = [c for c in self.chips if c is not None]     # in _order's order
         self._state = bytearray(n)
         for i in range(n):
             self._state[i] = _NEW
@@ -158,16 +162,15 @@ class Readers:
         self._backoff = bytearray(n)
         self._quiet = bytearray(n)
         self._flight = bytearray(n)
-        self._since = [0] * n          # when the frame in flight started (ms)
+        self._since = [0] * n          # when the look began (ms)
         self._then = bytearray(n)      # _READ, _HALT or _REWAKE, due this call
         self._confirm = bytearray(n)   # 1: a confirming re-read is due at _due
         self._due = [0] * n
         self._uid = bytearray(_UID_BYTES)
         self._next = -1                # when the next look at every reader is due (ms)
-        self._flying = 0               # readers with a frame in flight
+        self._started = False          # a frame was started since the last collect
         self._confirming = 0           # readers with a re-read due
         self._pending = 0              # readers with _then set
-        self._latest = -1              # the reader whose frame was started last
         self._now = 0                  # service()'s now_ms and emit, for its helpers
         self._emit = _unheard
 
@@ -188,47 +191,51 @@ class Readers:
 
     # --- the main loop's entry ---------------------------------------------
     def service(self, now_ms, emit):
-        """Collect the frames started at the last call, start the looks that are due,
-        and return how many ms to wait before the next call."""
+        """Start the looks that are due and collect them, make the reads they
+        call for, and return how many ms to wait before the next call."""
         self._now = now_ms
         self._emit = emit
-        if self._flying:
-            self._collect_all()
         if self._next < 0 or _ms_diff(now_ms, self._next) >= 0:
-            self._next = (now_ms + self.period_ms) & _TICKS_MASK
+            # The next multiple of the period: a look that came late does not
+            # move the ones after it, which the main loop's other passes share.
+            p = self.period_ms
+            self._next = (now_ms + p - now_ms % p) & _TICKS_MASK
             self._look_all()
         if self._confirming:
             self._confirm_due()
-        while self._latest >= 0:
-            # The frames started are over once the last one is (each REQA or
-            # WUPA and its answer or timeout take the same 0.4 ms): wait for
-            # it on its chip, then collect them all, which may start more.
-            i = self._latest
-            self._latest = -1
-            self.chips[i].wait()
+        while self._started:
+            self._started = False
             self._collect_all()
         if self._pending:
             self._finish_all()
-        if self._flying:
-            return 1
         d = _ms_diff(self._next, now_ms)
         if self._confirming:
             d = self._sooner(d)
         return d if d > 0 else 0
 
     def _collect_all(self):
+        # In the order the frames were started: by the time the last one is
+        # started the first are over, and each collect waits for its own.
         order = self._order
         for k in range(len(order)):
             i = order[k]
             if self._flight[i]:
-                self._collect(i, False)
+                self._collect(i, self._fitted[k].finish())
 
     def _look_all(self):
         # A reader waiting for its re-read is left to it.
         order = self._order
         for k in range(len(order)):
             i = order[k]
-            if not self._flight[i] and not self._confirm[i] and not self._then[i]:
+            if self._flight[i] or self._confirm[i] or self._then[i]:
+                continue
+            if self._steady[i] and self._state[i] == _EMPTY and self._quiet[i] < _SWEEP - 1:
+                self._quiet[i] += 1                 # an empty reader's REQA, as _begin
+                self._fitted[k].request(False)
+                self._flight[i] = _FIND
+                self._since[i] = self._now
+                self._started = True
+            else:
                 self._begin(i)
 
     def _finish_all(self):
@@ -264,9 +271,8 @@ class Readers:
         self._emit = emit
         self._begin(i)
         while self._flight[i]:
-            chip.wait()
-            self._collect(i, True)
-        self._latest = -1
+            self._collect(i, chip.finish())
+        self._started = False
         if self._then[i]:
             self._finish(i)
 
@@ -286,10 +292,9 @@ class Readers:
             self._steady[i] = 1
         flight = self._kind(i)
         self.chips[i].request(flight == _FIND_WUPA)
-        self._flying += 1
         self._flight[i] = flight
         self._since[i] = self._now
-        self._latest = i
+        self._started = True
 
     def _kind(self, i):
         # The frame a look at reader i starts with (see the module docstring).
@@ -297,16 +302,14 @@ class Readers:
             self._quiet[i] = 0
             return _FIND_WUPA
         state = self._state[i]
-        if state == _ONE:
-            return _CHECK
         if state == _TWO:
             return _FIND_WUPA
         q = self._quiet[i] + 1
-        if q >= _SWEEP:
+        if q >= (_PRESENCE if state == _ONE else _SWEEP):
             self._quiet[i] = 0
-            return _FIND_WUPA
+            return _CHECK if state == _ONE else _FIND_WUPA
         self._quiet[i] = q
-        return _FIND
+        return _PEEK if state == _ONE else _FIND
 
     def _revive(self, i):
         chip = self.chips[i]
@@ -332,39 +335,28 @@ class Readers:
         if self._confirm[i]:
             self._confirm[i] = 0
             self._confirming -= 1
-        if self._flight[i]:
-            self._flight[i] = 0
-            self._flying -= 1
+        self._flight[i] = 0
         self._backoff[i] = 1
         self._wait[i] = 1
         self._emit(events.READER_FAULT, i, None)
 
-    def _collect(self, i, waited):
-        # waited: the chip was waited on (poll()); else a frame still going
-        # _STALL_MS after it began has stopped.
-        n = self.chips[i].result()
-        if n == BUSY:
-            if not waited and _ms_diff(self._now, self._since[i]) < _STALL_MS:
-                return
-            n = DEAD
+    def _collect(self, i, n):
+        # A frame's outcome n.
         flight = self._flight[i]
         self._flight[i] = 0
-        self._flying -= 1
         if n == NO_TAG and flight != _CHECK and self._steady[i] and self._state[i] == _EMPTY:
             return                                  # nothing there, as before
-        if flight == _CHECK_WUPA and n > 0:
-            return                                  # the held tag, still there
+        if flight == _CHECK_WUPA and n > 0 or flight == _PEEK and n == NO_TAG:
+            return                                  # the held tag, nothing new
         if n == DEAD:
             self._fault(i)
         elif flight == _CHECK and n == NO_TAG:
             self.chips[i].request(True)             # nothing new: is the held tag there?
-            self._flying += 1
             self._flight[i] = _CHECK_WUPA
-            self._since[i] = self._now
-            self._latest = i
+            self._started = True
         elif n == NO_TAG:
             self._look(i, _EMPTY, 0)
-        elif flight == _CHECK:
+        elif flight == _CHECK or flight == _PEEK:
             self._then_do(i, _REWAKE)
         else:
             self._then_do(i, _HALT if n == ERROR else _READ)
