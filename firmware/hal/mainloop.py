@@ -6,11 +6,17 @@ how long until it wants to run again.
     loop.buttons_pass(now_ms)   every button, every BUTTON_MS
     loop.frames_pass(now_ms)    the app's clock (blinks, results that show a
                                 while), and the optional text display
-    await loop.run()            the three on asyncio (the board)
+    loop.begin(now_ms)          every pass due now
+    loop.due(now_ms)            run the pass that is due, or say when one is
+    await loop.run()            begin(), then due() for ever (the board)
 
-A pass's wait counts from the moment the pass began, so a task keeps its
-rhythm whatever its pass cost; between passes the CPU sleeps (asyncio's
-sleep_ms, a WFE on the rp2 port).
+A pass's wait counts from the moment the pass began.  The buttons and the
+frames keep to a grid of their period (a pass that ran late waits less), as
+the readers' looks do (hal/readers.py), so the three share wakes.  Between
+wakes the CPU sleeps in time.sleep_ms (a WFE on the rp2 port): a switch
+between asyncio tasks costs the Pico about as much as a look at every
+reader (tests/bench_loop.py), so the passes are one task, which lets
+asyncio run the others (the watchdog's guard) at least every YIELD_MS.
 
 AN ANSWER GOES OUT AT ONCE.  The pass that hands the app an input (a reader
 event, a button press) pushes the frame it changed to the LEDs before it
@@ -43,6 +49,9 @@ import gc
 BUTTON_MS = const(5)     # a press is 20 ms of debounce: four reads at least
 FRAME_MS = const(20)     # the app's animations (blinks, chases) step at 50 Hz
 GC_MS = const(14)        # a gc.collect() on the Pico (issue 9)
+YIELD_MS = const(100)    # asyncio's other tasks run at least this often
+_TICKS_MASK = const(0x3FFFFFFF)     # time.ticks_ms() wraps at 2**30
+_TICKS_HALF = const(0x20000000)
 
 READERS = const(0)       # task numbers, for the watchdog
 BUTTONS = const(1)
@@ -66,6 +75,9 @@ class MainLoop:
         # Bound once: a bound method looked up per pass is an allocation per pass.
         self._on_reader = self._reader_event
         self._on_button = self._button
+        self._passes = (self.readers_pass, self.buttons_pass, self.frames_pass)
+        self._due = [0, 0, 0]            # when each pass is due (ms ticks)
+        self._soon = 0                   # the pass due first
 
     def _reader_event(self, event, reader, uid):
         self.garbage = True
@@ -88,15 +100,16 @@ class MainLoop:
         return wait
 
     def buttons_pass(self, now_ms):
-        """Read every button, and answer a press; BUTTON_MS."""
+        """Read every button, and answer a press; ms to the next multiple of BUTTON_MS."""
         self.buttons.poll(now_ms, self._on_button)
         if self.table.frame_version != self.shown:
             self._push()
         self._beat(BUTTONS)
-        return BUTTON_MS
+        return BUTTON_MS - now_ms % BUTTON_MS
 
     def frames_pass(self, now_ms):
-        """The app's clock, the frame if it changed, the display; FRAME_MS."""
+        """The app's clock, the frame if it changed, the display; ms to the
+        next multiple of FRAME_MS."""
         t = self.table
         t.tick(now_ms)
         if t.frame_version != self.shown:
@@ -106,7 +119,7 @@ class MainLoop:
             self.displayed = self.shown
             d.show(t.text)
         self._beat(FRAMES)
-        return FRAME_MS
+        return FRAME_MS - now_ms % FRAME_MS
 
     def _push(self):
         t = self.table
@@ -117,20 +130,54 @@ class MainLoop:
         if self.dog is not None:
             self.dog.beat(task)
 
+    def begin(self, now_ms):
+        """Every pass due at now_ms: the loop starts."""
+        for k in range(3):
+            self._due[k] = now_ms
+        self._soon = 0
+
+    def due(self, now_ms):
+        """Run the pass that is due soonest, if it is due at now_ms: 0 (look
+        again); else the ms until it is."""
+        k = self._soon
+        d = (self._due[k] - now_ms) & _TICKS_MASK
+        if 0 < d < _TICKS_HALF:
+            return d
+        self._due[k] = (now_ms + self._passes[k](now_ms)) & _TICKS_MASK
+        self._soon = _soonest(self._due)
+        return 0
+
     async def run(self):
-        """The three passes as asyncio tasks, for ever (the board)."""
+        """due() for ever, sleeping between wakes (the board)."""
         import asyncio
-        await asyncio.gather(_task(self.readers_pass), _task(self.buttons_pass),
-                             _task(self.frames_pass))
+        import time
+        ticks_ms = time.ticks_ms
+        sleep_ms = time.sleep_ms   # pyright: ignore[reportAttributeAccessIssue]
+        yielded = ticks_ms()
+        self.begin(yielded)
+        while True:
+            now = ticks_ms()
+            wait = self.due(now)
+            if not wait:
+                continue
+            if _ms_diff(now, yielded) >= YIELD_MS:
+                yielded = now
+                await asyncio.sleep_ms(wait)   # pyright: ignore[reportAttributeAccessIssue]
+            else:
+                sleep_ms(wait)
 
 
-async def _task(step):
-    import asyncio
-    import time
-    ticks_ms = time.ticks_ms
-    ticks_diff = time.ticks_diff   # pyright: ignore[reportAttributeAccessIssue]
-    sleep_ms = asyncio.sleep_ms   # pyright: ignore[reportAttributeAccessIssue]
-    while True:
-        t = ticks_ms()
-        wait = step(t)
-        await sleep_ms(wait - ticks_diff(ticks_ms(), t))
+def _ms_diff(a, b):
+    # a - b on the wrapping millisecond ticks, in small ints only.
+    d = (a - b) & _TICKS_MASK
+    return d - _TICKS_HALF - _TICKS_HALF if d >= _TICKS_HALF else d
+
+
+def _soonest(due):
+    # The pass due first; readers, buttons, frames at a tie.
+    k = 0
+    if _ms_diff(due[1], due[k]) < 0:
+        k = 1
+    if _ms_diff(due[2], due[k]) < 0:
+        k = 2
+    return k
