@@ -108,6 +108,42 @@ def test_a_30_ms_press_during_a_journal_commit_that_stalls_the_cpu_is_not_missed
     assert seen == [(2, OK)]                        # and the tap was not lost
 
 
+class GridReaders:
+    """Readers that look on the grid of their period (as hal/readers.py does)."""
+
+    def __init__(self):
+        self.looks = 0
+
+    def service(self, now_ms, emit):
+        self.looks += 1
+        return PERIOD_MS - now_ms % PERIOD_MS
+
+
+def test_due_runs_the_passes_on_their_grids_and_they_share_wakes():
+    vt = table_in_play()
+    readers = GridReaders()
+    loop = MainLoop(vt.table, readers, vt.buttons, vt.pixels)
+    ran = []
+    passes = loop._passes
+    loop._passes = tuple((lambda now, k=k: (ran.append((now, k)), passes[k](now))[1])
+                         for k in range(3))
+    now = 997                                        # off the grid at first
+    loop.begin(now)
+    wakes = 0
+    while now < 2000:
+        wait = loop.due(now)
+        if wait:
+            now += wait                              # asleep until then
+            wakes += 1
+    # From 1000 on, every pass on its grid, all three in one wake at every
+    # multiple of 20 ms: a wake every BUTTON_MS, none for the others.
+    later = [(t, k) for t, k in ran if t >= 1000]
+    assert all(t % (PERIOD_MS, BUTTON_MS, FRAME_MS)[k] == 0 for t, k in later)
+    assert [k for _, k in later].count(0) == 1000 // PERIOD_MS
+    assert [k for _, k in later].count(2) == 1000 // FRAME_MS
+    assert wakes == 1000 // BUTTON_MS + 1                # and the one from 997 to 1000
+
+
 def test_a_press_during_an_led_push_is_not_missed():
     vt = table_in_play()
     t = vt.table
