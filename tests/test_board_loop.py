@@ -1,86 +1,119 @@
-"""hal/board.py, the board's wiring and main loop, run on CPython with the
-MicroPython-only modules it imports (machine, neopixel) stood in for by the
-virtual parts, and asyncio's and time's MicroPython extras supplied: the
-pins it claims come from pins.py, the readers, buttons and LEDs are wired
-to the app, and the loop boots the table and pushes its frames."""
+"""hal/board.py, the board's wiring, run on CPython with the MicroPython-only
+modules it imports stood in for by virtual parts (tests/board_parts.py):
+the pins it claims come from pins.py; the readers answer through the
+74HC138 driven by SIO stores; the buttons are read from the GPIO input
+register; the LEDs go out through the PIO state machine; the journal is on
+the virtual flash; the main loop boots the table, answers its inputs and
+pushes its frames, and board.run() keeps the watchdog fed until Ctrl-C,
+which hands it over to the maker."""
 
 import asyncio
 import importlib
-import sys
 import time
-import types
 
 import pytest
 
 import pins
 import table_config
-from sim.hw.clock import Clock
-from sim.hw.vpin import VPin
-from sim.hw.vpixels_portable import RecordingNeoPixel
-from sim.hw.vspi import VSPI
-
-claimed = []
-
-
-class Pin(VPin):
-    def __init__(self, number, mode=VPin.IN, pull=None, value=1):
-        super().__init__(value)
-        claimed.append(number)
-
-
-class NoI2C:
-    def __init__(self, *args, **kwargs):
-        pass
-
-    def scan(self):
-        return []
+from board_parts import Parts, Recorded
+from dicetable.app.events import PLUS
+from sim.hw.vpixels_portable import decode
+from sim.hw.vtag import VTag
 
 
 @pytest.fixture
-def board_modules(monkeypatch):
-    """machine and neopixel as the board has them, made of virtual parts."""
-    claimed.clear()
-    bus = VSPI(Clock(), table_config.SPI_BAUDRATE)
-    strips = []
-    machine = types.SimpleNamespace(Pin=Pin, SPI=lambda *a, **k: bus, I2C=NoI2C)
-
-    def neopixel(pin, n):
-        strips.append(RecordingNeoPixel(n))
-        return strips[-1]
-
-    monkeypatch.setitem(sys.modules, "machine", machine)
-    monkeypatch.setitem(sys.modules, "neopixel", types.SimpleNamespace(NeoPixel=neopixel))
-    monkeypatch.setattr(asyncio, "sleep_ms", lambda ms: asyncio.sleep(ms / 1000), raising=False)
-    start = time.monotonic_ns()
-    monkeypatch.setattr(time, "ticks_ms", lambda: (time.monotonic_ns() - start) // 1000000,
-                        raising=False)
-    monkeypatch.setattr(time, "ticks_us", lambda: (time.monotonic_ns() - start) // 1000,
-                        raising=False)
-    monkeypatch.setattr(time, "ticks_diff", lambda a, b: a - b, raising=False)
-    monkeypatch.delitem(sys.modules, "hal.board", raising=False)   # imported afresh, then forgotten
-    return bus, strips
+def parts(monkeypatch):
+    Recorded.made.clear()
+    return Parts(monkeypatch)
 
 
-def test_the_board_boots_the_table_and_pushes_its_frames(board_modules):
-    bus, strips = board_modules
-    board = importlib.import_module("hal.board")   # not hal's attribute: a fresh import
-    b = board.Board()
+def run_a_while(board, seconds, during=None):
+    """The board's main() for `seconds` of the host's time; during(board) halfway."""
+    class Dog:
+        def beat(self, task):
+            pass
+
+        async def guard(self):
+            await asyncio.Event().wait()
+
+    async def go():
+        task = asyncio.ensure_future(board.main(Dog()))
+        await asyncio.sleep(seconds / 2)
+        if during is not None:
+            during(board)
+        await asyncio.sleep(seconds / 2)
+        task.cancel()
+
+    asyncio.run(go())
+
+
+def shown(parts):
+    """The last frame the LEDs were sent, as (r, g, b) per LED."""
+    return decode(parts.strip().top_bytes(), (1, 0, 2))
+
+
+def test_the_board_boots_the_table_and_pushes_its_frames(parts):
+    board = importlib.import_module("hal.board").Board()
     # Every pin it claimed is in the pin map, once.
     expected = set(pins.CS_ADDRESS) | {pins.SPI_SCK, pins.SPI_MOSI, pins.SPI_MISO,
                                        pins.READER_RESET, pins.NEOPIXEL, pins.I2C_SDA,
                                        pins.I2C_SCL}
     for s in table_config.seats:
         expected |= set(pins.BUTTONS[s])
-    assert sorted(claimed) == sorted(expected)
-    assert not b.display.present                  # no display fitted: the table works on
+    assert sorted(parts.pins) == sorted(expected)
+    assert not board.display.present                  # no display fitted: the table works on
+    run_a_while(board, 0.3)
+    assert board.table.mode == "menu"
+    assert parts.strip().puts                          # the menu reached the LEDs, by DMA
+    assert shown(parts) == [tuple(board.table.frame[3 * i:3 * i + 3])
+                            for i in range(len(shown(parts)))]
 
-    async def run_a_while():
-        task = asyncio.ensure_future(b.main())
-        await asyncio.sleep(0.3)
-        task.cancel()
 
-    asyncio.run(run_a_while())
-    assert b.table.mode == "menu"
-    assert strips[0].frames                        # the menu reached the LEDs
-    assert strips[0].rgb() == [tuple(b.table.frame[3 * i:3 * i + 3])
-                               for i in range(len(strips[0]))]
+def test_a_tag_reaches_the_app_through_the_decoder(parts, capsys):
+    board = importlib.import_module("hal.board").Board()
+    parts.chips[2].place(VTag(b"\x04\x11\x22\x33"))
+    run_a_while(board, 0.3)
+    assert board.readers.holding(2) == b"\x04\x11\x22\x33"
+    assert "seat 2: tag 04112233 ignored in the menu" in capsys.readouterr().out
+
+
+def test_a_press_reaches_the_app_through_the_gpio_input_register(parts):
+    board = importlib.import_module("hal.board").Board()
+    lead = board.table.lead
+    pressed = []
+
+    def press(b):
+        version = b.table.frame_version
+        pin = parts.pins[pins.BUTTONS[lead][PLUS]]
+        pin.press()
+        pressed.append(version)
+
+    def release(b):
+        press(b)
+        time.sleep(0.06)
+        parts.pins[pins.BUTTONS[lead][PLUS]].release()
+
+    run_a_while(board, 0.4, release)
+    assert board.table.frame_version != pressed[0]     # the menu moved on to the next game
+
+
+def test_run_keeps_the_watchdog_fed_until_ctrl_c_hands_it_over(parts, monkeypatch):
+    board = importlib.import_module("hal.board")
+    monkeypatch.setattr(importlib.import_module("maintenance"), "WATCHDOG_MS", 400)
+    sleep = time.sleep_ms
+    start = time.ticks_ms()
+
+    def sleep_ms(ms):
+        if time.ticks_ms() - start > 1500:
+            raise KeyboardInterrupt                    # the maker's Ctrl-C
+        sleep(ms)
+
+    monkeypatch.setattr(time, "sleep_ms", sleep_ms)
+    with pytest.raises(KeyboardInterrupt):
+        board.run()
+    wdt, feeder = Recorded.made[0], Recorded.made[-1]
+    assert wdt.args == ((), {"timeout": 400})
+    # Every task beat between two checks, and the main loop let the guard run
+    # at least every YIELD_MS (100 ms): about 15 checks in 1.5 s.
+    assert wdt.feeds >= 10
+    assert feeder is not wdt and feeder.args[1]["period"] == 100   # maintenance's timer

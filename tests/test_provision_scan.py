@@ -1,49 +1,23 @@
 """`provision scan`: the snippet the host tools run on the board to read one
-tag, run here on CPython with machine's SPI and Pin wired to virtual readers
-(a register-level MFRC522 per line of the 74HC138, as on the board, its
-address lines driven by pin calls or by stores to the SIO registers)."""
-
-import sys
-import time
-import types
+tag, run here on CPython with the board's wiring on virtual parts
+(tests/board_parts.py: a register-level MFRC522 per line of the 74HC138, its
+address lines driven by stores to the SIO registers, as hal/board.py does)."""
 
 import pytest
 
-import pins
+from board_parts import Parts
 from hal.readers import Readers, read_one
 from host_tools.__main__ import SCAN_SNIPPET
 from sim.hw.clock import Clock
 from sim.hw.vmfrc522 import VMFRC522
-from sim.hw.vpin import VDecoder, VPin
-from sim.hw.vspi import VSIO, VSPI
+from sim.hw.vspi import VSPI
 from sim.hw.vtag import VTag
-
-SEATS_AND_CENTRE = 7
 
 
 @pytest.fixture
 def table(monkeypatch):
-    """machine.SPI and machine.Pin as the board has them, made of virtual parts."""
-    clock = Clock()
-    bus = VSPI(clock, 4000000)
-    chips = [VMFRC522(clock) for _ in range(SEATS_AND_CENTRE)]
-    decoder = VDecoder([None] + [bus.cs(c) for c in chips])   # Y1.. = readers 0..6
-    sio = VSIO()                                  # machine.mem32's GPIO_OUT_SET/CLR
-    for k in range(3):
-        sio.attach(pins.CS_ADDRESS[k], decoder.pins[k])
-
-    def pin(number, mode=VPin.IN, pull=None, value=1):
-        if number in pins.CS_ADDRESS:
-            return decoder.pins[pins.CS_ADDRESS.index(number)]
-        return VPin(value)
-
-    machine = types.SimpleNamespace(Pin=pin, SPI=lambda *a, **k: bus, I2C=None, mem32=sio)
-    pin.IN, pin.OUT, pin.PULL_UP = VPin.IN, VPin.OUT, VPin.PULL_UP
-    monkeypatch.setitem(sys.modules, "machine", machine)
-    monkeypatch.setitem(sys.modules, "neopixel", types.SimpleNamespace(NeoPixel=None))
-    monkeypatch.setattr(time, "sleep_ms", lambda ms: None, raising=False)
-    monkeypatch.delitem(sys.modules, "hal.board", raising=False)   # imported afresh, then forgotten
-    return chips
+    """The board's machine, rp2 and time, made of virtual parts: its readers."""
+    return Parts(monkeypatch).chips
 
 
 def run_snippet(seat, capsys):

@@ -5,7 +5,9 @@ register) and the maintenance button.  Its clock moves only when the asyncio
 loop waits or a stuck task spends time, and its watchdog resets it (Reset)
 when not fed within the timeout, as the RP2040's does.  Power-up and soft
 reset run the real boot.py and main.py; main.py's app is a stand-in for
-hal.board: tasks that beat, and may stop, hang, crash or be interrupted.
+hal.board: tasks that beat, and may stop, hang, crash or be interrupted;
+or (the `real_pico` tests) the real hal.board, its drivers on the virtual
+parts of tests/board_parts.py, in the chip's time.
 """
 
 import asyncio
@@ -20,6 +22,8 @@ import pytest
 
 import mpy_wasm
 import pins
+from board_parts import Parts
+from hal.readers import PERIOD_MS, Readers
 from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
@@ -232,6 +236,41 @@ def pico(monkeypatch):
         forget()
 
 
+class _Spinning:
+    """time.ticks_us() on the chip: a CPU that spins on it sees time pass."""
+
+    def __init__(self, chip):
+        self.chip = chip
+        self.us = 0
+
+    def __call__(self):
+        self.us = max(self.us + 1, self.chip.now * 1000)
+        return self.us
+
+
+@pytest.fixture
+def real_pico(monkeypatch):
+    """The Pico with the real hal.board: Pico(chip).power_up() runs main.py's run()."""
+    chip = Chip()
+    machine = chip.machine()
+    parts = Parts(monkeypatch, wdt=machine.WDT, timer=machine.Timer,
+                  mem32_read=machine.mem32.__getitem__, ticks_ms=lambda: chip.now,
+                  ticks_us=_Spinning(chip), sleep_ms=chip.advance)
+    monkeypatch.setattr(asyncio, "sleep_ms", lambda ms: asyncio.sleep(ms / 1000), raising=False)
+
+    def run(coro):
+        with asyncio.Runner(loop_factory=lambda: _Loop(chip)) as runner:
+            return runner.run(coro)
+
+    monkeypatch.setattr(asyncio, "run", run)
+    pico = Pico(chip)
+    pico.parts = parts
+    try:
+        yield pico
+    finally:
+        forget()
+
+
 def timeout_ms():
     import maintenance
     return maintenance.WATCHDOG_MS
@@ -364,3 +403,33 @@ print(after - before, dog.seen == dog.all)
 
 def test_beat_allocates_nothing_under_micropython():
     assert mpy_wasm.run(BEAT_HEAP).split() == ["0", "True"]
+
+
+def test_the_real_board_feeds_the_watchdog_until_ctrl_c_hands_it_over(real_pico):
+    chip = real_pico.chip
+    ctrl_c_at = chip.ctrl_c_at = 2 * timeout_ms() + 500
+    with pytest.raises(KeyboardInterrupt):
+        real_pico.power_up()
+    assert chip.resets == [] and chip.watchdog_running()
+    # The main loop looked at the readers all along (a look every period).
+    looks = real_pico.parts.chips[0].reqa + real_pico.parts.chips[0].wupa
+    assert looks >= ctrl_c_at // PERIOD_MS - 1
+    chip.advance(HOUR)                            # the maker at the REPL
+    assert chip.resets == []
+
+
+def test_the_real_board_resets_when_its_readers_pass_hangs(real_pico, monkeypatch):
+    chip = real_pico.chip
+    service = Readers.service
+    stuck_at = timeout_ms() + 500
+
+    def hanging(self, now_ms, emit):
+        while chip.now >= stuck_at:               # a driver that never returns
+            chip.advance(1)
+        return service(self, now_ms, emit)
+
+    monkeypatch.setattr(Readers, "service", hanging)
+    with pytest.raises(Reset):
+        real_pico.power_up()
+    [at] = chip.resets
+    assert stuck_at < at <= stuck_at + timeout_ms() + timeout_ms() // 8

@@ -1,63 +1,48 @@
 """The table on the board: the drivers built from pins.py and table_config.py,
-and the main loop on asyncio.
+the app they feed, and the main loop (hal/mainloop.py) under the watchdog
+(hal/watchdog.py).
 
-Three tasks share the CPU: the readers are polled in turn (one reader per
-pass, so a slow or faulty one never holds up the buttons), the buttons every
-few milliseconds, and the LEDs (and the optional display) are pushed when
-the app's frame changes.  The app itself is synchronous: every event is one
-plain method call.
+    run()                 main.py: the table, for ever
+    Board()               every driver, and the app
+    await board.main(dog) boot the app, then the main loop and the watchdog's guard
+    reader_selects()      the readers' chip selects (the host tools' scan uses them)
+
+The readers' chip selects are single stores to the RP2040's SIO output
+registers (machine.mem32) that set the 74HC138's three address lines at once
+(hal/chipselect.py); the buttons are read in one load of the GPIO input
+register; the LEDs go out by PIO and DMA (hal/ws2812.py) behind the current
+limiter (hal/pixels.py); the journal and the registry are on flash
+(hal.storage.board_storage()).
 """
 
 import asyncio
 import time
 
-from machine import I2C, SPI, Pin
-from neopixel import NeoPixel
+from machine import I2C, SPI, Pin, mem32
 
 import pins
 import table_config
 from dicetable.app.events import CENTRE
 from dicetable.app.rng import Rng
 from dicetable.app.table import Table
-from hal.buttons import Buttons, input_pins
+from hal import watchdog
+from hal.buttons import Buttons, gpio_levels, input_pins
+from hal.chipselect import decoder_selects
 from hal.display import Display
+from hal.mainloop import TASKS, MainLoop
 from hal.pixels import Pixels
 from hal.readers import Readers
-from hal.storage import FlashFS, Storage
-
-BUTTON_POLL_MS = 5
-FRAME_MS = 20
-
-
-class DecoderSelect:
-    """One reader's chip select through the 74HC138 (pins.CS_ADDRESS): low
-    puts the reader's line on the address, high puts the idle line back."""
-
-    def __init__(self, address_pins, line, idle):
-        self._a = address_pins
-        self._line = line
-        self._idle = idle
-
-    def value(self, v=None):
-        a = self._a
-        if v is None:
-            on = (a[0].value() | a[1].value() << 1 | a[2].value() << 2) == self._line
-            return 0 if on else 1
-        line = self._idle if v else self._line
-        for bit in range(3):
-            a[bit].value((line >> bit) & 1)
-        return None
-
-    def __call__(self, v=None):
-        return self.value(v)
+from hal.storage import board_storage
+from hal.ws2812 import WS2812
 
 
 def reader_selects():
-    """Chip selects for the fitted seats and the centre (None where no reader)."""
-    address = [Pin(n, Pin.OUT, value=0) for n in pins.CS_ADDRESS]
+    """Chip selects for the fitted seats and the centre (None where no reader):
+    the decoder's address lines driven as outputs, at the idle address."""
+    for bit in range(len(pins.CS_ADDRESS)):
+        Pin(pins.CS_ADDRESS[bit], Pin.OUT, value=(pins.CS_IDLE >> bit) & 1)
     fitted = list(table_config.seats) + [CENTRE]
-    return [DecoderSelect(address, pins.CS_LINE[r], pins.CS_IDLE) if r in fitted else None
-            for r in range(CENTRE + 1)]
+    return decoder_selects(mem32, pins.CS_ADDRESS, pins.CS_LINE, pins.CS_IDLE, fitted)
 
 
 def log(line):
@@ -71,43 +56,25 @@ class Board:
         spi = SPI(pins.SPI_ID, baudrate=table_config.SPI_BAUDRATE, sck=Pin(pins.SPI_SCK),
                   mosi=Pin(pins.SPI_MOSI), miso=Pin(pins.SPI_MISO))
         self.readers = Readers(spi, reader_selects(), Pin(pins.READER_RESET, Pin.OUT, value=1))
-        fitted = [pins.BUTTONS[s] if s in table_config.seats else None
-                  for s in range(len(pins.BUTTONS))]
-        self.buttons = Buttons(input_pins(fitted))
+        wired = [pins.BUTTONS[s] if s in table_config.seats else None
+                 for s in range(len(pins.BUTTONS))]
+        bits = [gpio for trio in wired if trio is not None for gpio in trio]
+        self.buttons = Buttons(input_pins(wired), levels=gpio_levels(), bits=bits)
         leds = (max(table_config.seats) + 1) * table_config.LEDS_PER_SEAT + table_config.RING_LEDS
-        self.pixels = Pixels(NeoPixel(Pin(pins.NEOPIXEL, Pin.OUT), leds),
+        self.pixels = Pixels(WS2812(Pin(pins.NEOPIXEL, Pin.OUT), leds),
                              table_config.CURRENT_BUDGET_MA)
         self.display = Display(I2C(pins.I2C_ID, sda=Pin(pins.I2C_SDA), scl=Pin(pins.I2C_SCL)))
-        self.table = Table(table_config, Storage(FlashFS()),
+        self.table = Table(table_config, board_storage(),
                            Rng(time.ticks_diff(time.ticks_us(), 0)), log)
 
-    async def poll_readers(self):
-        indices = list(table_config.seats) + [CENTRE]
-        while True:
-            for i in indices:
-                self.readers.poll(i, self.table.reader_event)
-                await asyncio.sleep_ms(0)
-
-    async def poll_buttons(self):
-        while True:
-            self.buttons.poll(time.ticks_ms(), self.table.button)
-            await asyncio.sleep_ms(BUTTON_POLL_MS)
-
-    async def show(self):
-        shown = -1
-        while True:
-            self.table.tick(time.ticks_ms())
-            if self.table.frame_version != shown:
-                shown = self.table.frame_version
-                self.pixels.show(self.table.frame)
-                if self.display.present:
-                    self.display.show(self.table.text)
-            await asyncio.sleep_ms(FRAME_MS)
-
-    async def main(self):
+    async def main(self, dog):
+        """Boot the app (its journal folded before the watchdog starts), then the
+        main loop and the watchdog's guard, for ever."""
         self.table.boot()
-        await asyncio.gather(self.poll_readers(), self.poll_buttons(), self.show())
+        loop = MainLoop(self.table, self.readers, self.buttons, self.pixels, self.display, dog)
+        await asyncio.gather(loop.run(), dog.guard())
 
 
 def run():
-    asyncio.run(Board().main())
+    """The table under the watchdog; Ctrl-C leaves the board to the maker."""
+    watchdog.run(lambda dog: Board().main(dog), TASKS)
