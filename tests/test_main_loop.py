@@ -272,7 +272,7 @@ for _ in range(3):
     now += 5
 #: next run
 import gc
-before = gc.mem_alloc()
+before_buttons = gc.mem_alloc()
 for _ in range(2000):
     now += 5
     loop.buttons_pass(now)
@@ -282,10 +282,22 @@ for _ in range(500):
     now += 20
     loop.frames_pass(now)
 after_frames = gc.mem_alloc()
-print(vt.table.mode, after_buttons - before, after_frames - after_buttons)
+loop.begin(now)
+wakes = 0
+#: next run
+before = gc.mem_alloc()
+end = now + 10000
+while now < end:
+    wait = loop.due(now)
+    if wait:
+        now += wait
+        wakes += 1
+print(vt.table.mode, after_buttons - before_buttons, after_frames - after_buttons,
+      gc.mem_alloc() - before, wakes)
 """
 
 
 def test_idle_passes_allocate_nothing_on_micropython():
-    # At the menu with nothing happening: 2000 button passes and 500 frame passes.
-    assert mpy_wasm.run(IDLE).split() == ["menu", "0", "0"]
+    # At the menu with nothing happening: 2000 button passes and 500 frame
+    # passes, then 10 s of the loop's own turns (MainLoop.due()) running them.
+    assert mpy_wasm.run(IDLE).split() == ["menu", "0", "0", "0", str(10000 // BUTTON_MS)]
