@@ -1,12 +1,31 @@
-"""What the main loop costs the Pico when nothing happens: `make bench`.
+"""What the main loop costs the Pico when nothing happens: `make bench`
+(tests/bench_latency.py prints it; run alone, this file prints its part).
 
-Each pass of hal/mainloop.py with nothing to do is timed under MicroPython
-(the WebAssembly build, the Pico's heap) on the virtual table of five seats
-and converted to Pico time with the unit of tests/pico_cost.py; the share
-of the CPU it keeps busy is its cost over its period.  The buttons are read
-as on the board, with one read of every level (a Python call stands in for
-the board's machine.mem32 read, which costs less).  The readers' share
-comes from the reader cost model (tests/bench_readers.py).
+The CPU is busy at idle for the passes of the main loop (hal/mainloop.py)
+and for the loop's own turn between them; between wakes it sleeps
+(time.sleep_ms, a WFE on the rp2 port).  The passes keep to grids of their
+periods, which the buttons' every BUTTON_MS holds all of: a wake every
+BUTTON_MS.  So
+
+    busy = sum over passes of (pass + dispatch) x passes a second
+           + turn x wakes a second
+
+with, each timed under MicroPython (the WebAssembly build, the Pico's heap)
+and converted to Pico time with the unit of tests/pico_cost.py:
+
+- buttons: a pass with nothing pressed, on the virtual table of five seats,
+  every level read at once as on the board (a Python call stands in for
+  the board's machine.mem32 read, which costs less), every BUTTON_MS;
+- frames: a pass whose frame did not change, every FRAME_MS;
+- readers: a look at every reader, every period (tests/bench_readers.py:
+  Python, wire and the 0.4 ms the CPU waits for the last REQA);
+- dispatch: MainLoop.due() finding the pass that is due;
+- turn: MainLoop.due() finding none, and the rest of run()'s loop (the
+  time, the check for asyncio's other tasks, the call to time.sleep_ms),
+  once a wake.
+
+Calibrated figures scale the Python by the readers' calibration
+(tests/bench_readers.py).
 """
 
 import pathlib
@@ -15,14 +34,12 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
 
-import mpy_wasm  # noqa: E402
 import pico_cost  # noqa: E402
 from hal.mainloop import BUTTON_MS, FRAME_MS  # noqa: E402
 
 SCRIPT = pico_cost.TIMER + """
 #: next run
 from sim.hw.rig import VirtualTable
-from sim.hw import hands
 from hal.buttons import Buttons
 from hal.mainloop import MainLoop
 #: next run
@@ -54,23 +71,91 @@ def frame_pass():
 frame_pass()
 frame_pass()
 #: next run
-print("buttons", pico_us(button_pass, 20000))
+print("buttons", pico_us(button_pass, 50))
 #: next run
-print("frames", pico_us(frame_pass, 20000))
+print("frames", pico_us(frame_pass, 50))
+#: next run
+import time
+from hal.mainloop import YIELD_MS, _ms_diff
+
+
+def nothing_due():
+    loop.due(now[0])
+
+
+yielded = now[0]
+
+
+def turn():
+    t = time.ticks_ms()
+    wait = loop.due(now[0])
+    if not wait:
+        return
+    if _ms_diff(t, yielded) >= YIELD_MS:
+        pass
+    else:
+        time.sleep_ms(0)
+
+
+loop._due = [now[0] + 10, now[0] + 10, now[0] + 10]
+print("dispatch", pico_us(nothing_due, 50))
+print("turn", pico_us(turn, 50))
 """
 
 
+def measure():
+    """Pico us of Python: {"buttons", "frames", "dispatch", "turn"}."""
+    out = {}
+    for line in pico_cost.run(SCRIPT).splitlines():
+        word, us = line.split()
+        out[word] = float(us)
+    return out
+
+
+def busy(loop, readers, scale, held=False, period=None):
+    """[(what, us, times a second, busy fraction)] at idle and the total,
+    Python x scale, readers every `period` (default theirs); readers from
+    tests/bench_readers.py's measure()."""
+    from bench_readers import total
+    calls = readers["calls"]["held" if held else "idle"]
+    look = total(calls).us(scale) / len(calls)
+    dispatch = loop["dispatch"] * scale
+    rows = [("readers: a look at every reader", look + dispatch,
+             1000 / (period or readers["period"])),
+            ("buttons: nothing pressed", loop["buttons"] * scale + dispatch, 1000 / BUTTON_MS),
+            ("frames: frame unchanged", loop["frames"] * scale + dispatch, 1000 / FRAME_MS),
+            ("the loop's turn, a wake", loop["turn"] * scale, 1000 / BUTTON_MS)]
+    out = [(name, us, rate, us * rate / 1_000_000) for name, us, rate in rows]
+    return out, sum(r[3] for r in out)
+
+
+def print_busy(loop, readers):
+    scale = readers["scale"]
+    print("The main loop at idle (tests/bench_loop.py): Pico us a pass (with MainLoop.due()"
+          " finding it)")
+    print("and a wake; busy = us x times a second.")
+    print()
+    print("| what | times a second | modelled us | busy | calibrated us | busy |")
+    print("|---|---|---|---|---|---|")
+    for held in (False, True):
+        rows, whole = busy(loop, readers, 1.0, held)
+        rows_c, whole_c = busy(loop, readers, scale, held)
+        what = ("a tag held on every reader but one" if held
+                else "nothing on the table (the menu)")
+        for (name, us, rate, b), (_, us_c, _, b_c) in zip(rows, rows_c):
+            print("| %s | %.0f | %.0f | %.1f %% | %.0f | %.1f %% |"
+                  % (name, rate, us, 100 * b, us_c, 100 * b_c))
+        print("| **all, %s** | | | **%.1f %%** | | **%.1f %%** |"
+              % (what, 100 * whole, 100 * whole_c))
+    print()
+
+
 def main():
-    out = dict(line.split() for line in mpy_wasm.run(SCRIPT).splitlines())
-    buttons_us = float(out["buttons"])
-    frames_us = float(out["frames"])
-    print("main loop at idle, Pico time (MicroPython WebAssembly build, in units of"
-          " %.3f us; tests/pico_cost.py)" % pico_cost.UNIT_US)
-    print("  buttons pass, nothing pressed   %6.0f us every %2d ms  %5.2f %% of the CPU"
-          % (buttons_us, BUTTON_MS, buttons_us / (BUTTON_MS * 10)))
-    print("  frames pass, frame unchanged    %6.0f us every %2d ms  %5.2f %% of the CPU"
-          % (frames_us, FRAME_MS, frames_us / (FRAME_MS * 10)))
-    return buttons_us / (BUTTON_MS * 10) + frames_us / (FRAME_MS * 10)
+    import bench_readers
+    readers = bench_readers.measure()
+    loop = measure()
+    print_busy(loop, readers)
+    return loop
 
 
 if __name__ == "__main__":

@@ -1,37 +1,51 @@
-"""The readers' cost on the Pico, from a model run here: `make bench`.
+"""The readers' cost on the Pico, from a model run here: `make bench`
+(tests/bench_latency.py prints it; run alone, this file prints its part).
 
-1. Counts per operation, with the driver on its register-level twins wired as
-   on the board (the 74HC138 behind a virtual SIO for the new driver, three
-   address pins for the git HEAD driver): SPI calls and transactions, bytes on
-   the wire, register accesses, chip-select stores (pin writes for HEAD).
-   A wait on a chip is counted as one status read; its time is radio time (c).
-2. Pico time = (a) + (b) + (c):
-   (a) the Python work, timed under the MicroPython WebAssembly build: the
-       same driver calls against a bus that replays the recorded replies
-       (writes are a C builtin, reads one Python shim whose own cost is timed
-       and taken off) and chip selects that are C stores or C pin calls,
-       expressed in units of `for i in range(n): s += i` timed in the same
-       run, times 4.6 us (574 cycles at 125 MHz, that loop on the Pico);
-   (b) the wire: bytes x 8 / table_config.SPI_BAUDRATE;
-   (c) the radio, for frames the CPU waits for: ISO/IEC 14443-3 frames at
-       106 kbit/s, FDT 91 us, the chip's timer when nothing answers.
-   The HEAD driver's figures check the model against the measured ones.
-3. Idle load of the reader task and the latency from placing a tag to its
-   TAG_PLACED reaching the app, by simulating the main loop's schedule.
+1. Counts.  The driver talks to its register-level twins (sim/hw/vmfrc522.py)
+   wired as on the board: six readers (the five seats and the centre) behind
+   the 74HC138, its address lines on a virtual SIO (sim/hw/vspi.VSIO) that
+   the chip selects store to; the 1bfedd1 driver, the one the board was
+   timed with, drives them through three address pins instead.  Counted:
+   SPI calls and transactions, bytes on the wire, register accesses,
+   chip-select stores (pin writes for 1bfedd1).
+2. Pico time = Python + wire + radio.
+   Python: the same calls, replayed under MicroPython (the WebAssembly build,
+   tests/pico_cost.py) against a bus that gives back the replies recorded in
+   step 1: a write is a C builtin, a read one Python shim whose own cost is
+   timed and taken off, a chip select a C store (a pin call for 1bfedd1);
+   expressed in units of `for i in range(n): s += i` timed in the same run,
+   times 4.592 us (574 cycles at 125 MHz, that loop on the Pico).
+   Wire: bytes x 8 / table_config.SPI_BAUDRATE.
+   Radio: the time the CPU waits on a chip for a frame to end, as the chip
+   model keeps it (ISO/IEC 14443-3 frames at 106 kbit/s, the tag's reply
+   91 us after, the chip's timer when nothing answers): the most it waits,
+   as if its own Python took no time (see RecordingBus).
+3. Calibration.  The 1bfedd1 driver, measured on a Pico (issue 9): one read
+   of a 4-byte UID 13.0 ms, of a 7-byte UID 23.2 ms.  Less the model's wire
+   and radio, the board's Python took `scale` times the model's Python;
+   every figure is given as modelled and calibrated (Python x scale).
+4. The table as the main loop's reader task runs it (Readers.service), call
+   by call: a period with every reader empty; a period with a tag held on
+   every reader but seat 0; and a 7-byte tag put on seat 0 just before a
+   look, confirmed (TAG_PLACED), and taken off four periods later: its
+   calls are what tests/bench_latency.py schedules.  Each recorded cycle is
+   replayed 300 times; a call's Python time is its median, each replay in
+   units of the unit loop timed just before and after it.
 """
 
 import ast
 import pathlib
-import random
+import statistics
 import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
 
-import mpy_wasm  # noqa: E402
+import pico_cost  # noqa: E402
 import pins  # noqa: E402
 import table_config  # noqa: E402
+from dicetable.app.events import CENTRE  # noqa: E402
 from hal import mfrc522 as new_driver  # noqa: E402
 from hal.chipselect import decoder_selects  # noqa: E402
 from hal.readers import Readers  # noqa: E402
@@ -41,52 +55,63 @@ from sim.hw.vpin import VDecoder  # noqa: E402
 from sim.hw.vspi import VSIO, VSPI  # noqa: E402
 from sim.hw.vtag import VTag  # noqa: E402
 
-PICO_UNIT_US = 4.6           # `for i in range(n): s += i`, one iteration on the Pico
-BUTTONS_MS, BUTTON_COST_MS = 5, 0.63
+OLD = "1bfedd1"                  # the driver the board was timed with (issue 9)
+MEASURED_MS = {"full read, 4-byte UID": 13.0, "full read, 7-byte UID": 23.2}
+MEASURED_EMPTY = "3.4-4.2"
 UID4 = bytes.fromhex("5A1B2C3D")
 UID7 = bytes.fromhex("04A1B2C3D4E5F6")
-FIRST = "new tag: first look, 7-byte UID"
-AGAIN = "new tag: confirming re-read"
-REPS = 1000
-PERIODS_MS = (10, 20, 40)
-TRIALS = 20000
-CONFIRM_MS = 4               # hal.readers._CONFIRM_MS
+FITTED = tuple(table_config.seats) + (CENTRE,)
+SEAT = 0                         # where the new tag goes
+PERIODS = 8                      # a cycle: the WUPA sweep of an empty reader repeats every 8
+REPS = 300                       # replays of a recorded cycle
+OP_REPS = 4                      # replays of one driver operation, per batch
+WIRE_US_PER_BYTE = 8 * 1_000_000 / table_config.SPI_BAUDRATE
+POLLS = (b"\x88\x00", b"\x88\x8c\x94\x98\xd4\xee\x00")   # ComIrqReg alone, the status burst
 
-
-def app_after_event_ms():
-    """App + journal append + LED push after TAG_PLACED: a placeholder until measured."""
-    return 10.0
-
-
-# --- 1. counts and recordings ----------------------------------------------------
 
 def _ignore(event, reader, uid):
     """The app's reader_event, not wanted here."""
 
 
-class RadioChip(vm.VMFRC522):
-    """The model, noting every frame sent: (bytes, last bits, reply length, transmit only)."""
-
-    def __init__(self, clock):
-        super().__init__(clock)
-        self.sent = []
-
-    def _air(self, frame, last_bits):
-        reply = super()._air(frame, last_bits)
-        transmit = (self.regs[vm.CommandReg] & 0x0F) == vm.TRANSMIT
-        self.sent.append((len(frame), last_bits, None if reply is None else len(reply[0]),
-                          transmit))
-        return reply
-
+# --- 1. counts and recordings ----------------------------------------------------
 
 class RecordingBus(VSPI):
-    """A bus so slow that every wait on the chip ends at its first status read,
-    keeping the replies of every read call (what the replay gives back)."""
+    """Keeps every byte the chips answer (what the replay gives back), and
+    counts the transactions that carried bytes (a 74HC138 selects the lines
+    between two addresses for an instant, without a clock edge).  A wait on
+    a chip ends at its first poll: the clock moves to the end of the frame,
+    and the time it moved is the CPU's wait (`waited_us`).  The recording's
+    CPU takes no time, so that is the most the Pico waits: there the Python
+    between a frame's start and its collect overlaps part of it."""
 
     def __init__(self, clock):
-        super().__init__(clock, 1000)
+        super().__init__(clock, table_config.SPI_BAUDRATE)
         self.miso = bytearray()
         self.reads = 0
+        self.carried = 0
+        self.waited_us = 0
+        self._fresh = False
+
+    def _select(self, pin):
+        super()._select(pin)
+        self._fresh = True
+
+    def _byte(self, mosi):
+        if self._fresh:
+            self._fresh = False
+            self.carried += 1
+        return super()._byte(mosi)
+
+    def _finish(self, chip):
+        # The chip's next milestones (the frame out, the reply in, the timer) until none.
+        start = self.clock.now_us
+        while True:
+            chip._update()
+            ahead = [t for t in (chip._tx_end, chip._rx_end, chip._timer_at) if t is not None]
+            if not ahead:
+                self.waited_us += self.clock.now_us - start
+                return
+            self.clock.now_us = max(self.clock.now_us, min(ahead))
 
     def readinto(self, buf, write_byte=0):
         super().readinto(buf, write_byte)
@@ -94,65 +119,16 @@ class RecordingBus(VSPI):
         self.reads += 1
 
     def write_readinto(self, wbuf, rbuf):
+        if bytes(wbuf) in POLLS and self._sel is not None:
+            self._finish(self._sel.chip)
         super().write_readinto(wbuf, rbuf)
         self.miso += rbuf
         self.reads += 1
 
 
-def radio_us(sent, timeout_us, overlapped):
-    """Air time the CPU waits for; `overlapped` short frames (REQA/WUPA of a look)
-    run while the reader task sleeps."""
-    total = 0
-    for n, bits, reply, transmit in sent:
-        short = n == 1 and bits == 7
-        if short and overlapped:
-            continue
-        total += vm.air_us(2 + bits if short else 2 + 9 * n)
-        if transmit:
-            continue
-        total += (vm.FDT_US + vm.air_us(2 + 9 * reply)) if reply else timeout_us
-    return total
-
-
-class Kit:
-    """One or more chips behind the decoder, as on the board."""
-
-    def __init__(self, n=1, old=None):
-        self.clock = Clock()
-        self.bus = RecordingBus(self.clock)
-        self.chips = [RadioChip(self.clock) for _ in range(n)]
-        self.decoder = VDecoder([None] + [self.bus.cs(c) for c in self.chips])
-        self.sio = VSIO()
-        self.pin_writes = 0
-        if old is None:
-            for k in range(3):
-                self.sio.attach(pins.CS_ADDRESS[k], self.decoder.pins[k])
-            self.selects = decoder_selects(self.sio, pins.CS_ADDRESS, pins.CS_LINE,
-                                           pins.CS_IDLE, range(n))[:n]
-        else:
-            address = [CountingPin(self, p) for p in self.decoder.pins]
-            self.selects = [old["DecoderSelect"](address, pins.CS_LINE[r], pins.CS_IDLE)
-                            for r in range(n)]
-
-    def snapshot(self):
-        c = self.chips
-        return [self.bus.calls, self.bus.transactions, self.bus.transferred,
-                sum(x.reg_reads + x.reg_writes for x in c), self.sio.stores + self.pin_writes,
-                self.bus.reads, len(self.bus.miso), sum(len(x.sent) for x in c)]
-
-    def measure(self, op, timeout_us, overlapped=False):
-        before = self.snapshot()
-        op()
-        after = self.snapshot()
-        d = [b - a for a, b in zip(before, after)]
-        sent = [s for x in self.chips for s in x.sent]
-        frames = sent[len(sent) - d[7]:]
-        return {"calls": d[0], "transactions": d[1], "bytes": d[2], "registers": d[3],
-                "cs": d[4], "reads": d[5], "miso": bytes(self.bus.miso[before[6]:after[6]]),
-                "radio_us": radio_us(frames, timeout_us, overlapped)}
-
-
 class CountingPin:
+    """An address pin of the 1bfedd1 wiring, counting its writes."""
+
     def __init__(self, kit, pin):
         self.kit = kit
         self.pin = pin
@@ -162,14 +138,57 @@ class CountingPin:
             self.kit.pin_writes += 1
         return self.pin.value(v)
 
-
-def head_source(path):
-    return subprocess.run(["git", "show", "HEAD:" + path], cwd=ROOT, capture_output=True,
-                          text=True, check=True).stdout
+    def __call__(self, v=None):
+        return self.value(v)
 
 
-def head_decoder_select():
-    src = head_source("firmware/hal/board.py")
+class Kit:
+    """The readers `fitted` behind the decoder, as on the board."""
+
+    def __init__(self, fitted=FITTED, old=None):
+        self.clock = Clock()
+        self.bus = RecordingBus(self.clock)
+        self.chips = [vm.VMFRC522(self.clock) if r in fitted else None
+                      for r in range(CENTRE + 1)]
+        outputs = [None] * 8
+        for r in fitted:
+            outputs[pins.CS_LINE[r]] = self.bus.cs(self.chips[r])
+        self.decoder = VDecoder(outputs)
+        self.sio = VSIO()
+        self.pin_writes = 0
+        if old is None:
+            for k in range(3):
+                self.sio.attach(pins.CS_ADDRESS[k], self.decoder.pins[k])
+            self.selects = decoder_selects(self.sio, pins.CS_ADDRESS, pins.CS_LINE,
+                                           pins.CS_IDLE, fitted)
+        else:
+            address = [CountingPin(self, p) for p in self.decoder.pins]
+            self.selects = [old["DecoderSelect"](address, pins.CS_LINE[r], pins.CS_IDLE)
+                            if r in fitted else None for r in range(CENTRE + 1)]
+
+    def _snapshot(self):
+        c = [x for x in self.chips if x is not None]
+        return (self.bus.calls, self.bus.carried, self.bus.transferred,
+                sum(x.reg_reads + x.reg_writes for x in c), self.sio.stores + self.pin_writes,
+                self.bus.reads, len(self.bus.miso), self.bus.waited_us)
+
+    def measure(self, op):
+        """Run op(); its counts, its replies and the radio time the CPU waited."""
+        a = self._snapshot()
+        op()
+        b = self._snapshot()
+        return {"calls": b[0] - a[0], "transactions": b[1] - a[1], "bytes": b[2] - a[2],
+                "registers": b[3] - a[3], "cs": b[4] - a[4], "reads": b[5] - a[5],
+                "miso": bytes(self.bus.miso[a[6]:b[6]]), "radio_us": b[7] - a[7]}
+
+
+def old_source(path):
+    return subprocess.run(["git", "show", "%s:%s" % (OLD, path)], cwd=ROOT,
+                          capture_output=True, text=True, check=True).stdout
+
+
+def old_decoder_select():
+    src = old_source("firmware/hal/board.py")
     node = next(n for n in ast.parse(src).body
                 if isinstance(n, ast.ClassDef) and n.name == "DecoderSelect")
     return ast.get_source_segment(src, node)
@@ -177,122 +196,157 @@ def head_decoder_select():
 
 def old_namespace():
     ns = {"__name__": "old_mfrc522"}
-    exec(head_source("firmware/hal/mfrc522.py"), ns)
-    exec(head_decoder_select(), ns)
+    exec(old_source("firmware/hal/mfrc522.py"), ns)
+    exec(old_decoder_select(), ns)
     return ns
 
 
-def new_ops():
-    """{name: (counts, replay code)}: the new driver's operations."""
-    out = {}
-    # One look at an empty reader and at a held one, through Readers.service().
-    for name, uid in (("empty reader, one look", None), ("held tag, one look", UID7)):
-        kit = Kit()
-        readers = Readers(kit.bus, kit.selects)
-        t = [0]
-
-        def serve(ms, readers=readers, kit=kit, t=t):
-            end = t[0] + ms
-            while t[0] < end:
-                t[0] = max(t[0], kit.clock.now_us // 1000) + readers.service(t[0], _ignore)
-                kit.clock.advance(max(0, t[0] * 1000 - kit.clock.now_us))
-        if uid:
-            kit.chips[0].place(VTag(uid))
-        kit.bus.baudrate = 4000000          # settled at a real clock, recorded slowly
-        serve(200)
-        while readers._due[0] > t[0]:       # up to the next look
-            serve(1)
-        t[0] = readers._due[0]
-        kit.bus.baudrate = 1000
-        calls = 3 if uid else 2
-
-        def look(readers=readers, kit=kit, t=t, calls=calls):
-            for _ in range(calls):
-                readers.service(t[0], _ignore)
-                t[0] += 1
-                kit.clock.advance(max(0, t[0] * 1000 - kit.clock.now_us))
-        out[name] = (kit.measure(look, new_driver.TIMEOUT_US, overlapped=True),
-                     "for c in range(%d):\n    readers.service(t, print)\n    t += 1\n"
-                     "t += PERIOD - %d\n" % (calls, calls), uid is not None)
-    for name, uid in (("full read, 4-byte UID", UID4), ("full read, 7-byte UID", UID7)):
-        kit = Kit()
-        chip = new_driver.MFRC522(kit.bus, kit.selects[0])
-        chip.init()
-        kit.chips[0].place(VTag(uid))
-        buf = bytearray(10)
-        out[name] = (kit.measure(lambda chip=chip, buf=buf: chip.read_uid(buf, True),
-                                 new_driver.TIMEOUT_US), "chip.read_uid(buf, True)\n", None)
-    kit = Kit()
-    chip = new_driver.MFRC522(kit.bus, kit.selects[0])
-    chip.init()
-    kit.chips[0].place(VTag(UID7))
-    buf, last = bytearray(10), bytearray(UID7 + b"\0\0\0")
-    # The first look (REQA answered, a full read), then the confirming re-read
-    # (WUPA, the UID again, no last SELECT).
-    first = "chip.request(False)\nchip.result()\nchip.identify(buf, buf, 0)\n"
-    again = "chip.request(True)\nchip.result()\nchip.identify(buf, last, 7)\n"
-    scope = {"chip": chip, "buf": buf, "last": last}
-    for name, code in ((FIRST, first), (AGAIN, again)):
-        out[name] = (kit.measure(lambda code=code: exec(code, scope), new_driver.TIMEOUT_US,
-                                 overlapped=True), code, None)
-    return out
+EMPTY = "empty reader, one look"
+HELD = "held tag, one look"
+READ4 = "full read, 4-byte UID"
+READ7 = "full read, 7-byte UID"
+FIRST = "new tag, 7-byte UID: the look that finds it"
+AGAIN = "new tag, 7-byte UID: the confirming re-read"
 
 
 def old_ops(old):
-    """The git HEAD driver's operations: a poll is ensure() + read_uid()."""
+    """{row: (counts, replay code)} for the 1bfedd1 driver: a look is ensure() +
+    read_uid(); a new tag is confirmed by its first look and a second one."""
     out = {}
-    cases = (("empty reader, one look", None, "chip.ensure()\nchip.read_uid(buf, False)\n", 1),
-             ("held tag, one look", UID7, "chip.ensure()\nchip.read_uid(buf, True)\n", 1),
-             ("full read, 4-byte UID", UID4, "chip.read_uid(buf, True)\n", 1),
-             ("full read, 7-byte UID", UID7, "chip.read_uid(buf, True)\n", 1),
-             (FIRST, UID7, "chip.ensure()\nchip.read_uid(buf, False)\n", 1),
-             (AGAIN, UID7, "chip.ensure()\nchip.read_uid(buf, True)\n", 1))
+    cases = ((EMPTY, None, "chip.ensure()\nchip.read_uid(buf, False)\n"),
+             (HELD, UID7, "chip.ensure()\nchip.read_uid(buf, True)\n"),
+             (READ4, UID4, "chip.read_uid(buf, True)\n"),
+             (READ7, UID7, "chip.read_uid(buf, True)\n"),
+             (FIRST, UID7, "chip.ensure()\nchip.read_uid(buf, False)\n"),
+             (AGAIN, UID7, "chip.ensure()\nchip.read_uid(buf, True)\n"))
     kit = scope = None
-    for name, uid, code, _ in cases:
+    for name, uid, code in cases:
         if name != AGAIN:                  # the re-read goes on from the first look
-            kit = Kit(old=old)
-            chip = old["MFRC522"](kit.bus, kit.selects[0])
+            kit = Kit((SEAT,), old)
+            chip = old["MFRC522"](kit.bus, kit.selects[SEAT])
             chip.init()
             if uid:
-                kit.chips[0].place(VTag(uid))
+                kit.chips[SEAT].place(VTag(uid))
             scope = {"chip": chip, "buf": bytearray(10)}
-        out[name] = (kit.measure(lambda code=code, scope=scope: exec(code, scope),
-                                 old["TIMEOUT_US"]), code, None)
+        out[name] = (kit.measure(lambda code=code, scope=scope: exec(code, scope)), code)
     return out
 
 
-# --- 2a. Python time under MicroPython ----------------------------------------
+def new_reads():
+    """{row: (counts, replay code)}: the new driver's whole reads of one tag."""
+    out = {}
+    for name, uid in ((READ4, UID4), (READ7, UID7)):
+        kit = Kit((SEAT,))
+        chip = new_driver.MFRC522(kit.bus, kit.selects[SEAT])
+        chip.init()
+        kit.chips[SEAT].place(VTag(uid))
+        buf = bytearray(10)
+        code = "chip.read_uid(buf, True)\n"
+        out[name] = (kit.measure(lambda chip=chip, buf=buf: chip.read_uid(buf, True)), code)
+    return out
 
-WASM = r"""
-import io, time
+
+class Cycle:
+    """The service() calls of one cycle of PERIODS looks at the whole table,
+    recorded with those before it (the replay runs those first, untimed):
+    `held` readers hold a 7-byte tag; with `new_tag`, a 7-byte tag is put on
+    SEAT just before the cycle's first look and taken off half-way."""
+
+    def __init__(self, name, held, new_tag):
+        self.name = name
+        self.kit = kit = Kit()
+        self.readers = Readers(kit.bus, kit.selects)
+        self.events = []
+        self.now = 0
+        for r in held:
+            kit.chips[r].place(VTag(bytes((0x04, 0x10 + r, 2, 3, 4, 5, 6))))
+        self.new_tag = VTag(UID7) if new_tag else None
+        self.period = self.readers.period_ms
+        self.ms = PERIODS * self.period
+        self.warm = []
+        self._to_look(4)
+        if new_tag:                  # once through, so that the cycle starts as it ends
+            self._cycle()
+            self._to_look(0)
+        self.warm_miso = len(kit.bus.miso)
+        recording, self.warm = self.warm, None
+        self.calls = self._cycle()
+        self.miso = bytes(kit.bus.miso)
+        # The cycle repeats exactly: the replay runs it again and again.
+        again = self._cycle()
+        self.warm = recording
+        assert [(c["now"] + self.ms, c["miso"]) for c in self.calls] == \
+            [(c["now"], c["miso"]) for c in again], "%s: a cycle does not repeat" % name
+
+    def emit(self, event, reader, uid):
+        self.events.append((event, reader))
+
+    def _call(self):
+        before = len(self.events)
+        t = self.now
+        if self.warm is not None:
+            self.warm.append(t)
+        waits = []
+        counts = self.kit.measure(lambda: waits.append(self.readers.service(t, self.emit)))
+        self._sleep(waits[0])
+        counts["now"] = t
+        counts["wait"] = waits[0]
+        counts["events"] = self.events[before:]
+        return counts
+
+    def _sleep(self, wait):
+        # The task runs again `wait` ms after the call began (hal/mainloop.py),
+        # or at once if the call took longer.
+        self.now = max(self.now + wait, self.kit.clock.now_us // 1000)
+        self.kit.clock.advance(max(0, self.now * 1000 - self.kit.clock.now_us))
+
+    def _to_look(self, periods):
+        # Up to (not into) the look at every reader that starts a period.
+        end = self.now + periods * self.period
+        while self.now < end or self.now != self.readers._next:
+            self._call()
+
+    def _cycle(self):
+        calls = []
+        end = self.now + self.ms
+        chip = self.kit.chips[SEAT]
+        if self.new_tag is not None:
+            chip.place(self.new_tag)
+        while self.now < end:
+            if self.new_tag in chip.tags() and self.now >= end - self.ms // 2:
+                chip.remove(self.new_tag)
+            calls.append(self._call())
+        assert self.now == end, "%s: the looks drifted" % self.name
+        return calls
+
+
+# --- 2. Python time under MicroPython ----------------------------------------
+
+HEAD = pico_cost.TIMER + r"""
+import io
+from array import array
 from hal.mfrc522 import MFRC522
 from hal.chipselect import ChipSelect
 from hal.readers import Readers
 
-def unit(n):
-    s = 0
-    for i in range(n):
-        s += i
-    return s
-
-def ms_of(f, *a):
-    t0 = time.ticks_ms()
-    f(*a)
-    return time.ticks_diff(time.ticks_ms(), t0)
-
 stream = io.BytesIO(b'')
+
 
 def shim(w, r):
     stream.readinto(r)
 
+
 def shim_read(b, wb=0):
     stream.readinto(b)
+
 
 class Bus:
     pass
 
+
 class Pin:
     pass
+
 
 def bus():
     b = Bus()
@@ -301,54 +355,54 @@ def bus():
     b.readinto = shim_read
     return b
 
-def units(reps):
-    # 40000 keeps s a small int (no heap), as on the Pico.
-    for k in range(reps):
-        unit(40000)
 
-PERIOD = 20
-print('unit', ms_of(units, 10), 400000)
+def ignore(event, reader, uid):
+    pass
 
-def shim_cost(n):
-    w = bytearray(7)
+
+w7 = bytearray(7)
+
+
+def shim_call():
     stream.seek(0)
-    for i in range(n):
-        shim(w, w)
-        stream.seek(0)
+    shim(w7, w7)
 
-def builtin_cost(n):
-    w = bytearray(7)
-    for i in range(n):
-        min(w, w)
-        stream.seek(0)
 
-print('shim', ms_of(shim_cost, 20000) - ms_of(builtin_cost, 20000), 20000)
+def builtin_call():
+    stream.seek(0)
+    min(w7, w7)
+
+
+def no_call():
+    stream.seek(0)
+
+
+print('shim', pico_us(shim_call, 500) - pico_us(builtin_call, 500))
+print('clock', min(-clock() + clock() for _ in range(200)) / unit_us())
 """
 
 OP = r"""
 #: next run
 %(setup)s
 stream = io.BytesIO(%(miso)r)
-def op(reps):
-    global t
-    for k in range(reps):
-        stream.seek(0)
+
+
+def op():
+    stream.seek(0)
 %(body)s
-t = 0
-print('op', %(name)r, ms_of(op, %(reps)d), %(reps)d)
+
+print('op', %(name)r, pico_us(op, %(reps)d))
 """
 
 NEW_SETUP = r"""
+from hal.mfrc522 import MFRC522
 buf = bytearray(10)
-last = bytearray(b'\x04\xa1\xb2\xc3\xd4\xe5\xf6\x00\x00\x00')
 chip = MFRC522(bus(), ChipSelect({}, 0, 1, 0, 2))
-chip._crc = False
 """
 
 OLD_SETUP = r"""
 %(old)s
 %(select)s
-ns = {}
 buf = bytearray(10)
 pins3 = [Pin(), Pin(), Pin()]
 for p in pins3:
@@ -356,203 +410,225 @@ for p in pins3:
 chip = MFRC522(bus(), DecoderSelect(pins3, 1, 0))
 """
 
+CYCLE = r"""
+#: next run
+stream = io.BytesIO(%(miso)r)
+readers = Readers(bus(), %(selects)s)
+for t in %(warm)r:
+    readers.service(t, ignore)
+start = %(start)d
+nows = %(nows)r
+took = array('f', [0.0] * len(nows))
+rep = 0
+"""
 
-def readers_setup(uid):
-    # A Readers replaying a steady look: empty, or holding UID7 (its state set as
-    # the look recorded left it).
-    held = ""
-    if uid:
-        held = ("readers._state[0] = 1\nreaders._seen[0] = 1\n"
-                "for k in range(7):\n"
-                "    readers._held[0][k] = readers._last[0][k] = %r[k]\n"
-                "readers._held_n[0] = readers._last_n[0] = 7\n" % uid)
-    return ("readers = Readers(bus(), [ChipSelect({}, 0, 1, 0, 2)])\n"
-            "readers._state[0] = 0\n" + held)
+CYCLE_REPS = r"""
+#: next run
+for _ in range(%(reps)d):
+    rep += 1
+    stream.seek(start)
+    base = rep * %(ms)d
+    u = unit_us()
+    for c in range(len(nows)):
+        t = clock()
+        readers.service(nows[c] + base, ignore)
+        took[c] = clock() - t
+    u = (u + unit_us()) / 2
+    print('cycle', %(name)r, ' '.join('%%.3f' %% (x / u) for x in took))
+"""
 
 
 def indent(code, n):
     return "".join(" " * n + line + "\n" for line in code.splitlines())
 
 
-def python_us(ops, old):
-    """{(which, name): Pico us of Python work} from one WebAssembly run."""
-    script = WASM
-    order = []
-    for which, table in (("new", ops[0]), ("old", ops[1])):
-        for name, (counts, code, held) in table.items():
-            if which == "new" and held is not None:
-                setup = readers_setup(UID7 if held else None)
-            elif which == "new":
+def python_us(old_table, new_table, cycles):
+    """Pico us of Python work: {(driver, row): us} for the driver operations and
+    {cycle name: [us per call]} for the table's cycles, from one MicroPython run;
+    and the read shim's, taken off each."""
+    script = HEAD
+    for which, table in (("old", old_table), ("new", new_table)):
+        for name, (counts, code) in table.items():
+            if which == "new":
                 setup = NEW_SETUP
             else:
-                setup = OLD_SETUP % {"old": old_source(), "select": head_decoder_select()}
-            script += OP % {"setup": setup, "miso": counts["miso"], "body": indent(code, 8),
-                            "name": which + ":" + name, "reps": REPS}
-            order.append((which, name))
+                setup = OLD_SETUP % {"old": old_source("firmware/hal/mfrc522.py"),
+                                     "select": old_decoder_select()}
+            script += OP % {"setup": setup, "miso": counts["miso"], "body": indent(code, 4),
+                            "name": which + ":" + name, "reps": OP_REPS}
+    selects = "[%s]" % ", ".join("ChipSelect({}, 0, 1, 0, 2)" if r in FITTED else "None"
+                                 for r in range(CENTRE + 1))
+    for cycle in cycles:
+        script += CYCLE % {"miso": cycle.miso, "selects": selects, "warm": cycle.warm,
+                           "start": cycle.warm_miso, "nows": [c["now"] for c in cycle.calls]}
+        for _ in range(REPS // 50):
+            script += CYCLE_REPS % {"reps": 50, "ms": cycle.ms, "name": cycle.name}
+    ops = {}
+    samples = {c.name: [] for c in cycles}
+    got = {}
+    for line in pico_cost.run(script, timeout=1800).splitlines():
+        word, rest = line.split(" ", 1)
+        if word in ("shim", "clock"):
+            got[word] = float(rest)
+        elif word == "op":
+            name, us = rest.rsplit(" ", 1)
+            ops[tuple(name.split(":", 1))] = float(us)
+        elif word == "cycle":
+            name, values = rest.split(" ", 1)
+            samples[name].append([float(v) for v in values.split()])
+    shim, clock = got["shim"], got["clock"] * pico_cost.UNIT_US
     out = {}
-    unit_ms = shim_ms = None
-    for line in mpy_wasm.run(script, timeout=900).splitlines():
-        words = line.split()
-        if words[0] == "unit":
-            unit_ms = int(words[1]) / int(words[2])
-        elif words[0] == "shim":
-            shim_ms = int(words[1]) / int(words[2])
-        elif words[0] == "op":
-            reps = int(words[-1])
-            which, name = " ".join(words[1:-2]).split(":", 1)
-            counts = (ops[0] if which == "new" else ops[1])[name][0]
-            per = int(words[-2]) / reps - counts["reads"] * shim_ms
-            out[(which, name)] = per / unit_ms * PICO_UNIT_US
-    return out, unit_ms, shim_ms
+    for (which, name), us in ops.items():
+        table = old_table if which == "old" else new_table
+        out[(which, name)] = us - table[name][0]["reads"] * shim
+    per_call = {}
+    for cycle in cycles:
+        runs = samples[cycle.name]
+        per_call[cycle.name] = [
+            max(0.0, statistics.median(r[k] for r in runs) * pico_cost.UNIT_US - clock
+                - cycle.calls[k]["reads"] * shim)
+            for k in range(len(cycle.calls))]
+    return out, per_call, shim
 
 
-def old_source():
-    # Without its docstring and const fallback: exec'd into the script as is.
-    return head_source("firmware/hal/mfrc522.py")
+# --- 3. what it comes to ------------------------------------------------------
+
+KEYS = ("calls", "transactions", "bytes", "registers", "cs")
 
 
-# --- 3. the schedule -------------------------------------------------------------
+class Cost:
+    """Counts and Pico time of an operation: Python (modelled), wire and radio, in us."""
 
-class Loop:
-    """The main loop's time line: the reader task's calls, the buttons' polls
-    (BUTTON_COST_MS every BUTTONS_MS) running between them when due."""
+    def __init__(self, counts, python_us, wire_us, radio_us):
+        self.counts = counts
+        self.python_us = python_us
+        self.wire_us = wire_us
+        self.radio_us = radio_us
 
-    def __init__(self):
-        self.t = 0.0
-        self.buttons = 0.0
+    @classmethod
+    def of(cls, recorded, python_us):
+        """From Kit.measure()'s counts and the replay's Python us."""
+        return cls({k: recorded[k] for k in KEYS}, python_us,
+                   recorded["bytes"] * WIRE_US_PER_BYTE, recorded["radio_us"])
 
-    def call(self, cost):
-        while self.buttons <= self.t:
-            self.t = max(self.t, self.buttons) + BUTTON_COST_MS
-            self.buttons += BUTTONS_MS
-        self.t += cost
+    def us(self, scale=1.0):
+        """Pico us, with Python x scale."""
+        return self.python_us * scale + self.wire_us + self.radio_us
 
-    def sleep(self, ms):
-        self.t += ms
+    def _with(self, other, sign, div=1):
+        return Cost({k: (self.counts[k] + sign * other.counts[k]) / div for k in KEYS},
+                    (self.python_us + sign * other.python_us) / div,
+                    (self.wire_us + sign * other.wire_us) / div,
+                    (self.radio_us + sign * other.radio_us) / div)
 
+    def plus(self, other):
+        return self._with(other, 1)
 
-def simulate(period, costs, rng):
-    """Time from a tag put on seat 0 at a random moment to TAG_PLACED, in ms.
+    def minus(self, other):
+        return self._with(other, -1)
 
-    Six readers (five seats and the centre), a tag held on every other one.
-    Every `period` ms the reader task's service() starts a look at each reader
-    (REQA; a held tag's REQA, then its WUPA at the next call), sleeps 1 ms,
-    collects.  costs: CPU ms of one call's part for an empty reader and for a
-    held one, of the first read after an answered REQA, of the re-read that
-    confirms it (started _CONFIRM_MS after the first look began)."""
-    look, held, first, confirm = costs
-    place = rng.uniform(period, 2 * period)
-    loop = Loop()
-    start = 0.0
-    while True:
-        loop.t = max(loop.t, start)
-        found = start >= place
-        loop.call(3 * look + 3 * held)               # REQAs out
-        loop.sleep(1)
-        loop.call(3 * look + 3 * held)               # collected; held tags' WUPA out
-        if found:
-            loop.call(first)
-            loop.sleep(1)
-            loop.call(3 * held)                      # the held tags' WUPA collected
-            loop.t = max(loop.t, start + CONFIRM_MS)
-            loop.call(look)                          # the re-read's WUPA out
-            loop.sleep(1)
-            loop.call(confirm)
-            return loop.t - place
-        loop.sleep(1)
-        loop.call(3 * held)
-        start += period
+    def per(self, n):
+        return self._with(NOTHING, 0, n)
 
 
-def percentiles(values):
-    v = sorted(values)
-    n = len(v)
-    return {p: v[min(n - 1, int(p / 100 * n))] for p in (50, 90, 99)} | {"max": v[-1]}
+NOTHING = Cost({k: 0 for k in KEYS}, 0.0, 0.0, 0.0)
+
+
+def total(calls):
+    """The Cost of a list of Calls."""
+    out = NOTHING
+    for c in calls:
+        out = out.plus(c.cost)
+    return out
+
+
+class Call:
+    """One recorded service() call: when, the wait it returned, its Cost and events."""
+
+    def __init__(self, recorded, python_us):
+        self.now = recorded["now"]
+        self.wait = recorded["wait"]
+        self.events = recorded["events"]
+        self.cost = Cost.of(recorded, python_us)
+
+
+def measure():
+    """Everything the model needs, measured (see main() and tests/bench_latency.py)."""
+    old = old_namespace()
+    old_table = old_ops(old)
+    new_table = new_reads()
+    others = [r for r in FITTED if r != SEAT]
+    cycles = (Cycle("idle", (), False), Cycle("held", others, False),
+              Cycle("tag", others, True))
+    py, per_call, shim = python_us(old_table, new_table, cycles)
+    calls = {c.name: [Call(r, us) for r, us in zip(c.calls, per_call[c.name])]
+             for c in cycles}
+    empty = total(calls["idle"]).per(PERIODS * len(FITTED))
+    new = {
+        EMPTY: empty,
+        HELD: total(calls["held"]).per(PERIODS).minus(empty).per(len(others)),
+        READ4: Cost.of(new_table[READ4][0], py[("new", READ4)]),
+        READ7: Cost.of(new_table[READ7][0], py[("new", READ7)]),
+    }
+    # The new tag's calls until its event, over a look without it.
+    tag = calls["tag"]
+    placed = next(k for k, c in enumerate(tag) if c.events)
+    steady = total(calls["held"]).per(PERIODS)
+    new[FIRST] = tag[0].cost.minus(steady)
+    new[AGAIN] = total(tag[1:placed + 1])
+    olds = {name: Cost.of(c, py[("old", name)]) for name, (c, _) in old_table.items()}
+    # The board's Python over the model's, on the two reads timed on the Pico.
+    board = sum(MEASURED_MS[n] * 1000 - olds[n].wire_us - olds[n].radio_us for n in MEASURED_MS)
+    scale = board / sum(olds[n].python_us for n in MEASURED_MS)
+    return {"old": olds, "new": new, "scale": scale, "shim": shim,
+            "calls": calls, "period": cycles[0].period}
+
+
+def print_costs(m):
+    """The table of driver operations, modelled and calibrated."""
+    scale = m["scale"]
+    print("Reader costs on the Pico (tests/bench_readers.py): Python modelled in the"
+          " WebAssembly build")
+    print("(less the replay's read shim, %.1f us a call), wire at %d bit/s,"
+          % (m["shim"], table_config.SPI_BAUDRATE))
+    print("radio at 106 kbit/s; calibrated = Python x %.2f (see below).  Six readers, the"
+          " 74HC138 behind" % scale)
+    print("the SIO (1bfedd1: three address pins); a look at an empty or held reader is"
+          " its share of a")
+    print("period of the whole table; the look that finds a new tag is that period's"
+          " call over a period")
+    print("without it, the re-read every call after it until TAG_PLACED (%s: two looks)."
+          % OLD)
+    print()
+    head = ("operation", "driver", "SPI calls", "transactions", "bytes", "registers",
+            "CS writes", "Python ms", "wire ms", "radio ms", "Pico ms", "calibrated ms")
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for name in (EMPTY, HELD, READ4, READ7, FIRST, AGAIN):
+        for which in ("old", "new"):
+            c = m[which][name]
+            print("| %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.2f | %.2f"
+                  " | %.2f |" % (name, OLD if which == "old" else "new", c.counts["calls"],
+                     c.counts["transactions"], c.counts["bytes"], c.counts["registers"],
+                     c.counts["cs"], c.python_us / 1000, c.wire_us / 1000, c.radio_us / 1000,
+                     c.us() / 1000, c.us(scale) / 1000))
+    print()
+    print("Calibration against the board (the %s driver timed on a Pico at 125 MHz, issue 9):"
+          % OLD)
+    print("  %-24s model %.1f ms, measured %s ms" % (EMPTY, m["old"][EMPTY].us() / 1000,
+                                                     MEASURED_EMPTY))
+    for name, ms in MEASURED_MS.items():
+        print("  %-24s model %.1f ms, measured %.1f ms" % (name, m["old"][name].us() / 1000, ms))
+    print("  less wire and radio, the board's Python took %.2f x the model's: every"
+          " calibrated figure" % scale)
+    print("  is Python x %.2f + wire + radio" % scale)
+    print()
 
 
 def main():
-    old = old_namespace()
-    ops = (new_ops(), old_ops(old))
-    pyus, unit_ms, shim_ms = python_us(ops, old)
-    wire_us_per_byte = 8 * 1000000 / table_config.SPI_BAUDRATE
-    print("Reader costs on the Pico, modelled (tests/bench_readers.py):")
-    print("  unit loop in the WebAssembly build %.2f us an iteration; read shim %.2f us a call"
-          % (unit_ms * 1000, shim_ms * 1000))
-    print("  Pico time = Python (WebAssembly time / unit x %.1f us) + wire (%d bit/s) + radio"
-          % (PICO_UNIT_US, table_config.SPI_BAUDRATE))
-    print()
-    head = ("operation", "driver", "SPI calls", "transactions", "bytes", "registers",
-            "CS writes", "Python ms", "wire ms", "radio ms", "Pico ms")
-    print("| " + " | ".join(head) + " |")
-    print("|" + "---|" * len(head))
-    total = {}
-    for name in ops[0]:
-        for which, table in (("HEAD", ops[1]), ("new", ops[0])):
-            c = table[name][0]
-            py = pyus[("old" if which == "HEAD" else "new", name)] / 1000
-            wire = c["bytes"] * wire_us_per_byte / 1000
-            radio = c["radio_us"] / 1000
-            total[(which, name)] = (py, wire, radio)
-            print("| %s | %s | %d | %d | %d | %d | %d | %.2f | %.2f | %.2f | %.2f |" % (
-                name, which, c["calls"], c["transactions"], c["bytes"], c["registers"],
-                c["cs"], py, wire, radio, py + wire + radio))
-    print()
-    print("Calibration against the board (HEAD driver, measured on a Pico at 125 MHz):")
-    for name, measured in (("empty reader, one look", "3.4-4.2"),
-                           ("full read, 4-byte UID", "13.0"),
-                           ("full read, 7-byte UID", "23.2")):
-        print("  %-24s model %.1f ms, measured %s ms" % (
-            name, sum(total[("HEAD", name)]), measured))
-    # The Python part the board took on the two reads, over the model's.
-    measured_python = sum(m - total[("HEAD", name)][1] - total[("HEAD", name)][2]
-                          for name, m in (("full read, 4-byte UID", 13.0),
-                                          ("full read, 7-byte UID", 23.2)))
-    scale = measured_python / sum(total[("HEAD", name)][0]
-                                  for name in ("full read, 4-byte UID", "full read, 7-byte UID"))
-    print("  the board's Python part of the two reads is %.2f x the model's: the figures"
-          % scale)
-    print("  below are given as modelled and with Python x %.2f (calibrated)" % scale)
-    print()
-    for which in ("HEAD", "new"):
-        print("  confirmed new tag (first look + re-read), %s: %.1f ms (calibrated %.1f)" % (
-            which, sum(total[(which, FIRST)]) + sum(total[(which, AGAIN)]),
-            sum(total[(which, FIRST)]) + sum(total[(which, AGAIN)])
-            + (scale - 1) * (total[(which, FIRST)][0] + total[(which, AGAIN)][0])))
-    print()
-    for k, label in ((1.0, "as modelled"), (scale, "calibrated, Python x %.2f" % scale)):
-        schedule(total, k, label)
-
-
-def schedule(total, k, label):
-    """The busy fraction and latency table, Python time scaled by k."""
-    def cpu_ms(name):
-        py, wire, radio = total[("new", name)]
-        return k * py + wire + radio       # radio here: waits inside the call
-    costs = (cpu_ms("empty reader, one look") / 2, cpu_ms("held tag, one look") / 3,
-             cpu_ms(FIRST), cpu_ms(AGAIN))
-    print("Reader task (new driver), %s: busy = looks per second x CPU per look / 1000 ms."
-          % label)
-    print("Latency: a 7-byte tag put on seat 0 at a random moment, to its TAG_PLACED")
-    print("reaching the app; a tag held on every other reader, buttons %.2f ms every %d ms"
-          % (BUTTON_COST_MS, BUTTONS_MS))
-    print("(%d trials, seed 1); + app: with app_after_event_ms() = %.0f ms, a PLACEHOLDER."
-          % (TRIALS, app_after_event_ms()))
-    print()
-    print("| period | busy, table empty | busy, 3 tags held | p50 | p90 | p99 | max "
-          "| p50 + app | p99 + app | max + app |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    for period in PERIODS_MS:
-        per_s = 1000 / period
-        idle = 6 * cpu_ms("empty reader, one look") * per_s / 1000
-        busy = (3 * cpu_ms("empty reader, one look") + 3 * cpu_ms("held tag, one look")) \
-            * per_s / 1000
-        rng = random.Random(1)
-        lat = percentiles([simulate(period, costs, rng) for _ in range(TRIALS)])
-        app = app_after_event_ms()
-        print("| %d ms | %.1f %% | %.1f %% | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |" % (
-            period, 100 * idle, 100 * busy, lat[50], lat[90], lat[99], lat["max"],
-            lat[50] + app, lat[99] + app, lat["max"] + app))
-    print()
+    m = measure()
+    print_costs(m)
+    return m
 
 
 if __name__ == "__main__":

@@ -17,15 +17,19 @@ TIMER is MicroPython source for a benchmark script:
     clock()            this build's time in us, to a fraction of a us
                        (JavaScript's performance.now(); the port's
                        ticks_us() counts whole milliseconds)
+    unit_us()          one iteration of the unit loop here, timed over 2000
     wasm_us(fn, calls, batches=40)
                        us of this build per call of fn(): the fastest of
                        `batches` batches of `calls` calls
-    unit_us()          one iteration of the unit loop here, the same way
-    pico_us(fn, calls) Pico us per call of fn(): wasm_us / unit_us x UNIT_US
+    pico_us(fn, calls, batches=40)
+                       Pico us per call of fn(): the median over `batches`
+                       of a batch of `calls` calls in units of the unit
+                       loop timed just before and just after it, x UNIT_US
 
-Every figure is the fastest of many short batches (a few ms each, shorter
-than the time slice the machine's other work takes): whatever else the
-machine does only ever adds time.  The script first runs the unit loop for about a second:
+Other work on the machine slows a batch and the unit loop beside it alike,
+so a batch's ratio to its own unit loop holds, and the median of many
+(each a few ms, shorter than a time slice) passes over the batches it
+slowed unevenly.  The script first runs the unit loop for about a second:
 the first timings of a run come out up to 1.8x slower (the unit loop: 0.47
 us an iteration, then 0.25, on the development machine) until V8 has
 optimised the interpreter, with or without NODE_ARGS (its optimising
@@ -56,6 +60,13 @@ def _unit_loop(n):
     return s
 
 
+def unit_us():
+    # s stays a small int (no heap), as on the Pico.
+    t = clock()
+    _unit_loop(2000)
+    return (clock() - t) / 2000
+
+
 def wasm_us(fn, calls, batches=40):
     best = None
     for _ in range(batches):
@@ -67,13 +78,17 @@ def wasm_us(fn, calls, batches=40):
     return best
 
 
-def unit_us():
-    # s stays a small int (no heap), as on the Pico.
-    return wasm_us(lambda: _unit_loop(4000), 1, 60) / 4000
-
-
-def pico_us(fn, calls):
-    return wasm_us(fn, calls) / unit_us() * %r
+def pico_us(fn, calls, batches=40):
+    ratios = []
+    for _ in range(batches):
+        u = unit_us()
+        t = clock()
+        for _ in range(calls):
+            fn()
+        d = (clock() - t) / calls
+        ratios.append(2 * d / (u + unit_us()))
+    ratios.sort()
+    return ratios[batches // 2] * %r
 
 
 _t = clock()
