@@ -237,6 +237,38 @@ def test_a_transfer_is_one_chip_select_and_the_status_one_burst():
     assert bus.calls - calls == 7
 
 
+def test_the_fifo_is_flushed_only_after_a_reply():
+    # A frame nobody answered took its bytes out of the FIFO to send them
+    # (the model sends whatever the FIFO holds: a stale byte would garble it).
+    clock, bus, chip, driver = ready_chip()
+    for expected in (drv.NO_TAG, drv.NO_TAG):
+        flushes = chip.writes[vm.FIFOLevelReg]
+        assert reqa(driver) == expected
+    assert chip.writes[vm.FIFOLevelReg] == flushes               # the second REQA: no flush
+    chip.place(VTag(UID4))
+    assert reqa(driver) == 2                                       # the ATQA stays in the FIFO
+    assert chip.peek(vm.FIFOLevelReg) == 2
+    flushes = chip.writes[vm.FIFOLevelReg]
+    chip.remove(chip.tags()[0])
+    assert reqa(driver) == drv.NO_TAG
+    assert chip.writes[vm.FIFOLevelReg] == flushes + 1
+
+
+def test_finish_waits_for_the_frame_on_the_status_and_gives_up_on_a_stalled_chip():
+    clock, bus, chip, driver = ready_chip(FAST)
+    chip.place(VTag(UID4))
+    driver.request(False)
+    t0 = clock.now_us
+    assert driver.finish() == 2                                    # the ATQA
+    # REQA out (7 bits), the tag's FDT, the ATQA back: then the wait ends.
+    assert vm.air_us(9) + vm.FDT_US + vm.air_us(20) <= clock.now_us - t0 < 600
+    chip.stall()
+    driver.request(False)
+    bus.trace = []
+    assert driver.finish() == drv.DEAD
+    assert sum(1 for t in bus.trace if t[1] == 0x88) == drv._GUARD_RX
+
+
 # --- reading UIDs ------------------------------------------------------------------
 
 @pytest.mark.parametrize("baud", [1_000_000, FAST])
@@ -502,8 +534,18 @@ def test_service_looks_at_every_empty_reader_once_a_period_and_sleeps_between():
     assert bench.serve(1000) == []
     looks = [c.reqa + c.wupa - r for c, r in zip(bench.chips, reqa)]
     assert looks == [1000 // readers_mod.PERIOD_MS] * (CENTRE + 1)
-    # All readers' REQAs and their answers in one call: one call a period.
+    # All readers' REQAs and their answers in one call: one call a period,
+    # on the grid of the period.
     assert bench.services - services == 1000 // readers_mod.PERIOD_MS
+    assert bench.readers._next % readers_mod.PERIOD_MS == 0
+
+
+def test_a_look_that_came_late_keeps_the_grid():
+    bench = Bench(2, baud=4_000_000)
+    bench.serve(100)
+    late = bench.readers._next + 7                        # the CPU was busy elsewhere
+    bench.now = late
+    assert bench.readers.service(late, bench.emit) == readers_mod.PERIOD_MS - 7
 
 
 @pytest.mark.parametrize("uid", [UID4, UID7], ids=["4-byte", "7-byte"])
