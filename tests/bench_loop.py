@@ -22,7 +22,13 @@ and converted to Pico time with the unit of tests/pico_cost.py:
 - dispatch: MainLoop.due() finding the pass that is due;
 - turn: MainLoop.due() finding none, and the rest of run()'s loop (the
   time, the check for asyncio's other tasks, the call to time.sleep_ms),
-  once a wake.
+  once a wake;
+- and, for what it would cost to run each pass as an asyncio task of its
+  own, asyncio's switch to a task: one turn of MicroPython's asyncio run
+  loop (extmod/asyncio/core.py: peek the task queue, the time, poll for I/O
+  with no wait, pop, resume the task, and the task's sleep_ms pushing it
+  back), rebuilt here over this build's own C task queue and select.poll,
+  with one more look at the queue and poll: the one that sleeps.
 
 Calibrated figures scale the Python by the readers' calibration
 (tests/bench_readers.py).
@@ -100,11 +106,85 @@ def turn():
 loop._due = [now[0] + 10, now[0] + 10, now[0] + 10]
 print("dispatch", pico_us(nothing_due, 50))
 print("turn", pico_us(turn, 50))
+#: next run
+import select
+from time import ticks_add, ticks_diff
+from _asyncio import Task, TaskQueue
+
+queue = TaskQueue()
+poller = select.poll()
+current = [None]
+
+
+class CancelledError(BaseException):
+    pass
+
+
+class Singleton:
+    def __init__(self):
+        self.state = None
+        self.exc = StopIteration()
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.state is not None:
+            queue.push(current[0], self.state)
+            self.state = None
+            return None
+        self.exc.__traceback__ = None
+        raise self.exc
+
+
+def sleep_ms(t, sgen=Singleton()):
+    assert sgen.state is None
+    sgen.state = ticks_add(time.ticks_ms(), max(0, t))
+    return sgen
+
+
+def wait_io_event(dt):
+    for s, ev in poller.ipoll(dt):
+        pass
+
+
+async def task():
+    while True:
+        t = time.ticks_ms()
+        await sleep_ms(0 - ticks_diff(time.ticks_ms(), t))
+
+
+def look():
+    dt = -1
+    t = queue.peek()
+    if t:
+        dt = max(0, ticks_diff(t.ph_key, time.ticks_ms()))
+    wait_io_event(0)
+    return dt
+
+
+def switch():
+    dt = 1
+    while dt > 0:
+        dt = look()
+    t = queue.pop()
+    current[0] = t
+    try:
+        exc = t.data
+        if not exc:
+            t.coro.send(None)
+    except (CancelledError, Exception) as er:
+        raise er
+
+
+queue.push(Task(task(), globals()))
+switch()
+print("switch", pico_us(switch, 200) + pico_us(look, 200))
 """
 
 
 def measure():
-    """Pico us of Python: {"buttons", "frames", "dispatch", "turn"}."""
+    """Pico us of Python: {"buttons", "frames", "dispatch", "turn", "switch"}."""
     out = {}
     for line in pico_cost.run(SCRIPT).splitlines():
         word, us = line.split()
@@ -147,6 +227,12 @@ def print_busy(loop, readers):
                   % (name, rate, us, 100 * b, us_c, 100 * b_c))
         print("| **all, %s** | | | **%.1f %%** | | **%.1f %%** |"
               % (what, 100 * whole, 100 * whole_c))
+    print()
+    passes = 1000 / readers["period"] + 1000 / BUTTON_MS + 1000 / FRAME_MS
+    print("  asyncio's switch to a task: %.0f us modelled (%.1f buttons passes); a task per"
+          " pass" % (loop["switch"], loop["switch"] / loop["buttons"]))
+    print("  would switch %.0f times a second: %.1f %% more busy than one task's turns."
+          % (passes, 100 * (passes * loop["switch"] - 1000 / BUTTON_MS * loop["turn"]) / 1e6))
     print()
 
 

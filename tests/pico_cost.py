@@ -29,11 +29,11 @@ TIMER is MicroPython source for a benchmark script:
 Other work on the machine slows a batch and the unit loop beside it alike,
 so a batch's ratio to its own unit loop holds, and the median of many
 (each a few ms, shorter than a time slice) passes over the batches it
-slowed unevenly.  The script first runs the unit loop for about a second:
-the first timings of a run come out up to 1.8x slower (the unit loop: 0.47
-us an iteration, then 0.25, on the development machine) until V8 has
-optimised the interpreter, with or without NODE_ARGS (its optimising
-compiler from the start), which run(source) passes to node.
+slowed unevenly.  The script first runs the unit loop for a second: the
+timings of a run's first half second come out up to twice as slow, until
+V8 has optimised the interpreter (`python tests/pico_cost.py` prints the
+unit loop's time over a run's first seconds).  run(source) passes NODE_ARGS
+to node: V8's optimising compiler from the start, a few % faster after.
 """
 
 import mpy_wasm
@@ -89,14 +89,41 @@ def pico_us(fn, calls, batches=40):
         ratios.append(2 * d / (u + unit_us()))
     ratios.sort()
     return ratios[batches // 2] * %r
-
-
+""" % UNIT_US
+WARM_UP = """
 _t = clock()
 while clock() - _t < 1000000:
     _unit_loop(20000)
-""" % UNIT_US
+"""
+TIMER = TIMER + WARM_UP
 
 
 def run(source, **kw):
     """mpy_wasm.run with V8's optimising compiler from the start (NODE_ARGS)."""
     return mpy_wasm.run(source, node_args=NODE_ARGS, **kw)
+
+
+COLD = """
+from array import array
+_at = array('f', [0.0] * 25)
+_us = array('f', [0.0] * 25)
+_t = clock()
+for _k in range(25):
+    _at[_k] = (clock() - _t) / 1000000
+    _us[_k] = unit_us()
+    while clock() - _t < (_k + 1) * 100000:
+        _unit_loop(2000)
+for _k in range(25):
+    print("%.1f %.3f" % (_at[_k], _us[_k]))
+"""
+
+
+def main():
+    for name, args in (("node " + " ".join(NODE_ARGS), NODE_ARGS), ("node", ())):
+        out = mpy_wasm.run(TIMER[:-len(WARM_UP)] + COLD, node_args=args).split()
+        print("%s: the unit loop, us an iteration, s into the run" % name)
+        print("  " + "  ".join("%s s: %s" % (out[k], out[k + 1]) for k in range(0, len(out), 4)))
+
+
+if __name__ == "__main__":
+    main()

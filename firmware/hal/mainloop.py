@@ -14,8 +14,8 @@ A pass's wait counts from the moment the pass began.  The buttons and the
 frames keep to a grid of their period (a pass that ran late waits less), as
 the readers' looks do (hal/readers.py), so the three share wakes.  Between
 wakes the CPU sleeps in time.sleep_ms (a WFE on the rp2 port): a switch
-between asyncio tasks costs the Pico about as much as a look at every
-reader (tests/bench_loop.py), so the passes are one task, which lets
+between asyncio tasks costs the Pico about three buttons passes
+(tests/bench_loop.py prints both), so the passes are one task, which lets
 asyncio run the others (the watchdog's guard) at least every YIELD_MS.
 
 AN ANSWER GOES OUT AT ONCE.  The pass that hands the app an input (a reader
@@ -27,8 +27,9 @@ THE COLLECTOR RUNS WHEN NOTHING WAITS.  After an input the app has left
 garbage; it is collected in the readers pass, once the answer is out and
 the readers will not need the CPU for GC_MS (a gc.collect() took about
 14 ms on a Pico with a fuller heap, issue 9): between two looks at the
-readers, never during input handling, so MicroPython never collects in the
-middle of one on its own (the heap has room for many inputs' garbage).
+readers, never during input handling, and often enough that MicroPython,
+which collects on its own only when an allocation finds the heap full, has
+no reason to in the middle of one.
 
 A pass with nothing to do allocates nothing: the app's event handlers are
 bound once here, not looked up per pass (tests/test_main_loop.py).  Each

@@ -189,8 +189,9 @@ class MFRC522:
 
     def _send(self, seq):
         # Each buffer of seq (4 to 6 of them) in a transaction of its own.
-        # Unrolled, with the chip select in locals: a loop, and the attribute
-        # loads in it, cost as much again (tests/bench_readers.py).
+        # Unrolled, with the chip select in locals: starting a frame is most
+        # of a look at an empty reader, and a loop with attribute loads in it
+        # would add Python to every transfer.
         port = self._port
         write = self._write
         on_at = self._on_at

@@ -38,8 +38,9 @@ full read, so a tag swapped for another between two looks is read.
 service(now_ms, emit) runs the readers from the main loop: it starts a frame
 on every reader that is due, one after the other, so that the chips wait
 for their tags in parallel, then collects them in the same order, each
-waited for on its own chip (a REQA and its timeout take 0.4 ms, about what
-starting the others takes), then makes the full reads the answers call for,
+waited for on its own chip (a REQA and its timeout take 0.4 ms; starting
+the other five takes about as long: tests/bench_readers.py), then makes the
+full reads the answers call for,
 and returns the ms to wait.  Every reader is looked at together on a grid
 of period_ms, in one call, so between two looks the readers leave the CPU
 alone; a look that saw a change is read again _CONFIRM_MS after it began
@@ -84,7 +85,7 @@ _READ = const(1)       # a full read of what answered
 _HALT = const(2)       # HLTA after a garbled answer
 _REWAKE = const(3)     # a tag arrived on a held one: both woken, then read
 
-PERIOD_MS = 20         # a look at every reader this often; see tests/bench_readers.py
+PERIOD_MS = 20         # a look at every reader this often: tests/bench_latency.py weighs it
 _CONFIRM_MS = const(4)  # a change seen is read again this long after the look began
 _BACKOFF_MAX = const(32)   # looks between attempts to revive a faulty reader, at most
 _SWEEP = const(8)          # every 8th quiet look at an empty reader uses WUPA
