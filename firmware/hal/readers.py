@@ -40,10 +40,10 @@ on every reader that is due, one after the other, so that the chips wait
 for their tags in parallel, then collects them in the same order, each
 waited for on its own chip (a REQA and its timeout take 0.4 ms; starting
 the other five takes about as long: tests/bench_readers.py), then makes the
-full reads the answers call for,
-and returns the ms to wait.  Every reader is looked at together on a grid
-of period_ms, in one call, so between two looks the readers leave the CPU
-alone; a look that saw a change is read again _CONFIRM_MS after it began
+full reads the answers call for, and returns the ms to wait.  Every reader
+is looked at together on a grid of period_ms, in one call, so between two
+looks the readers leave the CPU alone; a look that saw a change is read
+again _CONFIRM_MS after it began
 (the re-read does not wait for the other readers, and is far enough from
 the first read not to see the same instant of a tag at the antenna's edge),
 then the reader rejoins the others.  A look that finds what the reader
