@@ -43,12 +43,11 @@ the other five takes about as long: tests/bench_readers.py), then makes the
 full reads the answers call for, and returns the ms to wait.  Every reader
 is looked at together on a grid of period_ms, in one call, so between two
 looks the readers leave the CPU alone; a look that saw a change is read
-again _CONFIRM_MS after it began
-(the re-read does not wait for the other readers, and is far enough from
-the first read not to see the same instant of a tag at the antenna's edge),
-then the reader rejoins the others.  A look that finds what the reader
-holds is settled as it is collected, with no further Python work.  poll(i)
-makes one whole look at one reader.
+again _CONFIRM_MS after it began (the re-read does not wait for the other
+readers, and is far enough from the first read not to see the same instant
+of a tag at the antenna's edge), then the reader rejoins the others.  A
+look that finds what the reader holds is settled as it is collected, with
+no further Python work.  poll(i) makes one whole look at one reader.
 
 A reader that stops answering (no MFRC522 version, or a frame that never
 ends) is reported once and tried again with a back-off in looks (1, 2, 4 ..
