@@ -24,12 +24,15 @@ script's own harness.  So the board's live heap is counted in two parts:
 - its code: the firmware's modules, then the game's, imported as the board
   imports them (.mpy) in a run of their own with nothing else loaded
   (board_code()): the modules and the names they add to MicroPython's
-  string pool, whose growth would otherwise depend on what else was loaded;
-- its objects: in the match's run, gc.mem_alloc() less every module's code
-  (each measured as it is imported) and less the virtual parts and the
-  harness, which are made first and measured (SIM_OBJECTS) and do not grow
-  afterwards (the flash blocks the journal will use are made up front, and
-  the harness calls the app directly, so the virtual chips stay as they are).
+  string pool (qstrs);
+- its objects: in the match's run, gc.mem_alloc() less the string pool
+  (micropython.qstr_info()'s bytes: the pool grows in blocks that double,
+  and where a block is added depends on every name loaded, the virtual
+  parts' too), less every module's code (each measured as it is imported,
+  the pool left out), less the virtual parts and the harness, which are made
+  first and measured and do not grow afterwards (the flash blocks the
+  journal will use are made up front, and the harness calls the app
+  directly, so the virtual chips stay as they are).
 
 The board's modules it cannot import here (hal/board.py, ws2812.py,
 watchdog.py: they import machine and rp2) are not counted; asyncio is
@@ -72,8 +75,8 @@ from dicetable.app import entry, events, frames, games, inputs, registry, rng, t
 from dicetable.match import actions, engine
 from hal import buttons, chipselect, display, journal, mainloop, mfrc522, pixels, readers, storage
 #: next run
-FIRMWARE_CODE = gc.mem_alloc()
-GAME_CODE = 0
+print("code", gc.mem_alloc())
+micropython.qstr_info()
 #: next run
 from dicetable.match.actions import KIND_NAMES, kind_of
 from sim.hw import hands
@@ -83,7 +86,8 @@ from sim.hw.vflash import VFlash
 from sim.hw.vmfrc522 import VMFRC522
 from sim.hw.vspi import VSPI
 #: next run
-SIM_CODE = gc.mem_alloc() - FIRMWARE_CODE
+print("code", gc.mem_alloc())
+micropython.qstr_info()
 #: next run
 SEATS = (0, 1, 2, 3, 4)
 
@@ -161,7 +165,7 @@ now = [0]
 def step():
     if t.mode != "play":
         return
-    live = gc.mem_alloc() - FIRMWARE_CODE - SIM_CODE - SIM_OBJECTS - GAME_CODE
+    live = gc.mem_alloc()
     made[0] += 1
     undo = made[0] % UNDO_EVERY == 0
     acts = hands.player_actions(t)
@@ -180,10 +184,12 @@ def step():
         hands.make(surface, t, a)
     assert len(t.match.journal) != n, "action not taken"
     print("step", spent[0], "undo" if undo else KIND_NAMES[kind_of(a)], live)
+    micropython.qstr_info()
 #: next run
 REGISTRY = None
 #: next run
-SIM_OBJECTS = gc.mem_alloc() - FIRMWARE_CODE - SIM_CODE
+print("code", gc.mem_alloc())
+micropython.qstr_info()
 #: next run
 rd = readers.Readers(bus, [bus.cs(c) for c in chips])
 bt = buttons.Buttons(vbuttons.pins)
@@ -196,14 +202,18 @@ before = gc.mem_alloc()
 t.boot()
 print("boot", gc.mem_alloc() - before)
 #: next run
-print("booted", gc.mem_alloc() - FIRMWARE_CODE - SIM_CODE - SIM_OBJECTS)
+print("booted", gc.mem_alloc())
+micropython.qstr_info()
 micropython.mem_info(1)
 print("end of map")
 #: next run
-GAME_CODE = gc.mem_alloc()
+print("code", gc.mem_alloc())
+micropython.qstr_info()
+#: next run
 __import__("dicetable.match." + engine.GAMES[GAME])
 #: next run
-GAME_CODE = gc.mem_alloc() - GAME_CODE
+print("code", gc.mem_alloc())
+micropython.qstr_info()
 #: next run
 before = gc.mem_alloc()
 hands.choose_in_menu(surface, t, GAME, PLAYER_SEATS)
@@ -297,17 +307,36 @@ def measure(game, players, seed=1, steps=1500):
     """Play one match under MicroPython; its heap figures as a dict."""
     firmware, game_code = board_code(game)
     out = mpy_wasm.run(script(game, players, seed, steps), timeout=1800).split("\n")
+    # Each figure the script prints is followed by the string pool's line:
+    # the figure without the pool.
+    marks = []
+    for k, line in enumerate(out):
+        words = line.split()
+        if words and words[0] in ("code", "booted", "step"):
+            pool = int(out[k + 1].rsplit("n_total_bytes=", 1)[1])
+            marks.append((words, int(words[-1]) - pool))
+    code = [without for words, without in marks if words[0] == "code"]
+    # The firmware, the virtual parts' code, their objects; then the game.
+    sim = code[2] - code[0]
+    game_here = code[4] - code[3]
+
+    def board(without, with_game):
+        # The board's code (its own run) and the objects here.
+        return firmware + (game_code if with_game else 0) + (
+            without - code[0] - sim - (game_here if with_game else 0))
+
     fields = {}
     spent = []
     live = []
-    for line in out:
-        words = line.split()
-        if not words:
-            continue
+    for words, without in marks:
         if words[0] == "step":
             spent.append((int(words[1]), words[2]))
-            live.append(firmware + game_code + int(words[3]))
-        elif words[0] in ("boot", "booted", "menu", "over"):
+            live.append(board(without, True))
+        elif words[0] == "booted":
+            fields["booted"] = board(without, False)
+    for line in out:
+        words = line.split()
+        if words and words[0] in ("boot", "menu", "over"):
             fields[words[0]] = words[1:]
     assert fields["over"][0] == "over", "the match did not end in %d actions" % steps
     after_boot, at_end = (largest_free(m) for m in _heap_maps(out))
@@ -316,7 +345,7 @@ def measure(game, players, seed=1, steps=1500):
         "actions": len(spent),
         "journal": int(fields["over"][1]),
         "boot": int(fields["boot"][0]),
-        "booted": firmware + int(fields["booted"][0]),
+        "booted": fields["booted"],
         "firmware_code": firmware,
         "game_code": game_code,
         "menu": int(fields["menu"][0]),

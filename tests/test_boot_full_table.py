@@ -21,7 +21,7 @@ import pytest
 import bench_heap
 import mpy_wasm
 from dicetable.app import games
-from dicetable.app.inputs import Inputs, table_draws
+from dicetable.app.inputs import Inputs
 from dicetable.app.registry import pack
 from dicetable.app.rng import draw
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD
@@ -45,7 +45,7 @@ def last_table_roll(journal):
     replay = games.new_match(NOKOSU, 5, TABLE_ROLLS)
     last = -1
     for i, a in enumerate(journal):
-        if table_draws(NOKOSU, replay):
+        if Inputs(NOKOSU, replay).auto:
             last = i
         replay.submit(a)
     return last

@@ -91,11 +91,20 @@ class Pixels:
         self.np.write()
 
     def _fill_channel(self, frame, c):
-        # Attributes, not locals: a frame of more than 11 words would be
-        # taken from the heap on every call on the RP2040 port.
+        # Few locals: a frame of more than 11 words would be taken from the
+        # heap on every call on the RP2040 port.  A frame within the budget
+        # (the usual one) is only put in the strip's byte order.
+        buf = self._buf
         shift = self._order[c] - c
-        for i in range(c, self._end, 3):
-            self._buf[i + shift] = (frame[i] * self.last_scale) >> 8
+        i = c
+        if self.last_scale == 256:
+            while i < self._end:
+                buf[i + shift] = frame[i]
+                i += 3
+            return
+        while i < self._end:
+            buf[i + shift] = (frame[i] * self.last_scale) >> 8
+            i += 3
 
     def _set_each(self, frame):
         np = self.np

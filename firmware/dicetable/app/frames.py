@@ -69,8 +69,18 @@ def put(buf, led, c, shift=0):
 
 def fill(buf, first, n, c, shift=0):
     """Set n LEDs from `first` (dimmed by `shift` bits)."""
-    for led in range(first, first + n):
-        put(buf, led, c, shift)
+    # Every frame is mostly fills: the loop is put() inlined (a call per LED
+    # was most of a frame's time).
+    r = c[0] >> shift
+    g = c[1] >> shift
+    b = c[2] >> shift
+    i = 3 * first
+    end = i + 3 * n
+    while i < end:
+        buf[i] = r
+        buf[i + 1] = g
+        buf[i + 2] = b
+        i += 3
 
 
 def number(buf, first, width, n, marker, ones=ONE):

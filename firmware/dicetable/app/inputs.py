@@ -23,42 +23,49 @@ from dicetable.match.actions import (
 _NONE = ()
 
 
-def table_draws(g, m):
-    """True when the table draws its next action itself (Inputs(g, m).auto is
-    not empty), found without building Inputs."""
-    if not m.waiting() & TABLE_BIT:
-        return False
-    table = m.legal_actions(TABLE)
-    if not table or games.table_entry_seat(g, m) >= 0:
-        return False
-    for a in table:
-        if not games.is_item_kind(g, kind_of(a)):
-            return True
-    return False
-
-
 class Inputs:
     """What every seat and the centre may do in the match's current state.
 
     The engine's lists are kept as they are and read in place: while the
     table deals, its list holds every card for every seat, and copying it per
-    seat cost kilobytes per action.  `seats` and `centre` give the same
-    as lists, for the simulator and the tests."""
+    seat cost kilobytes per action.  One pass over the table's list notes
+    what each seat and the centre are asked for, so that drawing a frame asks
+    nothing of the lists again.  `seats` and `centre` give the same as lists,
+    for the simulator and the tests."""
 
     def __init__(self, g, m):
         self.g = g
+        self._kinds = games.ITEM_KINDS[g]
         w = m.waiting()
         self.table = m.legal_actions(TABLE) if w & TABLE_BIT else _NONE
         entry = games.table_entry_seat(g, m) if self.table else -1
         self.entry = entry   # the player entering the table's values, or -1
         self.own = [m.legal_actions(p) if w & (1 << p) else _NONE for p in range(m.players)]
         # The table's own draws (a roll, a challenge, a colour to remove).
-        self.auto = [] if entry >= 0 else [a for a in self.table if not self._item(a)]
+        self.auto = []
+        self._centre = 0                        # the item kind the centre is asked for
+        self._dealt = bytearray(m.players)      # per seat, the item kind dealt to it
+        self._value = 0                         # the kind of the table's first value action
+        kinds = self._kinds
+        for a in self.table:
+            k = kind_of(a)
+            if (kinds >> k) & 1:
+                s = seat_of(a)
+                if s == TABLE:
+                    if not self._centre:
+                        self._centre = k
+                elif not self._dealt[s]:
+                    self._dealt[s] = k
+            else:
+                if not self._value:
+                    self._value = k
+                if entry < 0:
+                    self.auto.append(a)
 
     def _item(self, a):
-        return games.is_item_kind(self.g, kind_of(a))
+        return (self._kinds >> kind_of(a)) & 1
 
-    def _dealt(self, a, p):
+    def _makes(self, a, p):
         # A table action p makes: an item dealt to p, or a value p enters.
         if self._item(a):
             return seat_of(a) == p
@@ -66,33 +73,29 @@ class Inputs:
 
     def active(self, p):
         """True when seat p may do anything now."""
-        if self.own[p] or p == self.entry:
-            return True
-        for a in self.table:
-            if self._item(a) and seat_of(a) == p:
-                return True
-        return False
+        return bool(self.own[p]) or p == self.entry or self._dealt[p] != 0
 
     def allows(self, p, a):
         """True when seat p may make action a now."""
-        return a in self.own[p] or (a in self.table and self._dealt(a, p))
+        return a in self.own[p] or (a in self.table and self._makes(a, p))
 
     def item_kind(self, p):
         """The kind of item action seat p is asked for (0: none)."""
         for a in self.own[p]:
             if self._item(a):
                 return kind_of(a)
-        for a in self.table:
-            if self._item(a) and seat_of(a) == p:
-                return kind_of(a)
-        return 0
+        return self._dealt[p]
 
     def centre_kind(self):
         """The kind of item the centre reader is asked for (0: none)."""
-        for a in self.table:
-            if self._item(a) and seat_of(a) == TABLE:
-                return kind_of(a)
-        return 0
+        return self._centre
+
+    def dealing(self):
+        """True when the table waits for items dealt at the seats."""
+        for k in self._dealt:
+            if k:
+                return True
+        return False
 
     def entry_kind(self):
         """The kind of value the entry seat enters for the table (0: none)."""
@@ -100,12 +103,7 @@ class Inputs:
         if e < 0:
             return 0
         acts = self.own[e]
-        if acts:
-            return kind_of(acts[0])
-        for a in self.table:
-            if not self._item(a):
-                return kind_of(a)
-        return 0
+        return kind_of(acts[0]) if acts else self._value
 
     def values(self, p):
         """Seat p's value actions (a roll, bid, choice), as the engine lists them."""
@@ -134,10 +132,11 @@ class Inputs:
         when only one seat can receive it, e.g. Nokosu's drawn dice)."""
         if p != TABLE:
             found = self._matching(self.own[p], ident, -1)
-            found.extend(self._matching(self.table, ident, p))
+            if self._dealt[p]:
+                found.extend(self._matching(self.table, ident, p))
             return found
-        found = self._matching(self.table, ident, TABLE)
-        if not found:
+        found = self._matching(self.table, ident, TABLE) if self._centre else []
+        if not found and self.dealing():
             found = self._matching(self.table, ident, -1)
             for a in found:
                 if seat_of(a) != seat_of(found[0]):
@@ -146,9 +145,14 @@ class Inputs:
 
     def _matching(self, acts, ident, seat):
         # Item actions among acts for `ident` (made by `seat`, unless -1).
-        return [a for a in acts
-                if self._item(a) and (seat < 0 or seat_of(a) == seat)
-                and games.identity(self.g, value_of(a)) == ident]
+        g = self.g
+        kinds = self._kinds
+        out = []
+        for a in acts:
+            if ((kinds >> kind_of(a)) & 1 and (seat < 0 or seat_of(a) == seat)
+                    and games.identity(g, value_of(a)) == ident):
+                out.append(a)
+        return out
 
     def refusal(self, m, p, ident):
         """Why a scan of `ident` at seat p (TABLE: centre) means nothing now:
@@ -156,13 +160,10 @@ class Inputs:
         engine's own answer to the action the player meant (the kind the seat
         is asked for, with this item).  Never changes the match."""
         if p == TABLE:
-            k = self.centre_kind()
+            k = self._centre
             if not k:
                 # the table waits for scans at the seats (a deal): not here
-                for a in self.table:
-                    if self._item(a):
-                        return WRONG_PHASE
-                return OUT_OF_TURN
+                return WRONG_PHASE if self.dealing() else OUT_OF_TURN
         else:
             if not self.active(p):
                 return OUT_OF_TURN
@@ -175,7 +176,7 @@ class Inputs:
     @property
     def seats(self):
         """Per seat, every action it may make (its own, then the table's it makes)."""
-        return [list(self.own[p]) + [a for a in self.table if self._dealt(a, p)]
+        return [list(self.own[p]) + [a for a in self.table if self._makes(a, p)]
                 for p in range(len(self.own))]
 
     @property

@@ -278,7 +278,7 @@ class Table:
                 seed = a & _SEED_BITS
                 continue
             # The table's own draws: its actions with no item that no seat enters
-            # (table_draws() of the state before, without listing its actions).
+            # (Inputs(g, m).auto of the state before, without listing its actions).
             drawn = (seat_of(a) == TABLE and not games.is_item_kind(g, kind_of(a))
                      and games.table_entry_seat(g, m) < 0)
             code = m.submit(a)
@@ -536,7 +536,7 @@ class Table:
         if m is None:
             return
         scored = len(m.history)
-        m.submit(a)
+        m.take(a)                       # refusal() or a legal list accepted it already
         self.say("%s %s" % (self._who(a), games.action_words(self.game, a)))
         if kind_of(a) == PLAY and games.has_tricks(self.game) and m.trick.count == 0:
             w = m.waiting()

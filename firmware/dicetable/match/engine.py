@@ -16,8 +16,9 @@ scores per seat for each game, round or deal scored so far) and
 standings() (final place per seat, 1 = winner, once over()).
 
 Everything else comes from the journal: submit() refuses or applies and
-records, undo() folds the journal again without its last actions, and a
-saved journal restores the same state on any interpreter.
+records (take() records an action already known legal), undo() folds the
+journal again without its last actions, and a saved journal restores the
+same state on any interpreter.
 
 A game makes its buffers once, in __init__ (after refusing a player count
 it does not take), and reset() only writes into them: undo folds the whole
@@ -96,9 +97,14 @@ class Match:
         A refused action changes nothing."""
         code = self.refusal(a)
         if code == OK:
-            self.apply(a)
-            self.journal.append(a)
+            self.take(a)
         return code
+
+    def take(self, a):
+        """Apply and journal action `a`, which refusal() has just accepted or
+        legal_actions() listed: its legality is not checked again."""
+        self.apply(a)
+        self.journal.append(a)
 
     def undo(self, count=1):
         """Take back the last `count` accepted actions with one fold of the
