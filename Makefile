@@ -28,10 +28,14 @@ sim: deps
 flash: deps
 	$(PY) -m host_tools flash $(if $(PORT),--port $(PORT))
 
+# Every figure the docs quote (docs/performance.md says which bench prints which).
 bench: deps
 	$(PY) tests/bench_core.py
 	$(PY) tests/bench_match.py
-	$(PY) tests/bench_firmware.py
+	$(PY) tests/bench_heap.py
+	$(PY) tests/bench_flash.py
+	$(PY) tests/bench_ws2812.py
+	$(PY) tests/bench_latency.py
 
 golden: deps
 	$(PY) tests/golden_transcripts.py

@@ -108,13 +108,10 @@ def main():
     print("  in place (hal/journal.py): busy per accepted action median %.1f ms, worst %.1f ms;"
           " %.2f erases per 100 actions; %.2f page programs per action"
           % (median(busy) / 1000, max(busy) / 1000, erases, programs))
-    try:
-        busy, erases, programs = old_design(journal)
-        print("  before (append + flush through LittleFS): busy median %.1f ms, worst %.1f ms;"
-              " %.1f erases per 100 actions; %.2f page programs per action"
-              % (median(busy) / 1000, max(busy) / 1000, erases, programs))
-    except ImportError:
-        print("  before: littlefs-python not installed")
+    busy, erases, programs = old_design(journal)
+    print("  before (append + flush through LittleFS): busy median %.1f ms, worst %.1f ms;"
+          " %.1f erases per 100 actions; %.2f page programs per action"
+          % (median(busy) / 1000, max(busy) / 1000, erases, programs))
     print("  wear: %d full matches before a journal sector reaches %d erases"
           % (wear(header, journal), ENDURANCE))
 
