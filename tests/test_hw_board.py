@@ -335,7 +335,7 @@ def test_vpin_behaves_like_a_machine_pin():
 
 @pytest.mark.parametrize("module, names", [
     ("buttons", {"poll", "_read", "_step", "_unseen", "_release", "_pin_levels"}),
-    ("pixels", {"show", "_fill_channel", "scale_for"}),
+    ("pixels", {"show", "_copy", "_fill_channel", "scale_for"}),
     ("storage", {"undo", "_write", "_open"}),              # append: a static qstr
     ("journal", {"_put", "_flush", "_blank", "_crc16_of", "crc16", "put32"}),
 ])
@@ -513,6 +513,18 @@ for i in range(100):
 after = gc.mem_alloc()
 gc.enable()
 print("pixels heap", after - before, px.last_scale, list(np.buf[:6]))
+dim = bytearray(120)
+for i in range(120):
+    dim[i] = i & 0x0F
+px.show(dim)
+gc.collect()
+gc.disable()
+before = gc.mem_alloc()
+for i in range(100):
+    px.show(dim)
+after = gc.mem_alloc()
+gc.enable()
+print("dim heap", after - before, px.last_scale, list(np.buf[:6]))
 
 # The display over a fake I2C: framebuf is real here.
 class FakeI2C:
@@ -564,9 +576,11 @@ def test_buttons_pixels_and_display_under_micropython():
     assert out[1] == "buttons heap 0 [0, 0, 0, 0, 0, 0, 1, 0]"
     words = out[2].split()
     assert words[:3] == ["pixels", "heap", "0"] and 0 < int(words[3]) < 256
-    assert out[3] == "absent False 0"
-    assert out[4] == "init True 0 174 175 1"
-    assert out[5].startswith("picture 3 1025 64 ")                 # one redraw, 0x40 first
-    assert int(out[5].split()[-1]) > 50                             # the text is drawn
-    assert out[6] == "again 7 %r" % b"\x00\xaf"                    # woken up, then drawn
-    assert out[7] == "gone False"
+    # within the budget: copied in the strip's order (GRB), unscaled, nothing allocated
+    assert out[3] == "dim heap 0 256 [1, 0, 2, 4, 3, 5]"
+    assert out[4] == "absent False 0"
+    assert out[5] == "init True 0 174 175 1"
+    assert out[6].startswith("picture 3 1025 64 ")                 # one redraw, 0x40 first
+    assert int(out[6].split()[-1]) > 50                             # the text is drawn
+    assert out[7] == "again 7 %r" % b"\x00\xaf"                    # woken up, then drawn
+    assert out[8] == "gone False"

@@ -55,11 +55,11 @@ class Pixels:
         if order is not None and buf is not None and getattr(np, "bpp", 3) == 3:
             self._direct = True
             self._buf = buf
-            self._order = bytes((order[0], order[1], order[2]))
+            self._order = (order[0], order[1], order[2])   # a tuple unpacks without allocating
         else:
             self._direct = False
             self._buf = bytearray(0)
-            self._order = b"\x00\x01\x02"
+            self._order = (0, 1, 2)
 
     def estimate_ma(self, frame):
         """Estimated current of `frame` in mA, as shown without scaling."""
@@ -84,26 +84,34 @@ class Pixels:
         self._end = 3 * min(len(frame) // 3, self._n)
         if not self._direct:
             self._set_each(frame)
+        elif self.last_scale == 256:
+            self._copy(frame)
         else:
             self._fill_channel(frame, 0)
             self._fill_channel(frame, 1)
             self._fill_channel(frame, 2)
         self.np.write()
 
-    def _fill_channel(self, frame, c):
-        # Few locals: a frame of more than 11 words would be taken from the
-        # heap on every call on the RP2040 port.  A frame within the budget
-        # (the usual one) is only put in the strip's byte order.
+    def _copy(self, frame):
+        # A frame within the budget (the usual one) is only put in the
+        # strip's byte order, an LED per turn.  Few locals: a frame of more
+        # than 11 words would be taken from the heap on every call on the
+        # RP2040 port.
         buf = self._buf
+        r, g, b = self._order
+        i = 0
+        while i < self._end:
+            buf[i + r] = frame[i]
+            buf[i + g] = frame[i + 1]
+            buf[i + b] = frame[i + 2]
+            i += 3
+
+    def _fill_channel(self, frame, c):
+        # Dimmed: one channel at a time, with few locals (see _copy).
         shift = self._order[c] - c
         i = c
-        if self.last_scale == 256:
-            while i < self._end:
-                buf[i + shift] = frame[i]
-                i += 3
-            return
         while i < self._end:
-            buf[i + shift] = (frame[i] * self.last_scale) >> 8
+            self._buf[i + shift] = (frame[i] * self.last_scale) >> 8
             i += 3
 
     def _set_each(self, frame):

@@ -79,13 +79,22 @@ def identity(g, value):
     """The physical item an action value stands for (what a tag registers):
     DTwww clears the number and declaration bits, Nokosu a die's number,
     Dicefull the face bits; Walzer and d-TT cards are their own identity."""
-    if g == DTWWW:
-        return engine(g).identity(value)
-    if g == NOKOSU:
-        return engine(g).identity(value)
+    f = identity_function(g)
+    return value if f is None else f(value)
+
+
+def _dicefull_identity(value):
+    return value & 0xFFE0
+
+
+def identity_function(g):
+    """identity() of game g as a function of the value alone, or None where
+    a value is its own identity (cards): for a loop over many actions."""
+    if g == DTWWW or g == NOKOSU:
+        return engine(g).identity
     if g == DICEFULL:
-        return value & 0xFFE0
-    return value
+        return _dicefull_identity
+    return None
 
 
 def all_items(g):

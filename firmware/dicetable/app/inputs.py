@@ -41,6 +41,16 @@ class Inputs:
         entry = games.table_entry_seat(g, m) if self.table else -1
         self.entry = entry   # the player entering the table's values, or -1
         self.own = [m.legal_actions(p) if w & (1 << p) else _NONE for p in range(m.players)]
+        # Per seat: the first item kind of its own actions, and its PASS.
+        self._kind = bytearray(m.players)
+        self._pass = [0] * m.players
+        for p in range(m.players):
+            for a in self.own[p]:
+                k = kind_of(a)
+                if k == PASS:
+                    self._pass[p] = a
+                elif not self._kind[p] and (self._kinds >> k) & 1:
+                    self._kind[p] = k
         # The table's own draws (a roll, a challenge, a colour to remove).
         self.auto = []
         self._centre = 0                        # the item kind the centre is asked for
@@ -81,10 +91,7 @@ class Inputs:
 
     def item_kind(self, p):
         """The kind of item action seat p is asked for (0: none)."""
-        for a in self.own[p]:
-            if self._item(a):
-                return kind_of(a)
-        return self._dealt[p]
+        return self._kind[p] or self._dealt[p]
 
     def centre_kind(self):
         """The kind of item the centre reader is asked for (0: none)."""
@@ -121,10 +128,7 @@ class Inputs:
 
     def pass_action(self, p):
         """Seat p's PASS action, or 0 when it may not pass now."""
-        for a in self.own[p]:
-            if kind_of(a) == PASS:
-                return a
-        return 0
+        return self._pass[p]
 
     def scan(self, p, ident):
         """The actions seat p's scan of item `ident` may mean (p = TABLE: the
@@ -145,13 +149,14 @@ class Inputs:
 
     def _matching(self, acts, ident, seat):
         # Item actions among acts for `ident` (made by `seat`, unless -1).
-        g = self.g
         kinds = self._kinds
+        same = games.identity_function(self.g)
         out = []
         for a in acts:
-            if ((kinds >> kind_of(a)) & 1 and (seat < 0 or seat_of(a) == seat)
-                    and games.identity(g, value_of(a)) == ident):
-                out.append(a)
+            if (kinds >> kind_of(a)) & 1 and (seat < 0 or seat_of(a) == seat):
+                v = value_of(a)
+                if (v if same is None else same(v)) == ident:
+                    out.append(a)
         return out
 
     def refusal(self, m, p, ident):

@@ -865,6 +865,8 @@ class Table:
             lines.append(self.last_line)
 
     def _render_errors(self, buf, lay):
+        if not any(self.err_code) and not any(self.fault):
+            return                      # the usual frame: nothing to overlay
         for s in range(MAX_SEATS + 1):
             code = self.err_code[s]
             if s != CENTRE and s not in self.seats:
