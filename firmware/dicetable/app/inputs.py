@@ -16,8 +16,8 @@ Nokosu's removed colour).
 
 from dicetable.app import games
 from dicetable.match.actions import (
-    TABLE, TABLE_BIT, PASS, PLAY, OK, OUT_OF_TURN, WRONG_PHASE, action, kind_of, seat_of,
-    value_of)
+    TABLE, TABLE_BIT, PASS, PLAY, OK, OUT_OF_TURN, WRONG_PHASE, KIND_SHIFT, SEAT_SHIFT, action,
+    kind_of, seat_of, value_of)
 
 
 _NONE = ()
@@ -57,10 +57,13 @@ class Inputs:
         self._dealt = bytearray(m.players)      # per seat, the item kind dealt to it
         self._value = 0                         # the kind of the table's first value action
         kinds = self._kinds
+        shift = SEAT_SHIFT
         for a in self.table:
-            k = kind_of(a)
+            # kind_of() and seat_of() inlined: a deal lists every card for
+            # every seat, hundreds of actions.
+            k = a >> KIND_SHIFT
             if (kinds >> k) & 1:
-                s = seat_of(a)
+                s = (a >> shift) & 7
                 if s == TABLE:
                     if not self._centre:
                         self._centre = k
@@ -152,8 +155,9 @@ class Inputs:
         kinds = self._kinds
         same = games.identity_function(self.g)
         out = []
+        shift = SEAT_SHIFT
         for a in acts:
-            if (kinds >> kind_of(a)) & 1 and (seat < 0 or seat_of(a) == seat):
+            if (kinds >> (a >> KIND_SHIFT)) & 1 and (seat < 0 or (a >> shift) & 7 == seat):
                 v = value_of(a)
                 if (v if same is None else same(v)) == ident:
                     out.append(a)

@@ -51,10 +51,14 @@ from dicetable.match.engine import GAMES
 
 MENU = "menu"
 PROVISION = "provision"
-_MENU_MODULE = "dicetable.app.menu"
 PLAY_MODE = "play"
 OVER = "over"
 BOOT = "boot"
+
+_MENU_MODULE = "dicetable.app.menu"
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dicetable.app.menu import Menu  # noqa: F401 - named in a type comment
 
 # The table's own refusal codes (frames.APP_CODES up: shown in purple).
 UNKNOWN_TAG = const(17)
@@ -169,7 +173,7 @@ class Table:
         self.mode = BOOT
         self.now = 0
         self.registry = Registry()
-        self.menu = None                    # a menu.Menu while the menu shows
+        self.menu = None  # type: Menu | None  # while the menu shows
         self._choices = None                # the menu's choices last made
         self.match = None
         self.game = -1
@@ -351,6 +355,8 @@ class Table:
 
     def _start_new(self):
         menu = self.menu
+        if menu is None:
+            return
         g = menu.game
         seats = menu.players()
         m = games.new_match(g, len(seats), menu.options())
@@ -432,7 +438,10 @@ class Table:
     def button(self, seat, code):
         """A seat's button: MINUS, PLUS or OK, plus LONG for a long press."""
         if self.mode == MENU:
-            what, refusal = self.menu.button(seat, code)
+            menu = self.menu
+            if menu is None:
+                return
+            what, refusal = menu.button(seat, code)
             mn = _menu_module()
             if refusal:
                 self._refuse(seat, refusal)
@@ -852,10 +861,11 @@ class Table:
         """The frame into buf and, unless lines is None, the text display's lines."""
         lay = self.layout
         fr.fill(buf, 0, lay.leds, fr.OFF)
-        if self.mode == MENU:
-            self.menu.render(buf, lay)
+        menu = self.menu
+        if self.mode == MENU and menu is not None:
+            menu.render(buf, lay)
             if lines is not None:
-                lines.extend(self.menu.lines())
+                lines.extend(menu.lines())
         elif self.mode == PROVISION:
             self._render_provision(buf, lay, lines)
         elif self.mode == PLAY_MODE or self.mode == OVER:

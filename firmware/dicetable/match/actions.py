@@ -21,8 +21,8 @@ except ImportError:
 TABLE = const(7)            # the seat number of the table itself
 TABLE_BIT = const(0x80)     # waiting() bit for the table
 
-_KIND_SHIFT = const(20)
-_SEAT_SHIFT = const(16)
+KIND_SHIFT = const(20)
+SEAT_SHIFT = const(16)
 _VALUE_MASK = const(0xFFFF)
 
 # Kinds of action.
@@ -60,15 +60,15 @@ REFUSAL_NAMES = ("ok", "out of turn", "wrong phase", "unknown item", "not in han
 
 def action(kind, seat, value):
     """Pack an action."""
-    return (kind << _KIND_SHIFT) | (seat << _SEAT_SHIFT) | value
+    return (kind << KIND_SHIFT) | (seat << SEAT_SHIFT) | value
 
 
 def kind_of(a):
-    return a >> _KIND_SHIFT
+    return a >> KIND_SHIFT
 
 
 def seat_of(a):
-    return (a >> _SEAT_SHIFT) & 7
+    return (a >> SEAT_SHIFT) & 7
 
 
 def value_of(a):

@@ -62,7 +62,7 @@ from dicetable.match.engine import Match, OPEN_PLAY, fill
 from dicetable.match.actions import (
     TABLE, TABLE_BIT, DEAL, PLAY, KEEP, BID, REVEAL, action, kind_of, seat_of, value_of,
     OK, OUT_OF_TURN, WRONG_PHASE, UNKNOWN_ITEM, NOT_IN_HAND, ILLEGAL_PLAY, OUT_OF_RANGE,
-    ALREADY_PLACED, MATCH_OVER)
+    ALREADY_PLACED, MATCH_OVER, SEAT_SHIFT)
 
 # Phases.
 REVEALING = const(0)
@@ -251,11 +251,16 @@ class DttMatch(Match):
                 if self.where[c] == _STOCK:
                     out.append(action(REVEAL, TABLE, c))
         elif p == DEALING_1 or p == DEALING_2:
+            # Every card for every seat short of cards: the table app lists
+            # them per dealt card, so the inner loop is an OR.
+            where = self.where
+            short = self.packet_n
             for c in range(_SLOTS):
-                if self.where[c] == _STOCK:
+                if where[c] == _STOCK:
+                    deal = action(DEAL, 0, c)
                     for s in range(3):
-                        if self.packet_n[s] < dtt.DRAFT_CARDS:
-                            out.append(action(DEAL, s, c))
+                        if short[s] < dtt.DRAFT_CARDS:
+                            out.append(deal | (s << SEAT_SHIFT))
         elif p == DRAFT_1 or p == DRAFT_2:
             for i in range(self.packet_n[seat]):
                 out.append(action(KEEP, seat, self.packets[seat][i]))

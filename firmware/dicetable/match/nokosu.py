@@ -617,11 +617,15 @@ class NokosuMatch(Match):
             for c in range(core.COLOURS):
                 out.append(action(CHOOSE, TABLE, c))
         elif p == DEALING:
+            # Every card for every seat short of cards: the table app lists
+            # them per dealt card, so the inner loop is an OR and an append.
+            loc = self.loc
             for s in range(self.players):
                 if self.cards_left[s] < self.cards_each:
+                    base = action(DEAL, s, 0)
                     for slot in range(_CARD_SLOTS):
-                        if self.loc[slot] == DECK:
-                            out.append(action(DEAL, s, self.item(slot)))
+                        if loc[slot] == DECK:
+                            out.append(base | _IDENTITY[slot])
         elif p == DRAWING or p == CENTRE:
             if self.pending >= 0:
                 for v in range(core.DIE_LOW, core.DIE_HIGH + 1):

@@ -54,7 +54,7 @@ except ImportError:
 
 from dicetable.match.actions import (
     TABLE, TABLE_BIT, DEAL, PLAY, PASS_ITEM, OK, OUT_OF_TURN, WRONG_PHASE, UNKNOWN_ITEM,
-    NOT_IN_HAND, ILLEGAL_PLAY, ALREADY_PLACED, MATCH_OVER,
+    NOT_IN_HAND, ILLEGAL_PLAY, ALREADY_PLACED, MATCH_OVER, SEAT_SHIFT,
     action, kind_of, seat_of, value_of)
 from dicetable.match.engine import Match, OPEN_PLAY, fill
 from dicetable.rules import walzer
@@ -293,11 +293,16 @@ class WalzerMatch(Match):
         out = []
         if self.phase == DEALING:
             if seat == TABLE:
+                # Every card for every seat short of cards: the table app
+                # lists them per dealt card, so the inner loop is an OR.
+                place = self.place
+                short = self.hand_n
                 for i in range(len(_DECK)):
-                    if self.place[i] == NOWHERE:
+                    if place[i] == NOWHERE:
+                        deal = action(DEAL, 0, _DECK[i])
                         for s in range(self.players):
-                            if self.hand_n[s] < self.hand_size:
-                                out.append(action(DEAL, s, _DECK[i]))
+                            if short[s] < self.hand_size:
+                                out.append(deal | (s << SEAT_SHIFT))
             return out
         if seat >= self.players:
             return out
