@@ -23,6 +23,7 @@ from dicetable.app.registry import Registry, pack, uid_hex, unpack
 from dicetable.app.rng import Rng, draw
 from dicetable.app.table import (
     ERROR_MS, SCORE_MS, SEATS_RECORD, SEED_RECORD, TRICK_MS, Table, ticks_diff)
+from dicetable.match import dtt as dtt_engine
 from dicetable.match import dtwww as dtwww_engine
 from dicetable.match import nokosu as nokosu_engine
 from dicetable.match.actions import (
@@ -925,6 +926,24 @@ def test_the_text_display_says_whose_input_is_awaited():
     d = Driver()
     d.start(DTT, [0, 1, 2])
     assert d.table.text[0] == "d-TT deal 1" and "centre: scan" in d.table.text
+
+
+def test_the_readers_awaited_are_those_asked_for_an_item():
+    d = Driver()
+    t = d.table
+    t.boot()
+    assert t.mode == "menu" and t.awaited_readers() == 0          # tags mean nothing here
+    d.start(DTT, [0, 1, 2])
+    assert t.awaited_readers() == 1 << CENTRE                     # four cards turned up
+    d.until(lambda: t.match.phase == dtt_engine.PLAYING)
+    p = [q for q in range(3) if t.inputs.item_kind(q)][0]
+    assert t.awaited_readers() == 1 << t.phys[p]                  # the seat to play
+
+    provisioning = Driver(registry=[])
+    provisioning.table.boot()
+    provisioning.press(0, MINUS)                                  # the game field wraps to provision
+    provisioning.press(0, OK)
+    assert provisioning.table.awaited_readers() == (1 << (CENTRE + 1)) - 1   # any reader
 
 
 # --- portable ------------------------------------------------------------------------------

@@ -167,6 +167,7 @@ class Table:
         self._log = log
         self.frame = bytearray(3 * self.layout.leds)
         self._buf = bytearray(3 * self.layout.leds)
+        self._dark = bytearray(3 * self.layout.leds)    # a frame starts as a copy of it
         self.frame_version = 0
         self._text = []                     # None: built when read (text)
         self._drawn_at = 0                  # the time the frame was drawn at
@@ -461,6 +462,22 @@ class Table:
         self.now = now_ms
         if self._wake is not None and ticks_diff(now_ms, self._wake) >= 0:
             self._render()
+
+    def awaited_readers(self):
+        """Bit mask of the readers (seats, and 1 << CENTRE) on which the table
+        expects an item now: the main loop looks at those more often."""
+        if self.mode == PROVISION:
+            return (1 << (MAX_SEATS + 1)) - 1
+        ins = self.inputs
+        if self.mode != PLAY_MODE or ins is None:
+            return 0
+        mask = 0
+        for p in range(len(self.phys)):
+            if ins.item_kind(p):
+                mask |= 1 << self.phys[p]
+        if ins.centre_kind() or ins.dealing():
+            mask |= 1 << CENTRE
+        return mask
 
     def export_registry(self):
         """The registry as CSV lines (header, then uid_hex,game,item)."""
@@ -860,7 +877,7 @@ class Table:
     def _draw(self, buf, lines):
         """The frame into buf and, unless lines is None, the text display's lines."""
         lay = self.layout
-        fr.fill(buf, 0, lay.leds, fr.OFF)
+        buf[:] = self._dark             # one copy in C, not a loop over every LED
         menu = self.menu
         if self.mode == MENU and menu is not None:
             menu.render(buf, lay)
