@@ -941,7 +941,7 @@ def test_the_readers_awaited_are_those_asked_for_an_item():
 
     provisioning = Driver(registry=[])
     provisioning.table.boot()
-    provisioning.press(0, MINUS)                                  # the game field wraps to provision
+    provisioning.press(0, MINUS)                   # the game field wraps to provision
     provisioning.press(0, OK)
     assert provisioning.table.awaited_readers() == (1 << (CENTRE + 1)) - 1   # any reader
 
