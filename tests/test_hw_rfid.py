@@ -19,7 +19,7 @@ from sim.hw import vmfrc522 as vm
 from sim.hw.clock import Clock
 from sim.hw.vmfrc522 import ResetLine, VMFRC522
 from sim.hw.vspi import VSPI, BusError
-from sim.hw.vtag import HALT, IDLE, VTag
+from sim.hw.vtag import ACTIVE, HALT, IDLE, VTag
 
 PLACED, REMOVED, TWO = events.TAG_PLACED, events.TAG_REMOVED, events.TWO_TAGS
 FAULT, OK = events.READER_FAULT, events.READER_OK
@@ -281,13 +281,13 @@ def test_a_uid_is_read_and_reported_after_a_confirming_re_read(uid, baud):
     assert bench.poll() == []                            # one read: not yet
     assert tag.state == HALT                             # HLTA after the read
     assert bench.poll() == [(PLACED, 0, uid)]
-    assert tag.selects == 1                              # the re-read stops before SELECT
+    assert tag.selects == 2                              # the re-read SELECTs the UID read
     # A held tag: REQA (nothing new), and every PRESENCE looks WUPA (still
     # there); no UID read again.
     reqa, wupa, frames = chip.reqa, chip.wupa, chip.frames
     assert bench.poll(4 * PRESENCE) == []
     assert bench.readers.holding(0) == uid
-    assert tag.selects == 1
+    assert tag.selects == 2
     looks = 4 * PRESENCE
     assert (chip.reqa - reqa, chip.wupa - wupa, chip.frames - frames) == (looks, 4, looks + 4)
     chip.remove(tag)
@@ -332,6 +332,197 @@ def test_a_garbled_uid_is_never_reported():
     assert bench.poll(10) == []
     uid = bytearray(10)
     assert bench.readers.chips[0].read_uid(uid, wake=True) == drv.ERROR
+
+
+# --- the confirming re-read: the UID read, SELECTed again ------------------------
+
+def heard(tag):
+    """Record the frames `tag` hears (CRC_A included) in the list returned."""
+    frames = []
+    receive = tag.receive
+
+    def hear(frame, last_bits):
+        frames.append(bytes(frame))
+        return receive(frame, last_bits)
+    tag.receive = hear
+    return frames
+
+
+def sent(driver):
+    """Record the buffers `driver` writes to its chip, one per SPI write, in the list returned."""
+    writes = []
+    write = driver._write
+
+    def record(buf):
+        writes.append(bytes(buf))
+        write(buf)
+    driver._write = record
+    return writes
+
+
+def first_look(bench, i=0):
+    """service() until reader i's first look has seen a change and its re-read is due."""
+    while not bench.readers._confirm[i]:
+        assert bench.serve(1) == []
+
+
+def with_bcc(cl):
+    return bytes(cl) + bytes((cl[0] ^ cl[1] ^ cl[2] ^ cl[3],))
+
+
+@pytest.mark.parametrize("uid", [UID4, UID7], ids=["4-byte", "7-byte"])
+def test_the_model_answers_a_select_of_a_known_uid_and_only_that_uid(uid):
+    clock, bus, chip, driver = ready_chip()
+    tag = VTag(uid)
+    chip.place(tag)
+    assert driver.read_uid(bytearray(10)) == len(uid) and tag.state == HALT
+    air = heard(tag)
+    driver.request(True)
+    assert driver.finish() == 2                           # the ATQA
+    assert driver.reselect(uid, len(uid)) == len(uid)
+    assert tag.selects == 2
+    clock.advance(1000)                                   # the HLTA on the air
+    chip.peek(vm.ComIrqReg)                               # (the model catches up when asked)
+    assert tag.state == HALT
+    # WUPA, a SELECT per cascade level (NVB 70h, CRC_A), HLTA; no ANTICOLLISION.
+    assert [f[:2] for f in air] == [b"\x52"] + [b"\x93\x70", b"\x95\x70"][:tag.levels] \
+        + [b"\x50\x00"]
+    levels = [with_bcc(tag.cascade(k)[:4]) for k in range(tag.levels)]
+    assert [f[2:7] for f in air[1:-1]] == levels
+    # Other UIDs (for UID7, UID7B shares its cascade level 1): no tag answers their SELECT.
+    for other in (UID4B, UID7B if len(uid) == 7 else UID7):
+        driver.request(True)
+        assert driver.finish() == 2
+        assert driver.reselect(other, len(other)) == drv.ERROR
+        assert tag.selects == 2 and tag.state == HALT     # HLTA after it: halted again
+
+
+@pytest.mark.parametrize("uid", [UID4, UID7], ids=["4-byte", "7-byte"])
+def test_the_confirmation_selects_the_uid_read_without_anticollision(uid):
+    bench = Bench(baud=4_000_000)
+    chip = bench.chips[0]
+    tag = VTag(uid)
+    chip.place(tag)
+    first_look(bench)
+    assert tag.selects == 1
+    writes = sent(bench.readers.chips[0])
+    got = bench.serve(readers_mod._CONFIRM_MS + 1)
+    assert got == [(PLACED, 0, uid)]
+    frames = [w for w in writes if w[0] == 0x12]          # FIFODataReg bursts: the frames
+    select = [b"\x12\x93\x70" + with_bcc(tag.cascade(0)[:4]),
+              b"\x12\x95\x70" + with_bcc(tag.cascade(1)[:4])][:tag.levels]
+    assert frames == [b"\x12\x52"] + select + [b"\x12\x50\x00"]
+    assert all(w[:3] not in (b"\x12\x93\x20", b"\x12\x95\x20") for w in writes)
+    assert tag.selects == 2
+    assert bench.serve(4 * readers_mod.PERIOD_MS) == []
+    assert tag.state == HALT and tag.selects == 2         # held: not read again
+
+
+@pytest.mark.parametrize("first, second", [(UID4, UID4B), (UID7, UID7B), (UID4, UID7)],
+                         ids=["4-byte", "7-byte, same cascade level 1", "4-byte for 7-byte"])
+def test_a_tag_swapped_before_the_confirmation_is_not_confirmed_as_the_first(first, second):
+    bench = Bench()
+    chip = bench.chips[0]
+    a, b = VTag(first), VTag(second)
+    chip.place(a)
+    assert bench.poll() == []                             # the first look reads a
+    chip.remove(a)
+    chip.place(b)
+    assert bench.poll() == []                             # b answers WUPA, not a's SELECT
+    assert b.selects == 0 and b.state == IDLE             # sent back by the SELECT it missed
+    assert bench.poll(3) == [(PLACED, 0, second)]         # read afresh, then confirmed
+    assert bench.readers.holding(0) == second
+    # The same under service(): b comes while the re-read is due.
+    bench = Bench(baud=4_000_000)
+    a, b = VTag(first), VTag(second)
+    bench.chips[0].place(a)
+    first_look(bench)
+    bench.chips[0].remove(a)
+    bench.chips[0].place(b)
+    assert bench.serve(100) == [(PLACED, 0, second)]
+
+
+def test_a_tag_that_leaves_before_the_confirmation_is_not_reported():
+    for uid in (UID4, UID7):
+        bench = Bench()
+        tag = VTag(uid)
+        bench.chips[0].place(tag)
+        assert bench.poll() == []
+        bench.chips[0].remove(tag)
+        assert bench.poll(2 * PRESENCE) == []
+        assert bench.readers.holding(0) is None
+        bench = Bench(baud=4_000_000)
+        bench.chips[0].place(tag)
+        first_look(bench)
+        bench.chips[0].remove(tag)
+        assert bench.serve(200) == []
+        assert bench.readers.holding(0) is None
+
+
+class Misread(VTag):
+    """A tag whose UID comes out with one bit wrong at one cascade level until its
+    first HLTA: a first read that went wrong, consistently (its BCC fits)."""
+
+    def __init__(self, uid, level):
+        VTag.__init__(self, uid)
+        self.wrong_level = level
+
+    def cascade(self, level):
+        cl = VTag.cascade(self, level)
+        if self.halts or level != self.wrong_level:
+            return cl
+        return with_bcc((cl[0], cl[1] ^ 0x10, cl[2], cl[3]))
+
+
+@pytest.mark.parametrize("uid, level, byte", [(UID4, 0, 1), (UID7, 0, 0), (UID7, 1, 4)],
+                         ids=["4-byte", "7-byte, level 1", "7-byte, level 2"])
+def test_a_garbled_first_read_is_never_reported(uid, level, byte):
+    wrong = bytearray(uid)
+    wrong[byte] ^= 0x10
+    bench = Bench()
+    bench.chips[0].place(Misread(uid, level))
+    assert bench.poll() == []
+    assert bench.readers._last[0][:len(uid)] == wrong     # what the first read gave
+    assert bench.poll() == []                             # its SELECT: nobody answers
+    assert bench.poll(3) == [(PLACED, 0, uid)]            # read afresh, then confirmed
+    # Under service() too.
+    bench = Bench(baud=4_000_000)
+    bench.chips[0].place(Misread(uid, level))
+    assert bench.serve(100) == [(PLACED, 0, uid)]
+
+
+def test_a_second_tag_before_the_confirmation():
+    # Tags of two kinds: their ATQAs collide at the confirmation's WUPA.
+    bench = Bench()
+    chip = bench.chips[0]
+    chip.place(VTag(UID4))
+    assert bench.poll() == []
+    chip.place(VTag(UID7))
+    assert bench.poll(3) == [(TWO, 0, None)]
+    # Two of a kind: one ATQA.  The SELECT reaches the first alone, which is
+    # reported; the second, sent to IDLE by it, answers the next look's REQA.
+    bench = Bench()
+    chip = bench.chips[0]
+    chip.place(VTag(UID4))
+    assert bench.poll() == []
+    chip.place(VTag(UID4B))
+    assert bench.poll() == [(PLACED, 0, UID4)]
+    assert bench.poll(2) == [(REMOVED, 0, None), (TWO, 0, None)]
+
+
+def test_a_look_right_after_the_confirmation_cuts_its_hlta_short_harmlessly():
+    bench = Bench()
+    chip = bench.chips[0]
+    tag = VTag(UID7)
+    chip.place(tag)
+    assert bench.poll(2) == [(PLACED, 0, UID7)]
+    assert tag.state == ACTIVE                            # the HLTA still on the air
+    bench.readers.poll(0, bench.emit)                     # at once: a REQA cuts it short
+    assert tag.state == HALT                              # ACTIVE* leaves for HALT on it
+    assert bench.poll(4 * PRESENCE) == []
+    assert bench.readers.holding(0) == UID7 and tag.selects == 2
+    chip.remove(tag)
+    assert bench.poll(PRESENCE + 1) == [(REMOVED, 0, None)]
 
 
 # --- two tags ----------------------------------------------------------------------
@@ -583,7 +774,7 @@ def test_a_tag_swapped_for_another_between_two_looks_is_reported(first, second):
     frames = chip.frames
     looks = 4 * PRESENCE
     bench.serve(looks * readers_mod.PERIOD_MS)
-    assert a.selects == 1                                 # held: not read again
+    assert a.selects == 2                                 # read, re-selected; held: no more
     assert chip.frames - frames == looks + 4              # REQA a look, WUPA every PRESENCE
     chip.remove(a)
     chip.place(b)                                         # faster than a look

@@ -22,6 +22,13 @@ ends a wait for a tag that is not there).  The guard counts (_GUARD_*) only
 catch a dead chip that never sets the bit waited for.  CRC_A of SELECT and
 of its answer are appended and checked by the chip (TxModeReg, RxModeReg),
 switched on only for SELECT.  Per read no memory is allocated.
+
+A UID already read is confirmed without anticollision (reselect()): a
+SELECT carries a cascade level's whole CLn and BCC (NVB 70h, ISO/IEC
+14443-3 6.5.3), and only a READY tag whose UID has exactly those bytes
+answers it with a SAK; the others stay silent.  So after a WUPA
+a tag that answers the SELECTs of every level is the tag read before, and
+a tag swapped for it, gone, or misread the first time answers none.
 """
 
 try:
@@ -167,6 +174,8 @@ class MFRC522:
         self._irq = bytearray(2)
         self._w = bytearray(2)
         self._sel = bytearray(8)           # FIFO burst of a SELECT: 12h, SEL, 70h, CLn, BCC
+        self._sel[0] = 0x12
+        self._sel[2] = 0x70                # NVB: 7 bytes, the whole cascade level
         self._uid = self._sel              # identify(): where the UID goes, what is expected
         self._expect = self._sel
         self._expect_n = 0
@@ -401,6 +410,45 @@ class MFRC522:
             return size
         return self._abort(size if size < 0 else ERROR)
 
+    def reselect(self, uid, n):
+        """After an answered WUPA/REQA: SELECT the tag by the UID uid[:n] (4 or 7 bytes)
+        read before, cascade level by level, then HLTA (not waited for).  Returns n
+        if a tag answered every level with the SAK that level calls for; ERROR if
+        none did (that UID is not there: another tag, or a misread), or DEAD."""
+        # A tag that answers WUPA but not a SELECT is left READY, or went to IDLE
+        # or HALT on the SELECT it did not match; _abort's HLTA settles it.
+        level = 0
+        if n == 7:
+            sak = self._select_uid(uid, -1, 0)
+            if sak < 0 or not sak & _SAK_CASCADE:
+                return self._abort(sak if sak < 0 else ERROR)
+            level = 1
+        sak = self._select_uid(uid, n - 4, level)
+        if sak < 0 or sak & _SAK_CASCADE:
+            return self._abort(sak if sak < 0 else ERROR)
+        # The HLTA is not waited for: the caller reports the tag while it goes
+        # out, and this chip's next frame is a look later.  A frame sooner
+        # would cut it short and leave the tag ACTIVE*, which any frame but
+        # HLTA sends to HALT all the same (ISO/IEC 14443-3 6.3; to IDLE if it
+        # lost the field since its read, and the look after reads it again),
+        # and might leave bytes in the FIFO: the next frame flushes it.
+        self._send(_HALT_SEQ_CRC_ON)
+        self._clean = False
+        return n
+
+    def _select_uid(self, uid, at, level):
+        # This level's CLn: uid[at:at + 4], or (at < 0) the cascade tag and
+        # uid[0:3].  The BCC is the tag's check of the CLn (ISO/IEC 14443-3
+        # 6.5.3): one computed from a UID read before is what the tag sent then.
+        sel = self._sel
+        if at < 0:
+            sel[3] = _CASCADE_TAG
+            _move(uid, 0, sel, 4, 3)
+        else:
+            _move(uid, at, sel, 3, 4)
+        sel[7] = sel[3] ^ sel[4] ^ sel[5] ^ sel[6]
+        return self._select(level)
+
     def _cascade_level(self, level, size):
         # One cascade level: the UID's size after it, or COLLISION, ERROR, DEAD (0: nonsense).
         n = self._anticollision(level)
@@ -408,6 +456,7 @@ class MFRC522:
             return n
         if self._known(size):
             return self._expect_n
+        _move(self.rx, 1, self._sel, 3, 5)
         sak = self._select(level)
         if sak < 0:
             return sak
@@ -439,12 +488,10 @@ class MFRC522:
         return True
 
     def _select(self, level):
-        # SELECT this level's 5 bytes; the chip adds CRC_A and checks the SAK's: the SAK.
+        # SELECT the CLn and BCC in sel[3:8]; the chip adds CRC_A and checks the SAK's
+        # (datasheet 9.3.2.3, 9.3.2.4): the SAK.
         sel = self._sel
-        sel[0] = 0x12
         sel[1] = _ANTICOLL[level][1]
-        sel[2] = 0x70
-        _move(self.rx, 1, sel, 3, 5)
         self._crc_mode(True)
         n = self.transceive(sel, 1)
         if n != 1:

@@ -6,7 +6,7 @@ two tags or more, or it is faulty.  Each look at a reader sees one of these
 (or a garbled read); a change is reported only when two consecutive looks
 agree on it, so a tag flickering at the antenna's edge reports nothing:
 
-    -> one tag u          TAG_PLACED with u            (after two equal reads)
+    -> one tag u          TAG_PLACED with u            (read, then SELECTed by u)
     -> two tags or more   TWO_TAGS                     (after two collisions)
     one tag or two -> *   TAG_REMOVED before the news  (after two looks agree)
     -> faulty             READER_FAULT, once           (at once)
@@ -28,9 +28,18 @@ What a look sends depends on what the reader holds:
   held tag (or by nothing: it was taken away).  No reply's UID is read: a
   held tag costs a look what an empty reader costs, and its WUPA every
   fourth; its removal is seen within four looks;
-- a change seen but not confirmed (the confirming re-read), or two tags:
-  WUPA and a full read.  A read that gives the UID seen before stops before
-  the last SELECT: the tag has said its whole UID again.
+- one tag u seen but not confirmed (the confirming re-read): WUPA, then
+  SELECT by u, cascade level by level, and HLTA; no anticollision.  Only a
+  tag whose UID is exactly u answers a SELECT of u (ISO/IEC 14443-3 6.5.3),
+  so a tag that answers the WUPA but not the SELECT (one swapped for u, or
+  u misread) confirms nothing, and the next look reads it afresh.  A
+  collision in the WUPA's ATQA (tags of two kinds) goes on to a full read,
+  which sees two tags.  A second tag of u's kind put down between the two
+  looks does not answer u's SELECT: u is reported, and the second tag,
+  back in IDLE, answers the next look's REQA (TAG_REMOVED, TWO_TAGS);
+- any other change seen but not confirmed, or two tags: WUPA and a full
+  read.  A read that gives the UID seen before stops before the last
+  SELECT: the tag has said its whole UID again.
 
 Every tag read is sent to HALT (HLTA).  An answered REQA is followed by a
 full read, so a tag swapped for another between two looks is read.
@@ -78,11 +87,13 @@ _FIND_WUPA = const(2)  # WUPA, then a full read if answered
 _CHECK = const(3)      # a presence check's REQA
 _CHECK_WUPA = const(4)  # ... and its WUPA
 _PEEK = const(5)       # a held reader's REQA: only a tag that arrived since answers
+_CONFIRM = const(6)    # WUPA, then a SELECT of the UID seen if answered
 
 # What a look left to do once every frame of the call has started.
 _READ = const(1)       # a full read of what answered
 _HALT = const(2)       # HLTA after a garbled answer
 _REWAKE = const(3)     # a tag arrived on a held one: both woken, then read
+_SELECT = const(4)     # the UID seen last selected: is that tag still there?
 
 PERIOD_MS = 20         # a look at every reader this often: tests/bench_latency.py weighs it
 _CONFIRM_MS = const(4)  # a change seen is read again this long after the look began
@@ -291,7 +302,7 @@ class Readers:
             self._state[i] = _EMPTY
             self._steady[i] = 1
         flight = self._kind(i)
-        self.chips[i].request(flight == _FIND_WUPA)
+        self.chips[i].request(flight == _FIND_WUPA or flight == _CONFIRM)
         self._flight[i] = flight
         self._since[i] = self._now
         self._started = True
@@ -300,7 +311,7 @@ class Readers:
         # The frame a look at reader i starts with (see the module docstring).
         if not self._steady[i]:
             self._quiet[i] = 0
-            return _FIND_WUPA
+            return _CONFIRM if self._seen[i] == _ONE else _FIND_WUPA
         state = self._state[i]
         if state == _TWO:
             return _FIND_WUPA
@@ -358,6 +369,8 @@ class Readers:
             self._look(i, _EMPTY, 0)
         elif flight == _CHECK or flight == _PEEK:
             self._then_do(i, _REWAKE)
+        elif flight == _CONFIRM and n > 0:
+            self._then_do(i, _SELECT)
         else:
             self._then_do(i, _HALT if n == ERROR else _READ)
 
@@ -371,7 +384,12 @@ class Readers:
         self._then[i] = 0
         self._pending -= 1
         chip = self.chips[i]
-        if what == _HALT:
+        if what == _SELECT:
+            n = chip.reselect(self._last[i], self._last_n[i])
+            if n > 0:
+                self._agreed(i, _ONE, n)           # only the UID seen answers: no compare
+                return
+        elif what == _HALT:
             chip.halt()
             n = ERROR
         else:
@@ -412,6 +430,10 @@ class Readers:
                 self._confirm[i] = 1
                 self._confirming += 1
             return
+        self._agreed(i, obs, n)
+
+    def _agreed(self, i, obs, n):
+        # Two looks agree on obs (a UID in self._last).
         self._steady[i] = 0 if obs == _NOISE else 1
         if obs != _NOISE and not self._holds(i, obs, n):
             self._change(i, obs, n)

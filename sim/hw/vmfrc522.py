@@ -26,6 +26,16 @@ the reader's frame, and the chip brings its state up to the clock's time
 whenever it is spoken to.  Replies of several tags are combined bit by bit:
 where they differ the chip sees a collision (CollErr, CollReg).
 
+Every frame reaches every tag in the field, and each answers it as ISO/IEC
+14443-3 has it (sim.hw.vtag): a SELECT (NVB 70h: the whole CLn and its BCC,
+with CRC_A, 6.5.3) is answered with a SAK by a READY tag whose cascade level
+has exactly those bytes, whether an ANTICOLLISION came before it or not, so
+a driver can SELECT a UID it read before; a tag it does not match stays
+silent, and the wait for it ends on the timer.  With TxCRCEn and RxCRCEn
+(TxModeReg, RxModeReg: datasheet 9.3.2.3, 9.3.2.4) the chip appends the
+frame's CRC_A and checks and strips the reply's.  A command written while a
+frame is going out interrupts it (datasheet 10.2): the tags hear none of it.
+
 Tags (sim.hw.vtag) are put on the antenna with place(), taken off with
 remove(); flicker(tag, pattern) keeps a tag at the antenna's edge, present at
 some looks only (one step of the pattern per REQA/WUPA the reader sends, but
