@@ -898,16 +898,29 @@ def test_the_real_storage_on_virtual_flash_survives_a_power_cut_at_every_byte():
 
 # --- frames, text, time ---------------------------------------------------------------------
 
+def colours(buf):
+    """The (r, g, b) of every LED of a frame (its bytes in frames.ORDER)."""
+    r, g, b = fr.ORDER
+    return [(buf[i + r], buf[i + g], buf[i + b]) for i in range(0, len(buf), 3)]
+
+
 def test_numbers_on_short_segments_fall_back_to_binary():
     buf = bytearray(3 * 5)
     fr.number(buf, 0, 5, 3, PINK)
-    assert buf[0:9] == bytes(GREEN * 3)
+    assert colours(buf)[:3] == [GREEN] * 3
     fr.number(buf, 0, 5, 11, PINK)                       # ten + one
-    assert buf[0:6] == bytes(BLUE + GREEN)
+    assert colours(buf)[:2] == [BLUE, GREEN]
     fr.number(buf, 0, 5, 14, PINK)                       # 1 + 1 + 4 > 4 LEDs: binary 1110
-    assert [buf[3 * i:3 * i + 3] for i in range(4)] == [bytes(OFF)] + [bytes((20, 0, 48))] * 3
+    assert colours(buf)[:4] == [OFF] + [(20, 0, 48)] * 3
     fr.number(buf, 0, 5, -2, ORANGE)
-    assert buf[12:15] == bytes(PINK)                     # negative: pink marker
+    assert colours(buf)[4] == PINK                       # negative: pink marker
+
+
+def test_a_frame_holds_each_led_in_the_chains_byte_order():
+    buf = bytearray(6)
+    fr.put(buf, 0, (1, 2, 3))
+    fr.fill(buf, 1, 1, (4, 5, 6))
+    assert fr.ORDER == (1, 0, 2) and buf == bytes((2, 1, 3, 5, 4, 6))   # WS2812B: G, R, B
 
 
 def test_frame_version_moves_only_when_the_frame_changes():

@@ -17,6 +17,7 @@ import pins
 import table_config
 from board_parts import Parts, Recorded
 from dicetable.app.events import PLUS
+from dicetable.app.frames import ORDER as FRAME_ORDER
 from sim.hw.vpixels_portable import decode
 from sim.hw.vtag import VTag
 
@@ -65,8 +66,7 @@ def test_the_board_boots_the_table_and_pushes_its_frames(parts):
     run_a_while(board, 0.3)
     assert board.table.mode == "menu"
     assert parts.strip().puts                          # the menu reached the LEDs, by DMA
-    assert shown(parts) == [tuple(board.table.frame[3 * i:3 * i + 3])
-                            for i in range(len(shown(parts)))]
+    assert shown(parts) == decode(bytes(board.table.frame), FRAME_ORDER)
 
 
 def test_a_tag_reaches_the_app_through_the_decoder(parts, capsys):

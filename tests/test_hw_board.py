@@ -13,6 +13,7 @@ from hypothesis import given, settings, strategies as st
 import mpy_wasm
 import pins
 from dicetable.app.events import LONG, MINUS, OK, PLUS
+from dicetable.app.frames import ORDER as FRAME_ORDER
 from hardware.rp2040 import PICO_GPIOS
 from hal.buttons import Buttons, input_pins
 from hal.display import Display
@@ -335,7 +336,7 @@ def test_vpin_behaves_like_a_machine_pin():
 
 @pytest.mark.parametrize("module, names", [
     ("buttons", {"poll", "_read", "_step", "_unseen", "_release", "_pin_levels"}),
-    ("pixels", {"show", "_copy", "_fill_channel", "scale_for"}),
+    ("pixels", {"show", "_fill_channel", "scale_for"}),
     ("storage", {"undo", "_write", "_open"}),              # append: a static qstr
     ("journal", {"_put", "_flush", "_blank", "_crc16_of", "crc16", "put32"}),
 ])
@@ -355,7 +356,12 @@ def test_the_estimate():
 
 
 def frame_of(colours):
-    return bytearray(b for c in colours for b in c)
+    """A frame of (r, g, b) colours, each LED's bytes in the app's order (frames.ORDER)."""
+    frame = bytearray(3 * len(colours))
+    for i, c in enumerate(colours):
+        for channel in range(3):
+            frame[3 * i + FRAME_ORDER[channel]] = c[channel]
+    return frame
 
 
 def test_under_budget_the_frame_is_shown_unchanged():
@@ -397,7 +403,7 @@ def test_the_limiter_keeps_any_frame_within_the_budget(colours, budget):
     px = Pixels(np, budget)
     px.show(frame)
     scale = px.last_scale
-    shown = bytes(b for i in range(n) for b in np[i])
+    shown = frame_of([np[i] for i in range(n)])
     assert shown == bytes((v * scale) >> 8 for v in frame)
     if budget >= n:                                          # the dark LEDs fit
         assert estimate_ma(shown) <= budget
@@ -576,8 +582,8 @@ def test_buttons_pixels_and_display_under_micropython():
     assert out[1] == "buttons heap 0 [0, 0, 0, 0, 0, 0, 1, 0]"
     words = out[2].split()
     assert words[:3] == ["pixels", "heap", "0"] and 0 < int(words[3]) < 256
-    # within the budget: copied in the strip's order (GRB), unscaled, nothing allocated
-    assert out[3] == "dim heap 0 256 [1, 0, 2, 4, 3, 5]"
+    # within the budget, the frame in the strip's order (GRB): copied as it is, nothing allocated
+    assert out[3] == "dim heap 0 256 [0, 1, 2, 3, 4, 5]"
     assert out[4] == "absent False 0"
     assert out[5] == "init True 0 174 175 1"
     assert out[6].startswith("picture 3 1025 64 ")                 # one redraw, 0x40 first

@@ -1,7 +1,8 @@
 """The NeoPixel chain with a current limiter.
 
-The table app renders into a frame: a bytearray of 3 bytes (red, green,
-blue) per LED, in chain order (the seats in order, then the centre ring).
+The table app renders into a frame: a bytearray of 3 bytes per LED, in
+chain order (the seats in order, then the centre ring), each LED's bytes in
+the order dicetable.app.frames.ORDER gives (the WS2812B's: G, R, B).
 Pixels(np, budget_ma).show(frame) writes it to a neopixel.NeoPixel-like
 object, dimming the whole frame evenly when the LEDs would draw more than
 the power supply can give them.
@@ -20,9 +21,10 @@ All of it is integer math, on small ints for any budget under 16 A.
 On the board np is hal.ws2812.WS2812, which sends the chain by PIO and DMA
 without holding the CPU.  show() allocates nothing when np has the memory
 layout of MicroPython's neopixel.NeoPixel, as WS2812 has: it writes the
-scaled bytes straight into np.buf in the strip's byte order (np.ORDER).  Any
-other NeoPixel-like object (np[i] = (r, g, b), np.write()) works too, at the
-price of a tuple per LED.
+scaled bytes straight into np.buf in the strip's byte order (np.ORDER).  A
+frame within the budget whose order is the strip's, the usual case, is one
+copy in C.  Any other NeoPixel-like object (np[i] = (r, g, b), np.write())
+works too, at the price of a tuple per LED.
 """
 
 try:
@@ -30,6 +32,8 @@ try:
 except ImportError:
     def const(x):
         return x
+
+from dicetable.app.frames import ORDER as FRAME_ORDER
 
 MA_PER_CHANNEL = const(20)   # mA at channel value 255
 MA_IDLE = const(1)           # mA per LED, dark
@@ -55,11 +59,16 @@ class Pixels:
         if order is not None and buf is not None and getattr(np, "bpp", 3) == 3:
             self._direct = True
             self._buf = buf
-            self._order = (order[0], order[1], order[2])   # a tuple unpacks without allocating
+            # Per channel R, G, B: its place in the strip's bytes less its
+            # place in the frame's (a tuple unpacks without allocating).
+            self._shift = (order[0] - FRAME_ORDER[0], order[1] - FRAME_ORDER[1],
+                           order[2] - FRAME_ORDER[2])
+            self._same = self._shift == (0, 0, 0)
         else:
             self._direct = False
             self._buf = bytearray(0)
-            self._order = (0, 1, 2)
+            self._shift = (0, 0, 0)
+            self._same = False
 
     def estimate_ma(self, frame):
         """Estimated current of `frame` in mA, as shown without scaling."""
@@ -84,32 +93,19 @@ class Pixels:
         self._end = 3 * min(len(frame) // 3, self._n)
         if not self._direct:
             self._set_each(frame)
-        elif self.last_scale == 256:
-            self._copy(frame)
+        elif self.last_scale == 256 and self._same and len(frame) == len(self._buf):
+            self._buf[:] = frame        # one copy in C
         else:
-            self._fill_channel(frame, 0)
-            self._fill_channel(frame, 1)
-            self._fill_channel(frame, 2)
+            self._fill_channel(frame, FRAME_ORDER[0], self._shift[0])
+            self._fill_channel(frame, FRAME_ORDER[1], self._shift[1])
+            self._fill_channel(frame, FRAME_ORDER[2], self._shift[2])
         self.np.write()
 
-    def _copy(self, frame):
-        # A frame within the budget (the usual one) is only put in the
-        # strip's byte order, an LED per turn.  Few locals: a frame of more
-        # than 11 words would be taken from the heap on every call on the
-        # RP2040 port.
-        buf = self._buf
-        r, g, b = self._order
-        i = 0
-        while i < self._end:
-            buf[i + r] = frame[i]
-            buf[i + g] = frame[i + 1]
-            buf[i + b] = frame[i + 2]
-            i += 3
-
-    def _fill_channel(self, frame, c):
-        # Dimmed: one channel at a time, with few locals (see _copy).
-        shift = self._order[c] - c
-        i = c
+    def _fill_channel(self, frame, at, shift):
+        # One channel, found at byte `at` of an LED in the frame and `shift`
+        # bytes further in the strip's.  Few locals: a frame of more than 11
+        # words would be taken from the heap on every call on the RP2040 port.
+        i = at
         while i < self._end:
             self._buf[i + shift] = (frame[i] * self.last_scale) >> 8
             i += 3
@@ -117,9 +113,10 @@ class Pixels:
     def _set_each(self, frame):
         np = self.np
         scale = self.last_scale
+        r, g, b = FRAME_ORDER
         for i in range(0, self._end, 3):
-            np[i // 3] = ((frame[i] * scale) >> 8, (frame[i + 1] * scale) >> 8,
-                          (frame[i + 2] * scale) >> 8)
+            np[i // 3] = ((frame[i + r] * scale) >> 8, (frame[i + g] * scale) >> 8,
+                          (frame[i + b] * scale) >> 8)
 
     def off(self):
         """All LEDs dark."""

@@ -1,6 +1,8 @@
 """LED frames: the colours of the table and the patterns drawn with them.
 
-A frame is a bytearray of 3 bytes (R, G, B) per LED: seat s owns LEDs
+A frame is a bytearray of 3 bytes per LED in the order the LED chain takes
+them (WS2812B: green, red, blue; ORDER says where R, G and B go), so that the
+board sends it as it is; the colours here are (R, G, B).  Seat s owns LEDs
 [s * LEDS_PER_SEAT, (s + 1) * LEDS_PER_SEAT), the ring follows the last seat.
 Everything here writes into a caller's preallocated buffer and allocates
 nothing.  The legend a player reads is docs/table.md ("What the LEDs say").
@@ -15,6 +17,7 @@ except ImportError:
     def const(x):
         return x
 
+ORDER = (1, 0, 2)         # where R, G and B go within an LED's bytes: G, R, B
 OFF = (0, 0, 0)
 IDLE = (3, 3, 3)          # a seat in the match that is not waited on
 WHITE = (32, 32, 32)
@@ -60,10 +63,10 @@ CHASE_MS = const(125)     # ring chase step while the centre waits for a scan
 
 
 def put(buf, led, c, shift=0):
-    """Set one LED (dimmed by `shift` bits)."""
+    """Set one LED to colour c = (R, G, B), dimmed by `shift` bits."""
     i = 3 * led
-    buf[i] = c[0] >> shift
-    buf[i + 1] = c[1] >> shift
+    buf[i] = c[1] >> shift          # G, R, B: ORDER
+    buf[i + 1] = c[0] >> shift
     buf[i + 2] = c[2] >> shift
 
 
@@ -77,8 +80,8 @@ def fill(buf, first, n, c, shift=0):
     i = 3 * first
     end = i + 3 * n
     while i < end:
-        buf[i] = r
-        buf[i + 1] = g
+        buf[i] = g                  # G, R, B: ORDER
+        buf[i + 1] = r
         buf[i + 2] = b
         i += 3
 

@@ -1073,7 +1073,8 @@ class Table:
         first = lay.ring if seat == CENTRE else lay.first(seat)
         n = lay.ring_leds if seat == CENTRE else lay.width
         f = self.frame
-        return [(f[3 * i], f[3 * i + 1], f[3 * i + 2]) for i in range(first, first + n)]
+        r, g, b = fr.ORDER
+        return [(f[3 * i + r], f[3 * i + g], f[3 * i + b]) for i in range(first, first + n)]
 
 
 def _places(scores):
