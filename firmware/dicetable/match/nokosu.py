@@ -337,11 +337,15 @@ class NokosuMatch(Match):
 
     def _fill_hand(self, seat):
         """Copy the seat's held items into the scratch hand; return how many."""
+        # Every legality check and listing starts here: item() inlined, the
+        # buffers in locals.
         n = 0
         want = HAND + seat
+        loc = self.loc
+        face = self.face
         for s in range(SLOTS):
-            if self.loc[s] == want:
-                _hand[n] = self.item(s)
+            if loc[s] == want:
+                _hand[n] = _IDENTITY[s] | face[s]
                 n += 1
         return n
 
