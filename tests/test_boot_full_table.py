@@ -63,7 +63,7 @@ REGISTRY = None
 storage.new_match(HEADER, (SEATS, SEED))
 """
 
-CUT_AND_BOOT = """
+TORN_RECORD = """
 from sim.hw.norflash import PowerLost
 from sim.hw.rig import VirtualTable
 # The power went 3 bytes into the next record.
@@ -75,6 +75,19 @@ except PowerLost:
 storage = None
 torn = flash.reboot()
 flash = None
+"""
+
+def journal_on_flash(header, actions, torn):
+    """The parts that write a full registry and the match's journal to a
+    virtual flash (`flash`, `storage`), ready for the TORN record."""
+    parts = ["REGISTRY = %r\nHEADER = %r\nSEATS = %d\nSEED = %d\nTORN = %d\n" % (
+        hands.full_registry(), header, SEATS_RECORD | 0x1F, SEED_RECORD | SEED, torn) + BUILD]
+    parts += ["for a in %r:\n    storage.append(a)" % (actions[i:i + 40],)
+              for i in range(0, len(actions), 40)]
+    return mpy_wasm.parts(parts) + "\n#: next run\n"
+
+
+CUT_AND_BOOT = TORN_RECORD + """
 #: next run
 results = []
 #: next run
@@ -116,14 +129,9 @@ def test_power_up_on_a_full_table_resumes_every_action_even_after_a_second_cut(w
     assert resumed.replay(actions) == -1
     auto = Inputs(NOKOSU, resumed).auto
     after = actions + ([auto[draw(SEED, len(actions), len(auto))]] if auto else [])
-    registry = hands.full_registry()
-    assert len(pack(registry)) // 14 == 201
+    assert len(pack(hands.full_registry())) // 14 == 201
 
-    parts = ["REGISTRY = %r\nHEADER = %r\nSEATS = %d\nSEED = %d\nTORN = %d\n" % (
-        registry, m.header(), SEATS_RECORD | 0x1F, SEED_RECORD | SEED, torn) + BUILD]
-    parts += ["for a in %r:\n    storage.append(a)" % (actions[i:i + 40],)
-              for i in range(0, len(actions), 40)]
-    script = mpy_wasm.parts(parts) + "\n#: next run\n" + CUT_AND_BOOT
+    script = journal_on_flash(m.header(), actions, torn) + CUT_AND_BOOT
     script += "".join("#: next run\nCUT = %d\n%s" % (cut, ONE_CUT) for cut in range(CUTS))
     script += "#: next run\nfor r in results:\n    print(*r)\n"
     out = mpy_wasm.run(script, timeout=900).split("\n")
@@ -143,17 +151,7 @@ def test_power_up_on_a_full_table_resumes_every_action_even_after_a_second_cut(w
 # The boot's largest single allocation must fit in this: "a few KB".
 HOLE = 6 * 1024
 
-FRAGMENTED = """
-from sim.hw.norflash import PowerLost
-from sim.hw.rig import VirtualTable
-flash.cut_after(3)
-try:
-    storage.append(TORN)
-except PowerLost:
-    pass
-storage = None
-torn = flash.reboot()
-flash = None
+FRAGMENTED = TORN_RECORD + """
 #: next run
 import dicetable.match.nokosu
 #: next run
@@ -207,13 +205,9 @@ def test_the_boot_needs_no_free_block_larger_than_a_few_kb():
     # pool it has (tests/bench_heap.py board_code()).
     m = nokosu_match()
     actions, torn = m.journal[:-1], m.journal[-1]
-    parts = ["import gc\nGC_HEAP = %d\nHOLE = %d\nREGISTRY = %r\nHEADER = %r\nSEATS = %d\n"
-             "SEED = %d\nTORN = %d\n" % (mpy_wasm.PICO_GC_HEAP, HOLE, hands.full_registry(),
-                                        m.header(), SEATS_RECORD | 0x1F, SEED_RECORD | SEED,
-                                        torn) + BUILD]
-    parts += ["for a in %r:\n    storage.append(a)" % (actions[i:i + 40],)
-              for i in range(0, len(actions), 40)]
-    out = mpy_wasm.run(mpy_wasm.parts(parts) + "\n#: next run\n" + FRAGMENTED).split("\n")
+    script = "import gc\nGC_HEAP = %d\nHOLE = %d\n" % (mpy_wasm.PICO_GC_HEAP, HOLE)
+    out = mpy_wasm.run(script + journal_on_flash(m.header(), actions, torn)
+                       + FRAGMENTED).split("\n")
     heap_map = out[:out.index("end of map")]
     assert bench_heap.largest_free(heap_map) <= HOLE + 512
     assert out[-2].split() == ["resumed", "play", str(len(actions)),
