@@ -96,8 +96,9 @@ _CHOOSE_ITEM = const(2)
 
 
 def _menu_module():
-    # Imported when the menu shows and forgotten when it goes: its code is
-    # about 5 KB of the Pico's heap that a match does not need.
+    # Imported when the menu shows and forgotten when it goes: a match does
+    # not need its code on the Pico's heap (tests/bench_heap.py counts the
+    # board's code during a match without it).
     return __import__(_MENU_MODULE, None, None, ("Menu",))
 
 
