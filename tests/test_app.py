@@ -718,7 +718,7 @@ def test_provisioning_registers_tags_saves_and_exports():
     tag2 = bytes([0x04, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0x01])
     d.scan(CENTRE, tag2)                                 # shown at the menu seat
     d.press(0, OK)                                       # Walzer again
-    assert t.prov_items[0] == first and second not in t.prov_items
+    assert t.provision.items[0] == first and second not in t.provision.items
     d.press(0, OK)
     assert t.export_registry() == ["uid_hex,game,item", "04aabbccddee01,walzer,%d" % first,
                                    "04102030,walzer,%d" % second]
@@ -726,7 +726,7 @@ def test_provisioning_registers_tags_saves_and_exports():
     d.scan(3, tag)
     assert "is Walzer red 2" in d.lines[-1]
     d.press(3, OK)
-    assert t.prov_items[t.prov_index] == second
+    assert t.provision.items[t.provision.index] == second
     d.press(3, PLUS)
     d.press(3, OK)
     assert Registry.lookup(t.registry, tag) == (WALZER, games.all_items(WALZER)[2])

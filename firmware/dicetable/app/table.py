@@ -45,7 +45,7 @@ from dicetable.app.inputs import Inputs
 from dicetable.app.registry import Registry, uid_hex
 from dicetable.app.rng import draw
 from dicetable.match.actions import (
-    TABLE, DEAL, PASS, PLAY, ROLL, OK as ACCEPTED, OUT_OF_TURN, WRONG_PHASE, OUT_OF_RANGE,
+    TABLE, DEAL, PASS, PLAY, ROLL, OK as ACCEPTED, OUT_OF_TURN, WRONG_PHASE,
     ALREADY_PLACED, NOT_IN_HAND, NOTHING_TO_UNDO, REFUSAL_NAMES, action, kind_of, seat_of, value_of)
 from dicetable.match.engine import GAMES
 
@@ -55,10 +55,10 @@ PLAY_MODE = "play"
 OVER = "over"
 BOOT = "boot"
 
-_MENU_MODULE = "dicetable.app.menu"
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from dicetable.app.menu import Menu  # noqa: F401 - named in a type comment
+    from dicetable.app.menu import Menu  # noqa: F401 - named in type comments
+    from dicetable.app.provision import Provisioning  # noqa: F401
 
 # The table's own refusal codes (frames.APP_CODES up: shown in purple).
 UNKNOWN_TAG = const(17)
@@ -89,26 +89,23 @@ SCORE_MS = const(8000)    # round scores show this long (or until a button)
 _PERIOD = const(0x40000000)   # time.ticks_ms() wraps at 2**30 on MicroPython
 _HALF = const(0x20000000)
 
-# Provisioning stages.
-_WAIT_TAG = const(0)
-_CHOOSE_GAME = const(1)
-_CHOOSE_ITEM = const(2)
+
+def _module(name):
+    # The menu and provisioning are imported when their mode begins and
+    # forgotten when it ends: a match does not need their code on the Pico's
+    # heap (tests/bench_heap.py counts the board's code during a match
+    # without it).
+    return __import__("dicetable.app." + name, None, None, ("x",))
 
 
-def _menu_module():
-    # Imported when the menu shows and forgotten when it goes: a match does
-    # not need its code on the Pico's heap (tests/bench_heap.py counts the
-    # board's code during a match without it).
-    return __import__(_MENU_MODULE, None, None, ("Menu",))
-
-
-def _forget_menu_module():
+def _forget(name):
     import sys
-    if _MENU_MODULE in sys.modules:
-        del sys.modules[_MENU_MODULE]
+    full = "dicetable.app." + name
+    if full in sys.modules:
+        del sys.modules[full]
     app = sys.modules.get("dicetable.app")
-    if app is not None and "menu" in dir(app):
-        delattr(app, "menu")
+    if app is not None and name in dir(app):
+        delattr(app, name)
 
 
 def ticks_diff(a, b):
@@ -195,13 +192,7 @@ class Table:
         self.confirm = False                # the menu seat asked to abandon the match
         self.last_line = ""
         self._wake = None                   # when the frame changes next by itself
-        self._items = {}                    # provisioning: game -> all its items
-        self.prov_stage = _WAIT_TAG
-        self.prov_uid = b""
-        self.prov_reader = -1
-        self.prov_game = 0
-        self.prov_items = []
-        self.prov_index = 0
+        self.provision = None  # type: Provisioning | None  # in provisioning mode
 
     # --- log and refusals ----------------------------------------------------------
 
@@ -342,8 +333,9 @@ class Table:
                 self.storage.clear()
             except (OSError, ValueError) as e:
                 self.say("journal not cleared: %r" % (e,))
+        self._leave_provision()
         self.mode = MENU
-        self.menu = _menu_module().Menu(self.seats, self._choices)
+        self.menu = _module("menu").Menu(self.seats, self._choices)
         self.match = None
         self.game = -1
         self.inputs = None
@@ -382,7 +374,12 @@ class Table:
         if self.menu is not None:
             self._choices = self.menu.state()
             self.menu = None
-            _forget_menu_module()
+            _forget("menu")
+
+    def _leave_provision(self):
+        if self.provision is not None:
+            self.provision = None
+            _forget("provision")
 
     def _begin(self, g, m, seats):
         self._leave_menu()
@@ -404,7 +401,7 @@ class Table:
     def _start_provision(self):
         self._leave_menu()
         self.mode = PROVISION
-        self.prov_stage = _WAIT_TAG
+        self.provision = _module("provision").Provisioning(self)
         self.say("provisioning: put a tag on any reader; long OK leaves")
         self._render()
 
@@ -429,8 +426,9 @@ class Table:
             return
         if event != TAG_PLACED or uid is None:
             return                      # a tag taken off changes nothing
-        if self.mode == PROVISION:
-            self._provision_tag(reader, uid)
+        if self.mode == PROVISION and self.provision is not None:
+            self.provision.tag(reader, uid)
+            self._render()
         elif self.mode == PLAY_MODE:
             self._scan(reader, uid)
         else:
@@ -444,7 +442,7 @@ class Table:
             if menu is None:
                 return
             what, refusal = menu.button(seat, code)
-            mn = _menu_module()
+            mn = _module("menu")
             if refusal:
                 self._refuse(seat, refusal)
             elif what == mn.START:
@@ -757,92 +755,17 @@ class Table:
 
     # --- provisioning ------------------------------------------------------------------------
 
-    def _game_items(self, g):
-        items = self._items.get(g)
-        if items is None:
-            items = games.all_items(g)
-            self._items[g] = items
-        return items
-
-    def _free_items(self, g):
-        """Items of game g with no tag, plus the one the tag on hand already is."""
-        taken = self.registry.registered(g)
-        mine = self.registry.lookup(self.prov_uid)
-        return [i for i in self._game_items(g)
-                if i not in taken or (mine is not None and mine == (g, i))]
-
-    def _provision_tag(self, reader, uid):
-        self.prov_uid = bytes(uid)
-        self.prov_reader = reader
-        found = self.registry.lookup(uid)
-        if found is not None:
-            self.prov_game = found[0]
-            self.say("tag %s is %s %s: choose again to replace it" % (
-                uid_hex(uid), games.TITLES[found[0]], games.item_name(found[0], found[1])))
-        else:
-            self.say("tag %s: choose the game with -/+, OK" % uid_hex(uid))
-        self.prov_stage = _CHOOSE_GAME
-        self._render()
-
     def _provision_button(self, seat, code):
         if code == OK + LONG:
             self.say("provisioning done: %d tags" % len(self.registry))
             self._to_menu(False)
             return
-        stage = self.prov_stage
-        if stage == _WAIT_TAG:
-            self._refuse(seat, WRONG_PHASE, "put a tag on a reader first")
+        prov = self.provision
+        refusal = None if prov is None else prov.button(seat, code)
+        if refusal is not None:
+            self._refuse(seat, refusal[0], refusal[1])
             return
-        if code == MINUS + LONG:
-            self.prov_stage = _CHOOSE_GAME if stage == _CHOOSE_ITEM else _WAIT_TAG
-            self._render()
-            return
-        step = 1 if code == PLUS else -1 if code == MINUS else 0
-        if stage == _CHOOSE_GAME:
-            if step:
-                self.prov_game = (self.prov_game + step) % len(GAMES)
-            elif code == OK:
-                items = self._free_items(self.prov_game)
-                if not items:
-                    self._refuse(seat, ALREADY_PLACED, "every %s item has a tag"
-                                 % games.TITLES[self.prov_game])
-                    return
-                self.prov_items = items
-                self.prov_index = 0
-                mine = self.registry.lookup(self.prov_uid)
-                if mine is not None and mine[0] == self.prov_game:
-                    self.prov_index = items.index(mine[1])
-                self.prov_stage = _CHOOSE_ITEM
-                self._say_item()
-            self._render()
-            return
-        if step:
-            i = self.prov_index + step
-            if i < 0 or i >= len(self.prov_items):
-                self._refuse(seat, OUT_OF_RANGE, "no more items")
-                return
-            self.prov_index = i
-            self._say_item()
-        elif code == OK:
-            g = self.prov_game
-            item = self.prov_items[self.prov_index]
-            before = self.registry.records     # add() makes new records
-            self.registry.add(self.prov_uid, g, item)
-            try:
-                self.storage.save_registry(self.registry.records)
-            except (OSError, ValueError) as e:
-                self.registry.records = before
-                self._refuse(seat, STORAGE_ERROR, "registry not saved: %r" % (e,))
-                return
-            self.say("registered tag %s as %s %s" % (uid_hex(self.prov_uid), games.TITLES[g],
-                                                     games.item_name(g, item)))
-            self.prov_stage = _WAIT_TAG
         self._render()
-
-    def _say_item(self):
-        g = self.prov_game
-        self.say("item %d of %d: %s" % (self.prov_index + 1, len(self.prov_items),
-                                        games.item_name(g, self.prov_items[self.prov_index])))
 
     # --- the frame -----------------------------------------------------------------------------
 
@@ -884,8 +807,8 @@ class Table:
             menu.render(buf, lay)
             if lines is not None:
                 lines.extend(menu.lines())
-        elif self.mode == PROVISION:
-            self._render_provision(buf, lay, lines)
+        elif self.mode == PROVISION and self.provision is not None:
+            self.provision.render(buf, lay, lines)
         elif self.mode == PLAY_MODE or self.mode == OVER:
             self._render_play(buf, lay, lines)
         self._render_errors(buf, lay)
@@ -912,31 +835,6 @@ class Table:
                     continue
             if self.fault[s]:
                 fr.put(buf, first + width - 1, fr.ERROR)
-
-    def _render_provision(self, buf, lay, lines):
-        stage = self.prov_stage
-        if stage == _WAIT_TAG:
-            fr.chase(buf, lay.ring, lay.ring_leds, self.now, fr.WHITE)
-            self._soon(self.now + fr.CHASE_MS - self.now % fr.CHASE_MS)
-            if lines is not None:
-                lines.extend(("PROVISION", "put a tag on", "any reader", "long OK: menu"))
-            return
-        g = self.prov_game
-        fr.sectors(buf, lay.ring, lay.ring_leds, len(fr.GAME_COLOURS), g, fr.GAME_COLOURS)
-        seat = self.prov_reader if self.prov_reader in self.seats else self.lead
-        first = lay.first(seat)
-        if lines is not None:
-            lines.extend(("PROVISION", "tag " + uid_hex(self.prov_uid),
-                          "game: " + games.TITLES[g]))
-        if stage == _CHOOSE_GAME:
-            fr.number(buf, first, lay.width, g + 1, fr.GAME_COLOURS[g])
-        else:
-            item = self.prov_items[self.prov_index]
-            n, c = games.item_view(g, item)
-            fr.number(buf, first, lay.width, n, c)
-            if lines is not None:
-                lines.append("%d/%d %s" % (self.prov_index + 1, len(self.prov_items),
-                                           games.item_name(g, item)))
 
     def _render_play(self, buf, lay, lines):
         m = self.match
