@@ -27,18 +27,28 @@ on one CPU, as MainLoop.run() runs them: each pass when it is due and the
 CPU is free, the earliest due first, its next due its start tick plus the
 wait it returned; every pass costs its modelled time and MainLoop.due()'s
 dispatch, every wake the loop's turn (tests/bench_loop.py).  The readers
-pass runs the calls recorded in tests/bench_readers.py with their costs: a look at every reader each
-period, a tag held on every reader but seat 0; a 7-byte tag put on seat 0
-at a random moment is found by the first look that begins after it, read,
-read again (the confirming re-read), and its event runs the app (an app
-time drawn from the measured ones); the answer is on the LEDs when the DMA
-has sent the frame and the LEDs have latched it (hal/ws2812.py).  Buttons
-(nothing pressed) every BUTTON_MS and frames every FRAME_MS at random
-phases.  The collector: after an input, the readers pass whose readers will
-not need the CPU for GC_MS collects (a gc.collect() took about 14 ms on a
-Pico with a fuller heap, issue 9); "during a collection" draws the tag's
-moment within a collection that follows the look before it, so the look
-that finds it comes when the collection is over if that is later.
+pass runs the calls recorded in tests/bench_readers.py with their costs,
+keeping the readers' two grids as Readers.service() does: a look at every
+reader each period, and between those, every AWAITED_MS, a look at the
+awaited reader alone.  An accepted tag comes where the table awaits it:
+seat 0, awaited, a tag held on every other reader; a refused one where it
+does not: seat 0, while seat 1 is awaited and seats 2 on hold a tag.  The
+7-byte tag, put down at a random moment, is found by the first look at its
+reader that begins after it (the calls recorded from a look at that point
+of the period on), read, read again (the confirming re-read), and its event
+runs the app (an app time drawn from the measured ones); the answer is on
+the LEDs when the DMA has sent the frame and the LEDs have latched it
+(hal/ws2812.py).  Buttons (nothing pressed) every BUTTON_MS and frames
+every FRAME_MS at random phases.  The collector: after an input, the
+readers pass after which no look at every reader nor a re-read is due for
+GC_MS collects (a gc.collect() took about 14 ms on a Pico with a fuller
+heap, issue 9), holding up the awaited reader's looks; "during a
+collection" draws the tag's moment within a collection that follows the
+look at every reader before it, so the look that finds it comes when the
+collection is over if that is later (recorded as a look GC_MS + 3 ms into
+the period).  The tables then weigh the awaited readers' period (and the
+period of the looks at every reader, nothing awaited) against the CPU
+they take at idle.
 """
 
 import pathlib
@@ -54,6 +64,7 @@ import pico_cost  # noqa: E402
 import table_config  # noqa: E402
 from dicetable.match.actions import PLAY, kind_of  # noqa: E402
 from hal.mainloop import BUTTON_MS, FRAME_MS, GC_MS  # noqa: E402
+from hal.readers import AWAITED_MS  # noqa: E402
 from sim.hw import hands, vrp2  # noqa: E402
 
 sys.modules.setdefault("rp2", vrp2.VRP2())    # hal.ws2812's timing constants only
@@ -72,6 +83,7 @@ LED_WIRE_US = LEDS * US_PER_LED + LATCH_US
 TARGET_MS = 50
 PERIODS_MS = (10, 15, 20, 25, 30)
 PERIOD_TRIALS = 4000      # per cell of the table of periods
+NO_APP = [(0.0, 0)]
 
 APP = pico_cost.TIMER + """
 #: next run
@@ -256,27 +268,49 @@ def app_costs():
 # --- the schedule ------------------------------------------------------------------
 
 class Schedule:
-    """The main loop's passes on one CPU (see the module docstring)."""
+    """The main loop's passes on one CPU (see the module docstring).  The tag
+    goes on seat 0: awaited, looked at every `fast` ms besides the looks at
+    every reader; or, with `aside`, not awaited while seat 1 is; with `fast`
+    None, nothing is awaited.  `period`: the looks at every reader, if not
+    the readers' own (the calls recorded at theirs)."""
 
-    def __init__(self, readers, loop, scale, period=None):
+    def __init__(self, readers, loop, scale, fast=None, aside=False, period=None):
         calls = readers["calls"]
+        recorded = readers["period"]
         self.scale = scale
-        self.period = period or readers["period"]
+        self.period = period or recorded
+        self.fast = fast or self.period
+        self.aside = aside
         dispatch = loop["dispatch"] * scale
         self.turn = loop["turn"] * scale
-        steady = calls["held"]
-        self.look = bench_readers.total(steady).us(scale) / len(steady) + dispatch
-        tag = calls["tag"]
-        placed = next(k for k, c in enumerate(tag) if c.events)
-        self.chain = [(c.cost.us(scale) + dispatch, c.wait) for c in tag[:placed + 1]]
+        if fast is None:
+            steady, tags = calls["held"], {0: calls["tag"]}
+        elif aside:
+            steady, tags = calls["aside/%d" % fast], {0: calls["refused/%d" % fast]}
+        else:
+            steady = calls["awaited/%d" % fast]
+            tags = {phase: calls["tag/%d+%d" % (fast, phase)]
+                    for phase in range(0, recorded, fast)}
+            tags["late"] = calls["late/%d" % fast][1:]      # after the look at every reader
+        every = [c for c in steady if c.now % recorded == 0]
+        alone = bench_readers.alone_calls(steady, recorded)
+        self.look = bench_readers.total(every).us(scale) / len(every) + dispatch
+        self.alone = bench_readers.total(alone).us(scale) / len(alone) + dispatch if alone else 0
+        # By the phase of the look that finds the tag: its calls until TAG_PLACED.
+        self.chains = {}
+        for phase, tag in tags.items():
+            placed = next(k for k, c in enumerate(tag) if c.events)
+            self.chains[phase] = [(c.cost.us(scale) + dispatch, c.wait) for c in tag[:placed + 1]]
         self.buttons = loop["buttons"] * scale + dispatch
         self.frames = loop["frames"] * scale + dispatch
 
     def latency(self, app_us, rng, collecting):
         """ms from the tag put down to the LEDs showing the answer, one trial."""
         p = self.period
+        f = self.fast
         t0 = 4 * p                                    # the look before the tag's
         due = [0, 0, 0]
+        every = 0                                     # the next look at every reader
         if collecting:
             # A collection follows the look before the tag's; the tag comes during it.
             gc_start = t0 + self.look / 1000
@@ -286,29 +320,39 @@ class Schedule:
         t = rng.uniform(0, 1)                         # where in its ms the loop starts
         chain = None                                  # the tag's calls, once found
         while True:
-            i = min(range(3), key=lambda k: due[k])
+            i = 0 if due[0] <= due[1] else 1                 # the earliest, readers first
+            if due[2] < due[i]:
+                i = 2
             if due[i] > t:
                 t = due[i] + self.turn / 1000         # asleep until then, then a turn
             tick = int(t)
             if i == 1:
                 t += self.buttons / 1000
                 due[1] = tick + BUTTON_MS - tick % BUTTON_MS
-            elif i == 2:
+                continue
+            if i == 2:
                 t += self.frames / 1000
                 due[2] = tick + FRAME_MS - tick % FRAME_MS
-            elif chain is None and t < place:
-                t += self.look / 1000
-                if collecting and tick == t0:
-                    t += GC_US / 1000
-                due[0] = tick + p - tick % p
-            else:
-                chain = self.chain if chain is None else chain
-                cost, wait = chain[0]
-                chain = chain[1:]
-                t += cost / 1000
-                if not chain:
-                    return t + (app_us + LED_WIRE_US) / 1000 - place
-                due[0] = tick + wait
+                continue
+            if chain is None:
+                whole = tick >= every                 # else the awaited reader alone
+                if whole:
+                    every = tick + p - tick % p
+                if t >= place and (whole or not self.aside):
+                    late = collecting and not whole and "late" in self.chains
+                    chain = self.chains["late" if late else 0 if whole else tick % p // f * f]
+                else:
+                    t += (self.look if whole else self.alone) / 1000
+                    if collecting and tick == t0:
+                        t += GC_US / 1000
+                    due[0] = min(every, tick + f - tick % f)
+                    continue
+            cost, wait = chain[0]
+            chain = chain[1:]
+            t += cost / 1000
+            if not chain:
+                return t + (app_us + LED_WIRE_US) / 1000 - place
+            due[0] = tick + wait
 
 
 def percentiles(values):
@@ -350,20 +394,28 @@ def print_app(apps, scale):
 def print_parts(readers, loop, apps):
     """Where a tag's time goes, as the schedule adds it up."""
     scale = readers["scale"]
+    f = AWAITED_MS
     print("Where the time goes (tests/bench_latency.py), ms:")
     print()
     print("| part | modelled | calibrated |")
     print("|---|---|---|")
     for k in (1.0, scale):
-        s = Schedule(readers, loop, k)
-        rows = [("waiting for the next look (mean; at most the period)", s.period / 2),
-                ("the look that finds it: REQA, then the first read", s.chain[0][0] / 1000),
-                ("the confirming re-read (WUPA, the UID again), TAG_PLACED",
-                 sum(c for c, _ in s.chain[1:]) / 1000)]
+        mine = Schedule(readers, loop, k, f)
+        other = Schedule(readers, loop, k, f, aside=True)
+        alone, whole = mine.chains[f], other.chains[0]
+        rows = [("waiting for the next look at an awaited reader (mean; at most %d)" % f, f / 2),
+                ("... at another reader (mean; at most %d)" % other.period, other.period / 2),
+                ("the look at the awaited reader alone that finds it: REQA, the first read",
+                 alone[0][0] / 1000),
+                ("the look at every reader that finds it: REQA, the first read",
+                 whole[0][0] / 1000),
+                ("the confirming re-read (WUPA, the UID again), TAG_PLACED, after the first",
+                 sum(c for c, _ in alone[1:]) / 1000),
+                ("... after the second (another reader's look between)",
+                 sum(c for c, _ in whole[1:]) / 1000)]
         for kind in ("accepted", "refused"):
-            whole = percentiles([p * k + f for p, f in apps[kind]])
-            rows.append(("the app, %s (p50; p99 %.1f)" % (kind, whole[99] / 1000),
-                         whole[50] / 1000))
+            app = percentiles([p * k + fl for p, fl in apps[kind]])
+            rows.append(("the app, %s (p50; p99 %.1f)" % (kind, app[99] / 1000), app[50] / 1000))
         rows.append(("the frame on the wire to the LEDs, and their latch", LED_WIRE_US / 1000))
         if k == 1.0:
             parts = rows
@@ -373,44 +425,83 @@ def print_parts(readers, loop, apps):
     print()
 
 
+def kinds(apps):
+    """(name, app costs, on the awaited reader) of each latency row."""
+    return (("accepted", apps["accepted"], True), ("refused", apps["refused"], False),
+            ("no app, awaited reader", NO_APP, True), ("no app, another reader", NO_APP, False))
+
+
 def print_latency(readers, loop, apps):
     scale = readers["scale"]
     period = readers["period"]
-    print("From a tag put down to the LEDs showing the answer (tests/bench_latency.py):"
-          " a 7-byte tag")
-    print("on seat 0, a tag held on every other reader, readers every %d ms; %d trials each;"
-          % (period, TRIALS))
-    print("+ the LEDs' %.1f ms on the wire; \"no app\": the reader path alone.  Target:"
-          " p99 <= %d ms." % (LED_WIRE_US / 1000, TARGET_MS))
+    print("From a tag put down to the LEDs showing the answer (tests/bench_latency.py): a 7-byte"
+          " tag on")
+    print("seat 0.  Accepted: seat 0 awaited (a look at it every %d ms), a tag held on every"
+          " other reader;" % AWAITED_MS)
+    print("refused: seat 1 awaited, a tag held on seats 2 on; every reader looked at every %d ms."
+          % period)
+    print("%d trials each; + the LEDs' %.1f ms on the wire; \"no app\": the reader path alone."
+          "  Target:" % (TRIALS, LED_WIRE_US / 1000))
+    print("p99 <= %d ms." % TARGET_MS)
     print()
     print("| model | event | when the tag comes | p50 ms | p90 | p99 | max |")
     print("|---|---|---|---|---|---|---|")
-    kinds = (("accepted", apps["accepted"]), ("refused", apps["refused"]),
-             ("no app", [(0.0, 0)]))
+    done = {}
+
+    def lat(k, fast, kind, app, awaited, collecting):
+        # Each figure once: the table of periods repeats AWAITED_MS's.
+        key = (k, fast, kind, collecting)
+        if key not in done:
+            schedule = Schedule(readers, loop, k, fast, aside=not awaited and fast is not None)
+            done[key] = latencies(schedule, app, collecting)
+        return done[key]
+
     for k, label in ((1.0, "modelled"), (scale, "calibrated x %.2f" % scale)):
-        schedule = Schedule(readers, loop, k)
-        for kind, app in kinds:
+        for kind, app, awaited in kinds(apps):
             for collecting in (False, True):
-                lat = latencies(schedule, app, collecting)
+                got = lat(k, AWAITED_MS, kind, app, awaited, collecting)
                 print("| %s | %s | %s | %.1f | %.1f | %.1f | %.1f |" % (
                     label, kind, "during a collection" if collecting else "any moment",
-                    lat[50], lat[90], lat[99], lat["max"]))
+                    got[50], got[90], got[99], got["max"]))
     print()
-    print("The period, calibrated: idle busy (tests/bench_loop.py's passes, the readers'"
-          " look per")
-    print("period) and the p99 latency, any moment or during a collection, whichever is"
-          " worse.")
+    print("The awaited readers' period, calibrated: idle busy (tests/bench_loop.py's passes, the"
+          " readers'")
+    print("calls of a recorded cycle) at the menu (nothing awaited), in a match (seat 0 awaited,"
+          " a tag")
+    print("on every other reader) and in provisioning (every reader awaited, none holding a"
+          " tag), and")
+    print("the p99 latency, any moment / during a collection (%d trials each)." % TRIALS)
+    print()
+    print("| awaited readers | busy, menu | busy, match | busy, provisioning | p99 no app, awaited"
+          " | p99 accepted | p99 refused |")
+    print("|---|---|---|---|---|---|---|")
+    for fast in (None,) + tuple(sorted(readers["awaited"], reverse=True)):
+        cycles = ("idle", "held", "idle") if fast is None else \
+            ("idle", "awaited/%d" % fast, "every/%d" % fast)
+        busy = [bench_loop.busy(loop, readers, scale, c)[1] for c in cycles]
+        p99 = {}
+        for kind, app, awaited in kinds(apps):
+            p99[kind] = "%.1f / %.1f" % tuple(lat(scale, fast, kind, app, awaited, c)[99]
+                                              for c in (False, True))
+        print("| %s | %.1f %% | %.1f %% | %.1f %% | %s | %s | %s |" % (
+            "every %d ms%s" % (fast, " (AWAITED_MS)" if fast == AWAITED_MS else "")
+            if fast else "as the others (before)", 100 * busy[0], 100 * busy[1],
+            100 * busy[2], p99["no app, awaited reader"], p99["accepted"], p99["refused"]))
+    print()
+    print("The period of the looks at every reader, nothing awaited, calibrated: idle busy and"
+          " the p99")
+    print("latency, any moment or during a collection, whichever is worse.")
     print()
     print("| period | busy, menu | busy, 5 tags held | p99 no app | p99 accepted | p99 refused |")
     print("|---|---|---|---|---|---|")
     for p in PERIODS_MS:
-        busy = [bench_loop.busy(loop, readers, scale, held, p)[1] for held in (False, True)]
-        schedule = Schedule(readers, loop, scale, p)
+        busy = [bench_loop.busy(loop, readers, scale, c, p)[1] for c in ("idle", "held")]
+        schedule = Schedule(readers, loop, scale, period=p)
         worst = [max(latencies(schedule, app, c, trials=PERIOD_TRIALS)[99] for c in (False, True))
-                 for _, app in kinds]
+                 for app in (NO_APP, apps["accepted"], apps["refused"])]
         print("| %d ms%s | %.1f %% | %.1f %% | %.1f | %.1f | %.1f |" % (
             p, " (PERIOD_MS)" if p == period else "", 100 * busy[0], 100 * busy[1],
-            worst[2], worst[0], worst[1]))
+            worst[0], worst[1], worst[2]))
     print()
 
 

@@ -18,7 +18,10 @@ and converted to Pico time with the unit of tests/pico_cost.py:
   the board's machine.mem32 read, which costs less), every BUTTON_MS;
 - frames: a pass whose frame did not change, every FRAME_MS;
 - readers: a look at every reader, every period (tests/bench_readers.py:
-  Python, wire and the 0.4 ms the CPU waits for the last REQA);
+  Python, wire and the 0.4 ms the CPU waits for the last REQA), and, in a
+  match, a look at the awaited reader alone every AWAITED_MS between those
+  (the whole 0.4 ms of its REQA waited for): the calls of a recorded cycle
+  over its length;
 - dispatch: MainLoop.due() finding the pass that is due;
 - turn: MainLoop.due() finding none, and the rest of run()'s loop (the
   time, the check for asyncio's other tasks, the call to time.sleep_ms),
@@ -42,6 +45,7 @@ sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
 
 import pico_cost  # noqa: E402
 from hal.mainloop import BUTTON_MS, FRAME_MS  # noqa: E402
+from hal.readers import AWAITED_MS  # noqa: E402
 
 SCRIPT = pico_cost.TIMER + """
 #: next run
@@ -60,7 +64,11 @@ class Levels:
 
 
 buttons = Buttons(vt.vbuttons.pins, levels=Levels().read, bits=range(15))
-loop = MainLoop(vt.table, None, buttons, vt.pixels)
+class Readers:
+    awaited = 0
+
+
+loop = MainLoop(vt.table, Readers(), buttons, vt.pixels)
 now = [100000]
 
 
@@ -192,16 +200,25 @@ def measure():
     return out
 
 
-def busy(loop, readers, scale, held=False, period=None):
+CYCLES = {"idle": "nothing on the table (the menu)",
+          "held": "a tag held on every reader but one",
+          "awaited/%d": "a match: one reader awaited, a tag held on every other",
+          "every/%d": "every reader awaited, none holding a tag (provisioning)"}
+
+
+def busy(loop, readers, scale, cycle="idle", period=None):
     """[(what, us, times a second, busy fraction)] at idle and the total,
-    Python x scale, readers every `period` (default theirs); readers from
-    tests/bench_readers.py's measure()."""
-    from bench_readers import total
-    calls = readers["calls"]["held" if held else "idle"]
+    Python x scale, the readers' calls those of a recorded `cycle` (its
+    name in tests/bench_readers.py's measure(), whose readers these are),
+    or, with `period`, its look at every reader every `period` ms."""
+    from bench_readers import PERIODS, total
+    calls = readers["calls"][cycle]
     look = total(calls).us(scale) / len(calls)
     dispatch = loop["dispatch"] * scale
-    rows = [("readers: a look at every reader", look + dispatch,
-             1000 / (period or readers["period"])),
+    rate = 1000 / period if period else len(calls) * 1000 / (PERIODS * readers["period"])
+    rows = [("readers: a look at every reader" if len(calls) == PERIODS or period
+             else "readers: a look at every reader or the awaited alone (mean)",
+             look + dispatch, rate),
             ("buttons: nothing pressed", loop["buttons"] * scale + dispatch, 1000 / BUTTON_MS),
             ("frames: frame unchanged", loop["frames"] * scale + dispatch, 1000 / FRAME_MS),
             ("the loop's turn, a wake", loop["turn"] * scale, 1000 / BUTTON_MS)]
@@ -217,14 +234,15 @@ def print_busy(loop, readers):
     print()
     print("| what | times a second | modelled us | busy | calibrated us | busy |")
     print("|---|---|---|---|---|---|")
-    for held in (False, True):
-        rows, whole = busy(loop, readers, 1.0, held)
-        rows_c, whole_c = busy(loop, readers, scale, held)
-        what = ("a tag held on every reader but one" if held
-                else "nothing on the table (the menu)")
-        for (name, us, rate, b), (_, us_c, _, b_c) in zip(rows, rows_c):
+    for name, what in CYCLES.items():
+        cycle = name % AWAITED_MS if "%" in name else name
+        rows, whole = busy(loop, readers, 1.0, cycle)
+        rows_c, whole_c = busy(loop, readers, scale, cycle)
+        if "%" in name:
+            what += ", every %d ms" % AWAITED_MS
+        for (row, us, rate, b), (_, us_c, _, b_c) in zip(rows, rows_c):
             print("| %s | %.0f | %.0f | %.1f %% | %.0f | %.1f %% |"
-                  % (name, rate, us, 100 * b, us_c, 100 * b_c))
+                  % (row, rate, us, 100 * b, us_c, 100 * b_c))
         print("| **all, %s** | | | **%.1f %%** | | **%.1f %%** |"
               % (what, 100 * whole, 100 * whole_c))
     print()

@@ -28,9 +28,18 @@
    by call: a period with every reader empty; a period with a tag held on
    every reader but seat 0; and a 7-byte tag put on seat 0 just before a
    look, confirmed (TAG_PLACED), and taken off four periods later: its
-   calls are what tests/bench_latency.py schedules.  Each recorded cycle is
-   replayed 300 times; a call's Python time is its median, each replay in
-   units of the unit loop timed just before and after it.
+   calls are what tests/bench_latency.py schedules.  The same with readers
+   awaited (Readers.awaited), for each awaited period weighed
+   (AWAITED_PERIODS): seat 0 awaited, a tag on every other reader, the new
+   tag put down just before each of the looks of a period (the look at
+   every reader, and each look at seat 0 alone), and during a collection
+   after the look at every reader (the look at seat 0 that finds it held
+   up until the collection is over); seat 1 awaited, a tag on seats 2 on,
+   the new tag on seat 0, which is not awaited; and every reader awaited,
+   none holding a tag (provisioning).  Each recorded cycle is replayed
+   until about 3000 calls were timed, 100 times at least; a call's Python
+   time is its median, each replay in units of the unit loop timed just
+   before and after it.
 """
 
 import ast
@@ -48,7 +57,8 @@ import table_config  # noqa: E402
 from dicetable.app.events import CENTRE  # noqa: E402
 from hal import mfrc522 as new_driver  # noqa: E402
 from hal.chipselect import decoder_selects  # noqa: E402
-from hal.readers import Readers  # noqa: E402
+from hal.mainloop import GC_MS  # noqa: E402
+from hal.readers import AWAITED_MS, Readers  # noqa: E402
 from sim.hw import vmfrc522 as vm  # noqa: E402
 from sim.hw.clock import Clock  # noqa: E402
 from sim.hw.vpin import VDecoder  # noqa: E402
@@ -62,8 +72,15 @@ UID4 = bytes.fromhex("5A1B2C3D")
 UID7 = bytes.fromhex("04A1B2C3D4E5F6")
 FITTED = tuple(table_config.seats) + (CENTRE,)
 SEAT = 0                         # where the new tag goes
+ASIDE = 1                        # the reader awaited when the new tag's is not
+AWAITED_PERIODS = (10, 5)        # the awaited readers' periods weighed
+LATE = GC_MS + 3                 # the look after a collection that followed the look at
+                                 # every reader (3 ms, a tag on five readers)
 PERIODS = 8                      # a cycle: the WUPA sweep of an empty reader repeats every 8
-REPS = 300                       # replays of a recorded cycle
+REPLAYED = 3000                  # calls timed per recorded cycle, in whole replays of it ...
+REPS = 100                       # ... at least this many
+PART_CALLS = 500                 # service() calls replayed per part of the script: the
+                                 # build collects between parts, and a timed call leaves floats
 OP_REPS = 4                      # replays of one driver operation, per batch
 WIRE_US_PER_BYTE = 8 * 1_000_000 / table_config.SPI_BAUDRATE
 POLLS = (b"\x88\x00", b"\x88\x8c\x94\x98\xd4\xee\x00")   # ComIrqReg alone, the status burst
@@ -207,6 +224,7 @@ READ4 = "full read, 4-byte UID"
 READ7 = "full read, 7-byte UID"
 FIRST = "new tag, 7-byte UID: the look that finds it"
 AGAIN = "new tag, 7-byte UID: the confirming re-read"
+ALONE = "awaited empty reader, a look at it alone"
 
 
 def old_ops(old):
@@ -249,13 +267,20 @@ def new_reads():
 class Cycle:
     """The service() calls of one cycle of PERIODS looks at the whole table,
     recorded with those before it (the replay runs those first, untimed):
-    `held` readers hold a 7-byte tag; with `new_tag`, a 7-byte tag is put on
-    SEAT just before the cycle's first look and taken off half-way."""
+    `held` readers hold a 7-byte tag; the readers in the mask `awaited` are
+    looked at every `fast` ms; with `new_tag`, a 7-byte tag is put on SEAT
+    just before the cycle's first look, `phase` ms into a period, and taken
+    off half-way.  With `late`, the cycle's first call is the look at every
+    reader, and the next comes `late` ms into the period, the tag put down
+    between: a look held up by the collector."""
 
-    def __init__(self, name, held, new_tag):
+    def __init__(self, name, held, new_tag, awaited=0, fast=5, phase=0, late=0):
         self.name = name
+        self.late = late
         self.kit = kit = Kit()
-        self.readers = Readers(kit.bus, kit.selects)
+        self.readers = Readers(kit.bus, kit.selects, awaited_ms=fast)
+        self.readers.awaited = awaited
+        self.phase = phase
         self.events = []
         self.now = 0
         for r in held:
@@ -301,15 +326,19 @@ class Cycle:
         self.kit.clock.advance(max(0, self.now * 1000 - self.kit.clock.now_us))
 
     def _to_look(self, periods):
-        # Up to (not into) the look at every reader that starts a period.
+        # Up to (not into) the look `phase` ms into a period.
         end = self.now + periods * self.period
-        while self.now < end or self.now != self.readers._next:
+        while self.now < end or self.now % self.period != self.phase:
             self._call()
 
     def _cycle(self):
         calls = []
         end = self.now + self.ms
         chip = self.kit.chips[SEAT]
+        if self.late:
+            calls.append(self._call())
+            self.now = end - self.ms + self.late
+            self.kit.clock.advance(max(0, self.now * 1000 - self.kit.clock.now_us))
         if self.new_tag is not None:
             chip.place(self.new_tag)
         while self.now < end:
@@ -413,7 +442,8 @@ chip = MFRC522(bus(), DecoderSelect(pins3, 1, 0))
 CYCLE = r"""
 #: next run
 stream = io.BytesIO(%(miso)r)
-readers = Readers(bus(), %(selects)s)
+readers = Readers(bus(), %(selects)s, awaited_ms=%(fast)d)
+readers.awaited = %(awaited)d
 for t in %(warm)r:
     readers.service(t, ignore)
 start = %(start)d
@@ -425,16 +455,16 @@ rep = 0
 CYCLE_REPS = r"""
 #: next run
 for _ in range(%(reps)d):
-    rep += 1
     stream.seek(start)
-    base = rep * %(ms)d
+    base = rep * %(ms)d             # the first at the times recorded, as the warm-up left it
+    rep += 1
     u = unit_us()
     for c in range(len(nows)):
         t = clock()
         readers.service(nows[c] + base, ignore)
         took[c] = clock() - t
     u = (u + unit_us()) / 2
-    print('cycle', %(name)r, ' '.join('%%.3f' %% (x / u) for x in took))
+    print('cycle', %(name)r, stream.tell(), ' '.join('%%.3f' %% (x / u) for x in took))
 """
 
 
@@ -460,11 +490,14 @@ def python_us(old_table, new_table, cycles):
                                  for r in range(CENTRE + 1))
     for cycle in cycles:
         script += CYCLE % {"miso": cycle.miso, "selects": selects, "warm": cycle.warm,
+                           "fast": cycle.readers.awaited_ms, "awaited": cycle.readers.awaited,
                            "start": cycle.warm_miso, "nows": [c["now"] for c in cycle.calls]}
-        for _ in range(REPS // 50):
-            script += CYCLE_REPS % {"reps": 50, "ms": cycle.ms, "name": cycle.name}
+        per = PART_CALLS // len(cycle.calls)
+        for _ in range(max(REPS, REPLAYED // len(cycle.calls)) // per):
+            script += CYCLE_REPS % {"reps": per, "ms": cycle.ms, "name": cycle.name}
     ops = {}
     samples = {c.name: [] for c in cycles}
+    miso = {c.name: c.miso for c in cycles}
     got = {}
     for line in pico_cost.run(script, timeout=1800).splitlines():
         word, rest = line.split(" ", 1)
@@ -474,7 +507,9 @@ def python_us(old_table, new_table, cycles):
             name, us = rest.rsplit(" ", 1)
             ops[tuple(name.split(":", 1))] = float(us)
         elif word == "cycle":
-            name, values = rest.split(" ", 1)
+            name, read, values = rest.split(" ", 2)
+            # A replay that read other replies than the recording's made other calls.
+            assert int(read) == len(miso[name]), "%s: the replay went astray" % name
             samples[name].append([float(v) for v in values.split()])
     shim, clock = got["shim"], got["clock"] * pico_cost.UNIT_US
     out = {}
@@ -558,8 +593,17 @@ def measure():
     old_table = old_ops(old)
     new_table = new_reads()
     others = [r for r in FITTED if r != SEAT]
-    cycles = (Cycle("idle", (), False), Cycle("held", others, False),
-              Cycle("tag", others, True))
+    aside = [r for r in others if r != ASIDE]
+    cycles = [Cycle("idle", (), False), Cycle("held", others, False),
+              Cycle("tag", others, True)]
+    for f in AWAITED_PERIODS:
+        cycles.append(Cycle("awaited/%d" % f, others, False, 1 << SEAT, f))
+        cycles += [Cycle("tag/%d+%d" % (f, phase), others, True, 1 << SEAT, f, phase)
+                   for phase in range(0, cycles[0].period, f)]
+        cycles.append(Cycle("late/%d" % f, others, True, 1 << SEAT, f, late=LATE))
+        cycles.append(Cycle("aside/%d" % f, aside, False, 1 << ASIDE, f))
+        cycles.append(Cycle("refused/%d" % f, aside, True, 1 << ASIDE, f))
+        cycles.append(Cycle("every/%d" % f, (), False, -1, f))
     py, per_call, shim = python_us(old_table, new_table, cycles)
     calls = {c.name: [Call(r, us) for r, us in zip(c.calls, per_call[c.name])]
              for c in cycles}
@@ -576,12 +620,19 @@ def measure():
     steady = total(calls["held"]).per(PERIODS)
     new[FIRST] = tag[0].cost.minus(steady)
     new[AGAIN] = total(tag[1:placed + 1])
+    alone = alone_calls(calls["awaited/%d" % AWAITED_MS], cycles[0].period)
+    new[ALONE] = total(alone).per(len(alone))
     olds = {name: Cost.of(c, py[("old", name)]) for name, (c, _) in old_table.items()}
     # The board's Python over the model's, on the two reads timed on the Pico.
     board = sum(MEASURED_MS[n] * 1000 - olds[n].wire_us - olds[n].radio_us for n in MEASURED_MS)
     scale = board / sum(olds[n].python_us for n in MEASURED_MS)
     return {"old": olds, "new": new, "scale": scale, "shim": shim,
-            "calls": calls, "period": cycles[0].period}
+            "calls": calls, "period": cycles[0].period, "awaited": AWAITED_PERIODS}
+
+
+def alone_calls(calls, period):
+    """The calls that looked at the awaited readers alone (not on the period's grid)."""
+    return [c for c in calls if c.now % period]
 
 
 def print_costs(m):
@@ -597,15 +648,18 @@ def print_costs(m):
           " its share of a")
     print("period of the whole table; the look that finds a new tag is that period's"
           " call over a period")
-    print("without it, the re-read every call after it until TAG_PLACED (%s: two looks)."
+    print("without it, the re-read every call after it until TAG_PLACED (%s: two looks);"
           % OLD)
+    print("an awaited reader's look alone (every %d ms, between the looks at every reader)"
+          " is a call" % AWAITED_MS)
+    print("that made one, seat 0 awaited and a tag held on every other reader.")
     print()
     head = ("operation", "driver", "SPI calls", "transactions", "bytes", "registers",
             "CS writes", "Python ms", "wire ms", "radio ms", "Pico ms", "calibrated ms")
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
-    for name in (EMPTY, HELD, READ4, READ7, FIRST, AGAIN):
-        for which in ("old", "new"):
+    for name in (EMPTY, HELD, READ4, READ7, FIRST, AGAIN, ALONE):
+        for which in ("old", "new") if name in m["old"] else ("new",):
             c = m[which][name]
             print("| %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.2f | %.2f"
                   " | %.2f |" % (name, OLD if which == "old" else "new", c.counts["calls"],

@@ -739,12 +739,83 @@ def test_a_look_that_came_late_keeps_the_grid():
     assert bench.readers.service(late, bench.emit) == readers_mod.PERIOD_MS - 7
 
 
+def looked_at(bench):
+    """The service() times (ms) at which each reader's looks began, by reader."""
+    times = [[] for _ in bench.chips]
+    for i, driver in enumerate(bench.readers.chips):
+        def request(wake, i=i, real=driver.request):
+            times[i].append(bench.now)
+            real(wake)
+        driver.request = request
+    return times
+
+
+AWAITED = (1 << 2) | (1 << CENTRE)
+
+
+def test_awaited_readers_are_looked_at_on_their_period_and_the_others_on_theirs():
+    period, fast = readers_mod.PERIOD_MS, readers_mod.AWAITED_MS
+    assert fast < period and period % fast == 0
+    bench = Bench(CENTRE + 1, baud=4_000_000, reset=True)
+    bench.chips[4].place(VTag(UID4))                      # held, not awaited
+    bench.chips[CENTRE].place(VTag(UID7))                 # held and awaited
+    bench.serve(100)
+    bench.readers.awaited = AWAITED
+    bench.serve(50)
+    times = looked_at(bench)
+    start = bench.now
+    assert bench.serve(1000) == []
+    for i, got in enumerate(times):
+        p = fast if AWAITED >> i & 1 else period
+        # Every look on the grid of its period, one a period (a held tag's
+        # presence check is a second frame of the same look).
+        assert sorted(set(got)) == [t for t in range(start, start + 1000) if t % p == 0], i
+    # The other readers join the awaited ones at every look at all of them:
+    # a call every AWAITED_MS, none between.
+    assert sorted(set(sum(times, []))) == \
+        [t for t in range(start, start + 1000) if t % fast == 0]
+
+
+def test_the_readers_looked_at_often_follow_the_mask():
+    period, fast = readers_mod.PERIOD_MS, readers_mod.AWAITED_MS
+    bench = Bench(3, baud=4_000_000)
+    bench.serve(100)
+    times = looked_at(bench)
+    for mask in (1 << 0, 1 << 1, 0, 0b111):
+        bench.readers.awaited = mask
+        bench.serve(period)                               # the new cadence taken up
+        for got in times:
+            del got[:]
+        bench.serve(200)
+        assert [len(set(got)) for got in times] == \
+            [200 // (fast if mask >> i & 1 else period) for i in range(3)], mask
+
+
+def test_a_mask_set_between_calls_is_taken_up_at_the_next_call():
+    # The main loop calls service() at once when the mask changes: it says to
+    # come back at the next multiple of AWAITED_MS, not at the next period.
+    fast = readers_mod.AWAITED_MS
+    bench = Bench(2, baud=4_000_000)
+    bench.serve(100)
+    now = bench.readers._next - readers_mod.PERIOD_MS + 1    # 1 ms after a look at both
+    times = looked_at(bench)
+    bench.readers.awaited = 1 << 1
+    bench.now = now
+    assert bench.readers.service(now, bench.emit) == fast - 1
+    bench.now = now + fast - 1
+    assert bench.readers.service(bench.now, bench.emit) == fast
+    assert times == [[], [now + fast - 1]]
+
+
+@pytest.mark.parametrize("awaited", [False, True], ids=["not awaited", "awaited"])
 @pytest.mark.parametrize("uid", [UID4, UID7], ids=["4-byte", "7-byte"])
-def test_service_confirms_a_new_tag_at_once_not_a_period_later(uid):
+def test_service_confirms_a_new_tag_at_once_not_a_period_later(uid, awaited):
     bench = Bench(CENTRE + 1, baud=4_000_000)
     for k, chip in enumerate(bench.chips):
         if k % 2:
             chip.place(VTag(bytes((0x10 + k, 2, 3, 4))))   # a tag lying on every other reader
+    bench.readers.awaited = 1 if awaited else 0
+    period = readers_mod.AWAITED_MS if awaited else readers_mod.PERIOD_MS
     bench.serve(100)
     rng = random.Random(7)
     for trial in range(10):
@@ -753,14 +824,50 @@ def test_service_confirms_a_new_tag_at_once_not_a_period_later(uid):
         bench.chips[0].place(tag)
         took, got = bench.serve_until_event()
         assert got == [(PLACED, 0, uid)]
-        # The next look finds it within a period, the re-read comes _CONFIRM_MS later,
-        # each taking a few ms of reads: well before the period after.
-        assert took <= readers_mod.PERIOD_MS + readers_mod._CONFIRM_MS + 5
+        # The next look finds it within its period, the re-read comes _CONFIRM_MS
+        # later, each taking a few ms of reads (and the others' looks between).
+        assert took <= period + readers_mod._CONFIRM_MS + 6
         bench.chips[0].remove(tag)
         took, got = bench.serve_until_event()
         assert got == [(REMOVED, 0, None)]
         # Its absence is seen at a presence check, within PRESENCE looks.
-        assert took <= PRESENCE * readers_mod.PERIOD_MS + readers_mod._CONFIRM_MS + 5
+        assert took <= PRESENCE * period + readers_mod._CONFIRM_MS + 6
+
+
+@pytest.mark.parametrize("uid", [UID4, UID7], ids=["4-byte", "7-byte"])
+def test_an_awaited_readers_confirmation_still_waits_confirm_ms(uid):
+    bench = Bench(CENTRE + 1, baud=4_000_000)
+    bench.readers.awaited = 1
+    bench.serve(100)
+    times = looked_at(bench)
+    rng = random.Random(11)
+    for trial in range(12):
+        bench.serve(rng.randrange(readers_mod.PERIOD_MS))
+        tag = VTag(uid)
+        bench.chips[0].place(tag)
+        del times[0][:]
+        took, got = bench.serve_until_event()
+        assert got == [(PLACED, 0, uid)]
+        # The look that read it, then the re-read (WUPA, SELECT), nothing between.
+        found, again = times[0]
+        assert again - found >= readers_mod._CONFIRM_MS
+        bench.chips[0].remove(tag)
+        assert bench.serve_until_event()[1] == [(REMOVED, 0, None)]
+
+
+def test_a_faulty_awaited_reader_is_tried_again_only_at_the_looks_at_every_reader():
+    bench = Bench(2, baud=4_000_000)
+    bench.readers.awaited = 0b11
+    bench.serve(100)
+    bench.chips[1].silence()
+    assert bench.serve(100) == [(FAULT, 1, None)]
+    attempts = counting_init(bench.readers, 1)
+    looks = looked_at(bench)
+    bench.serve(1300)
+    # Back-off in looks at every reader (1, 2, 4 .. 32 periods), as if not awaited;
+    # reader 0 is looked at every AWAITED_MS all along.
+    assert 5 <= len(attempts) <= 7
+    assert len(looks[0]) == 1300 // readers_mod.AWAITED_MS
 
 
 @pytest.mark.parametrize("first, second", [(UID4, UID4B), (UID7, UID7B)],
@@ -914,7 +1021,7 @@ class Replay:
             rbuf[i] = miso_log[self.k]
             self.k += 1
 
-miso_log = bytearray(20000)
+miso_log = bytearray(60000)
 times = array('i', [0] * 1200)
 count = [0, 0]
 events = [0]
@@ -923,6 +1030,7 @@ bus = Recorder(clock, 4000000)
 bus.n = 0
 chip = VMFRC522(clock)
 readers = Readers(bus, [bus.select(chip)])
+readers.awaited = AWAITED
 tag = VTag(b'\x04\xa1\xb2\xc3\xd4\xe5\xf6')
 now = [0]
 
@@ -953,6 +1061,7 @@ marks.append(record(200))
 print('recorded', events[0], bus.n < len(miso_log), count[0] < len(times))
 #: next run
 replay = Readers(Replay(), [ChipSelect({}, 0, 0, 0, 1)])
+replay.awaited = AWAITED
 def replay_to(k, upto):
     while k < upto:
         replay.service(times[k], emit)
@@ -987,8 +1096,10 @@ def test_driver_and_model_give_the_same_events_under_micropython():
     assert mpy_wasm.run(SCENARIO).splitlines() == expected
 
 
-def test_service_allocates_no_heap_under_micropython():
-    lines = mpy_wasm.run(HEAP).splitlines()
+@pytest.mark.parametrize("awaited", [0, 1], ids=["nothing awaited", "awaited"])
+def test_service_allocates_no_heap_under_micropython(awaited):
+    # The reader awaited or not: looked at every AWAITED_MS or PERIOD_MS.
+    lines = mpy_wasm.run(HEAP.replace("AWAITED", str(awaited))).splitlines()
     assert lines[0] == "recorded 2 True True"               # TAG_PLACED, TAG_REMOVED
     # Replayed, the two events come again; heap grown over 200 ms of an empty
     # reader, 40 ms in which a tag is put down and confirmed (only the UID's

@@ -1,8 +1,9 @@
 """The board's main loop (hal/mainloop.py) in virtual time (sim/hw/vloop.py):
 the passes and their waits, an answer pushed by the pass that took the
-input, an input never lost while the CPU is stalled by the flash, the
-collector kept out of input handling, and nothing allocated by a pass with
-nothing to do, under MicroPython."""
+input, the readers told where the table awaits an item as that changes, an
+input never lost while the CPU is stalled by the flash, the collector kept
+out of input handling, and nothing allocated by a pass with nothing to do,
+under MicroPython."""
 
 import gc
 
@@ -11,27 +12,30 @@ import pytest
 import mpy_wasm
 from dicetable.app import games
 from dicetable.app.events import OK, TAG_PLACED
-from dicetable.match.actions import seat_of, value_of
+from dicetable.match.actions import kind_of, seat_of, value_of
 from dicetable.app.registry import pack
 from hal.mainloop import BUTTON_MS, FRAME_MS, GC_MS, MainLoop
-from hal.readers import PERIOD_MS
+from hal.readers import AWAITED_MS, PERIOD_MS
 from sim.hw import hands
 from sim.hw.rig import VirtualTable
 from sim.hw.vloop import VirtualLoop
 from sim.hw.vtag import VTag
 
 DTWWW = 0
+DICEFULL = 2        # one seat at a time plays an item
 ERASE_MS = 45       # a W25Q16 sector erase, typical: the CPU runs nothing meanwhile
 
 
 class ReaderAt:
     """Readers that report one tag at a given time (the readers' own timing
-    is tested with the driver); otherwise due every PERIOD_MS."""
+    is tested with the driver); otherwise due every PERIOD_MS, and quiet
+    between."""
 
     def __init__(self, at_ms, reader, uid):
         self.at_ms = at_ms
         self.reader = reader
         self.uid = uid
+        self.awaited = 0
 
     def service(self, now_ms, emit):
         if self.uid is not None and now_ms >= self.at_ms:
@@ -39,12 +43,15 @@ class ReaderAt:
             emit(TAG_PLACED, self.reader, uid)
         return PERIOD_MS
 
+    def quiet_ms(self):
+        return PERIOD_MS
 
-def table_in_play():
+
+def table_in_play(game=DTWWW):
     vt = VirtualTable(seats=(0, 1, 2))
     vt.storage.save_registry(pack(hands.full_registry()))
     vt.boot()
-    hands.choose_in_menu(vt, vt.table, DTWWW, (0, 1, 2))
+    hands.choose_in_menu(vt, vt.table, game, (0, 1, 2))
     assert vt.table.mode == "play"
     vt.clock.now_us = max(vt.clock.now_us, vt.now * 1000)   # one timeline from here on
     return vt
@@ -53,6 +60,13 @@ def table_in_play():
 def a_legal_tag(t):
     a = hands.player_actions(t)[0]
     return t.phys[seat_of(a)], hands.uid_for(DTWWW, games.identity(DTWWW, value_of(a)))
+
+
+def a_tag_to_play(t):
+    """The reader and tag of an item the app would take now."""
+    g = t.game
+    a = next(a for a in hands.player_actions(t) if games.is_item_kind(g, kind_of(a)))
+    return t.phys[seat_of(a)], hands.uid_for(g, games.identity(g, value_of(a)))
 
 
 def stall_storage(vt, ms):
@@ -81,9 +95,11 @@ def test_each_pass_runs_again_after_the_wait_it_returns():
     start = vt.clock.ticks_ms()
     loop = VirtualLoop(MainLoop(vt.table, ReaderAt(0, 0, None), vt.buttons, vt.pixels),
                        vt.clock, vt.vbuttons.advance)
-    loop.due = [start] * 3
+    loop.begin(start)
     loop.run_for(1000)
-    assert loop.runs == [1000 // PERIOD_MS + 1, 1000 // BUTTON_MS + 1, 1000 // FRAME_MS + 1]
+    # The readers once more at the start: the first answer tells them what
+    # the table awaits, and they run again at once to take up its cadence.
+    assert loop.runs == [1000 // PERIOD_MS + 2, 1000 // BUTTON_MS + 1, 1000 // FRAME_MS + 1]
 
 
 @pytest.mark.parametrize("press_from", [5, -5], ids=["inside the stall", "from before it"])
@@ -98,7 +114,7 @@ def test_a_30_ms_press_during_a_journal_commit_that_stalls_the_cpu_is_not_missed
     at = now + 3 * PERIOD_MS                       # a readers pass: the tag comes then
     loop = VirtualLoop(MainLoop(t, ReaderAt(at, reader, uid), vt.buttons, vt.pixels),
                        vt.clock, vt.vbuttons.advance)
-    loop.due = [now] * 3
+    loop.begin(now)
     # Its journal write holds the CPU from `at` for ERASE_MS.  A 30 ms tap of
     # OK at seat 2 that begins 5 ms into the stall falls wholly inside it; one
     # that begins 5 ms before was read pressed once, then released after.
@@ -113,10 +129,16 @@ class GridReaders:
 
     def __init__(self):
         self.looks = 0
+        self.awaited = 0
+        self.wait = 0
 
     def service(self, now_ms, emit):
         self.looks += 1
-        return PERIOD_MS - now_ms % PERIOD_MS
+        self.wait = PERIOD_MS - now_ms % PERIOD_MS
+        return self.wait
+
+    def quiet_ms(self):
+        return self.wait
 
 
 def test_due_runs_the_passes_on_their_grids_and_they_share_wakes():
@@ -158,7 +180,7 @@ def test_a_press_during_an_led_push_is_not_missed():
     reader, uid = a_legal_tag(t)
     loop = VirtualLoop(MainLoop(t, ReaderAt(now + 50, reader, uid), vt.buttons, vt.pixels),
                        vt.clock, vt.vbuttons.advance)
-    loop.due = [now] * 3
+    loop.begin(now)
     vt.vbuttons.press(1, OK, now + 52, 30)
     loop.run_for(400)
     assert seen == [(1, OK)]
@@ -177,7 +199,7 @@ def test_the_collector_runs_after_the_answer_to_an_input_is_shown_not_during_it(
     reader, uid = a_legal_tag(t)
     loop = VirtualLoop(MainLoop(t, ReaderAt(now + 50, reader, uid), vt.buttons, vt.pixels),
                        vt.clock, vt.vbuttons.advance)
-    loop.due = [now] * 3
+    loop.begin(now)
     loop.run_for(40)
     events.clear()
     loop.run_for(200)
@@ -215,7 +237,7 @@ def logged_table(monkeypatch):
     loop = MainLoop(t, vt.readers, vt.buttons, vt.pixels)
     passes = VirtualLoop(loop, vt.clock, vt.vbuttons.advance)
     now = vt.clock.ticks_ms()
-    passes.due = [now] * 3
+    passes.begin(now)
     log = Log(vt, passes)
     event = t.reader_event
     t.reader_event = lambda e, r, u: (log.add(("event", e)), event(e, r, u))
@@ -253,6 +275,114 @@ def test_the_collector_waits_for_the_answer_and_for_a_gap_between_looks(monkeypa
     assert PERIOD_MS >= GC_MS
 
 
+def looks(vt):
+    """Frames each chip has been sent: a look at an empty reader is one."""
+    return [0 if c is None else c.reqa + c.wupa for c in vt.chips]
+
+
+def test_the_readers_look_often_where_the_match_awaits_an_item():
+    vt = table_in_play(DICEFULL)
+    t = vt.table
+    loop = MainLoop(t, vt.readers, vt.buttons, vt.pixels)
+    passes = VirtualLoop(loop, vt.clock, vt.vbuttons.advance)
+    passes.run_for(100)
+    played = []
+    for _ in range(4):
+        mask = t.awaited_readers()
+        reader, uid = a_tag_to_play(t)
+        assert vt.readers.awaited == mask == 1 << reader    # the seat to play
+        before = looks(vt)
+        passes.run_for(400)
+        got = [a - b for a, b in zip(looks(vt), before)]
+        # Nothing on the table: a frame a look, every AWAITED_MS where the
+        # table awaits an item, every PERIOD_MS elsewhere.
+        assert [got[i] for i in vt.indices] == \
+            [400 // (AWAITED_MS if mask >> i & 1 else PERIOD_MS) for i in vt.indices]
+        journal = len(t.match.journal)
+        tag = VTag(uid)
+        vt.chips[reader].place(tag)
+        passes.run_for(100)
+        assert len(t.match.journal) == journal + 1
+        vt.chips[reader].remove(tag)
+        passes.run_for(100)
+        played.append(reader)
+    assert played == [played[0], (played[0] + 1) % 3, (played[0] + 2) % 3, played[0]]
+
+
+class FakeTable:
+    """A table whose frame and awaited readers a test sets; it counts the
+    times it was asked which readers it awaits."""
+
+    def __init__(self):
+        self.frame = bytearray(3)
+        self.frame_version = 0
+        self.mask = 0
+        self.asked = 0
+        self.change_at = None
+        self.text = []
+
+    def awaited_readers(self):
+        self.asked += 1
+        return self.mask
+
+    def tick(self, now_ms):
+        if now_ms == self.change_at:                    # the clock changes the frame
+            self.frame_version += 1
+
+    def button(self, seat, code):
+        pass                                            # an input that changes no frame
+
+
+class Presses:
+    """Buttons that report a press at a given time."""
+
+    def __init__(self, at_ms):
+        self.at_ms = at_ms
+
+    def poll(self, now_ms, emit):
+        if now_ms == self.at_ms:
+            emit(0, OK)
+
+
+class Shown:
+    def show(self, frame):
+        pass
+
+
+def test_the_mask_is_handed_over_at_boot_after_an_input_and_a_frame_change_only():
+    t = FakeTable()
+    t.mask = 1 << 2
+    readers = GridReaders()
+    loop = MainLoop(t, readers, Presses(305), Shown())
+    ran = []
+    passes = loop._passes
+    loop._passes = tuple((lambda now, k=k: (ran.append((now, k)), passes[k](now))[1])
+                         for k in range(3))
+
+    def run(start, end):
+        now = start
+        while now < end:
+            now += loop.due(now)
+
+    loop.begin(0)
+    run(0, 1)
+    assert (readers.awaited, t.asked) == (1 << 2, 1)    # at boot, by the first pass
+    assert ran[:2] == [(0, 0), (0, 0)]                  # then the readers again, at once
+    run(1, 300)
+    assert t.asked == 1                                 # nothing happened: not asked
+    t.mask = 1 << 3
+    run(300, 320)
+    assert (readers.awaited, t.asked) == (1 << 3, 2)    # after the press at 305
+    assert (305, 0) in ran                              # the readers pass at once
+    t.mask = 1 << 4
+    t.change_at = 340
+    run(320, 400)
+    assert (readers.awaited, t.asked) == (1 << 4, 3)    # after the frame the clock changed
+    assert ran[ran.index((340, 2)) + 1] == (340, 0)
+    run(400, 1000)
+    assert t.asked == 3
+
+
 IDLE = """
 from sim.hw.rig import VirtualTable
 from sim.hw import hands
@@ -262,6 +392,7 @@ vt = VirtualTable(seats=(0, 1, 2, 3, 4))
 #: next run
 vt.boot()
 class NoReaders:
+    awaited = 0
     def service(self, now, emit):
         return 10
 loop = MainLoop(vt.table, NoReaders(), vt.buttons, vt.pixels)

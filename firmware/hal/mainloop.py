@@ -21,15 +21,20 @@ asyncio run the others (the watchdog's guard) at least every YIELD_MS.
 AN ANSWER GOES OUT AT ONCE.  The pass that hands the app an input (a reader
 event, a button press) pushes the frame it changed to the LEDs before it
 ends; the frames pass pushes what the clock changes.  The display, slow on
-I2C, follows in the frames pass.
+I2C, follows in the frames pass.  Then the readers are told which of them
+the table now awaits an item on (Table.awaited_readers(), which hal/readers.py
+looks at more often), asked only after an input or a frame change, with
+which alone it changes; when it changed, the readers pass runs next, so
+that the new cadence starts at once rather than a period later.
 
 THE COLLECTOR RUNS WHEN NOTHING WAITS.  After an input the app has left
 garbage; it is collected in the readers pass, once the answer is out and
-the readers will not need the CPU for GC_MS (a gc.collect() took about
-14 ms on a Pico with a fuller heap, issue 9): between two looks at the
-readers, never during input handling, and often enough that MicroPython,
-which collects on its own only when an allocation finds the heap full, has
-no reason to in the middle of one.
+no look at every reader and no re-read is due within GC_MS
+(Readers.quiet_ms(); a gc.collect() took about 14 ms on a Pico with a
+fuller heap, issue 9): between two looks at the readers, never during input
+handling, and often enough that MicroPython, which collects on its own only
+when an allocation finds the heap full, has no reason to in the middle of
+one.  The awaited readers' own looks, never GC_MS apart, wait for it.
 
 A pass with nothing to do allocates nothing: the app's event handlers are
 bound once here, not looked up per pass (tests/test_main_loop.py).  Each
@@ -73,6 +78,7 @@ class MainLoop:
         self.shown = -1                 # the frame_version on the LEDs
         self.displayed = -1             # the frame_version on the display
         self.garbage = False            # an input was handled since the last collection
+        self.heard = False              # ... since the readers were told what is awaited
         # Bound once: a bound method looked up per pass is an allocation per pass.
         self._on_reader = self._reader_event
         self._on_button = self._button
@@ -82,19 +88,21 @@ class MainLoop:
 
     def _reader_event(self, event, reader, uid):
         self.garbage = True
+        self.heard = True
         self.table.reader_event(event, reader, uid)
 
     def _button(self, seat, code):
         self.garbage = True
+        self.heard = True
         self.table.button(seat, code)
 
     def readers_pass(self, now_ms):
         """Serve the readers; the answer to what they saw; garbage if there is
         time for it.  ms until the readers want the CPU again."""
         wait = self.readers.service(now_ms, self._on_reader)
-        if self.table.frame_version != self.shown:
-            self._push()
-        if self.garbage and wait >= GC_MS:
+        if (self.heard or self.table.frame_version != self.shown) and self._answer(now_ms):
+            wait = 0                    # a new cadence: service() again, to say when
+        if self.garbage and self.readers.quiet_ms() >= GC_MS:
             self.garbage = False
             gc.collect()
         self._beat(READERS)
@@ -103,8 +111,8 @@ class MainLoop:
     def buttons_pass(self, now_ms):
         """Read every button, and answer a press; ms to the next multiple of BUTTON_MS."""
         self.buttons.poll(now_ms, self._on_button)
-        if self.table.frame_version != self.shown:
-            self._push()
+        if self.heard or self.table.frame_version != self.shown:
+            self._answer(now_ms)
         self._beat(BUTTONS)
         return BUTTON_MS - now_ms % BUTTON_MS
 
@@ -113,8 +121,8 @@ class MainLoop:
         next multiple of FRAME_MS."""
         t = self.table
         t.tick(now_ms)
-        if t.frame_version != self.shown:
-            self._push()
+        if self.heard or t.frame_version != self.shown:
+            self._answer(now_ms)
         d = self.display
         if d is not None and self.displayed != self.shown and d.present:
             self.displayed = self.shown
@@ -122,10 +130,21 @@ class MainLoop:
         self._beat(FRAMES)
         return FRAME_MS - now_ms % FRAME_MS
 
-    def _push(self):
+    def _answer(self, now_ms):
+        # The frame on the LEDs, if it changed; then what the table awaits:
+        # True if that changed, and the readers pass is due now.
         t = self.table
-        self.shown = t.frame_version
-        self.pixels.show(t.frame)
+        self.heard = False
+        if t.frame_version != self.shown:
+            self.shown = t.frame_version
+            self.pixels.show(t.frame)
+        mask = t.awaited_readers()
+        r = self.readers
+        if mask != r.awaited:
+            r.awaited = mask
+            self._due[READERS] = now_ms
+            return True
+        return False
 
     def _beat(self, task):
         if self.dog is not None:

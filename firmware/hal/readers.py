@@ -58,9 +58,21 @@ of a tag at the antenna's edge), then the reader rejoins the others.  A
 look that finds what the reader holds is settled as it is collected, with
 no further Python work.  poll(i) makes one whole look at one reader.
 
+THE AWAITED READERS ARE LOOKED AT MORE OFTEN.  `awaited` is a bit mask of
+the readers on which the table expects an item now (bit i: reader i; the
+main loop sets it from Table.awaited_readers()).  Those are looked at on
+a grid of awaited_ms as well, between the looks at every reader, alone: a
+tag put down where the table waits for it is found within awaited_ms, a
+tag anywhere else within period_ms (tests/bench_latency.py weighs both
+against the CPU they take).  quiet_ms() says how long nothing but such a
+look is due: the main loop's collector fits in there, and holds up the
+awaited readers' looks, which never leave it room of their own.
+
 A reader that stops answering (no MFRC522 version, or a frame that never
-ends) is reported once and tried again with a back-off in looks (1, 2, 4 ..
-32), while the other readers go on.  The first look at a reader initialises it.
+ends) is reported once and tried again with a back-off in looks at every
+reader (1, 2, 4 .. 32 periods, awaited or not: trying a stalled chip holds
+the CPU for milliseconds), while the other readers go on.  The first look
+at a reader initialises it.
 """
 
 try:
@@ -96,11 +108,14 @@ _REWAKE = const(3)     # a tag arrived on a held one: both woken, then read
 _SELECT = const(4)     # the UID seen last selected: is that tag still there?
 
 PERIOD_MS = 20         # a look at every reader this often: tests/bench_latency.py weighs it
+AWAITED_MS = 5         # ... and at the awaited readers this often: weighed there too; on
+                       # the buttons' 5 ms grid and PERIOD_MS's, so no wake of its own
 _CONFIRM_MS = const(4)  # a change seen is read again this long after the look began
 _BACKOFF_MAX = const(32)   # looks between attempts to revive a faulty reader, at most
 _SWEEP = const(8)          # every 8th quiet look at an empty reader uses WUPA
 _PRESENCE = const(4)       # every 4th look at a held reader checks for it
 _UID_BYTES = const(10)
+_EVERY = const(-1)         # the mask of a look at every reader
 _TICKS_MASK = const(0x3FFFFFFF)    # time.ticks_ms() wraps at 2**30
 _TICKS_HALF = const(0x20000000)
 
@@ -128,7 +143,8 @@ def _ms_diff(a, b):
 class Readers:
     """The readers on one SPI bus, by reader index; see the module docstring."""
 
-    def __init__(self, spi, selects, reset_pin=None, period_ms=PERIOD_MS):
+    def __init__(self, spi, selects, reset_pin=None, period_ms=PERIOD_MS,
+                 awaited_ms=AWAITED_MS):
         """selects: a list by reader index (None where no reader) or a dict index ->
         select, each a hal.chipselect.ChipSelect or a chip-select pin (low selects)."""
         if isinstance(selects, dict):
@@ -153,6 +169,8 @@ class Readers:
             reset_pin(1)
         n = len(slots)
         self.period_ms = period_ms
+        self.awaited_ms = awaited_ms
+        self.awaited = 0               # bit i: reader i awaited (the module docstring)
         self.chips = [None if s is None else MFRC522(spi, s) for s in slots]
         self.indices = [i for i in range(n) if slots[i] is not None]
         self._order = bytes(self.indices)
@@ -179,6 +197,7 @@ class Readers:
         self._due = [0] * n
         self._uid = bytearray(_UID_BYTES)
         self._next = -1                # when the next look at every reader is due (ms)
+        self._soon = 0                 # the multiple of awaited_ms after the last call (ms)
         self._started = False          # a frame was started since the last collect
         self._confirming = 0           # readers with a re-read due
         self._pending = 0              # readers with _then set
@@ -211,7 +230,12 @@ class Readers:
             # move the ones after it, which the main loop's other passes share.
             p = self.period_ms
             self._next = (now_ms + p - now_ms % p) & _TICKS_MASK
-            self._look_all()
+            self._look_at(_EVERY)
+        elif self.awaited and _ms_diff(now_ms, self._soon) >= 0:
+            self._look_at(self.awaited)
+        # Kept up to date while nothing is awaited, for a mask set between calls.
+        soon = self.awaited_ms - now_ms % self.awaited_ms
+        self._soon = (now_ms + soon) & _TICKS_MASK
         if self._confirming:
             self._confirm_due()
         while self._started:
@@ -219,10 +243,19 @@ class Readers:
             self._collect_all()
         if self._pending:
             self._finish_all()
-        d = _ms_diff(self._next, now_ms)
+        d = self.quiet_ms()
+        if self.awaited and soon < d:
+            d = soon
+        return d if d > 0 else 0
+
+    def quiet_ms(self):
+        """After service(now_ms): ms from now_ms to the next look at every
+        reader or re-read, whichever comes first (the awaited readers' looks
+        alone not counted)."""
+        d = _ms_diff(self._next, self._now)
         if self._confirming:
             d = self._sooner(d)
-        return d if d > 0 else 0
+        return d
 
     def _collect_all(self):
         # In the order the frames were started: by the time the last one is
@@ -233,12 +266,13 @@ class Readers:
             if self._flight[i]:
                 self._collect(i, self._fitted[k].finish())
 
-    def _look_all(self):
-        # A reader waiting for its re-read is left to it.
+    def _look_at(self, mask):
+        # The readers in mask, but one waiting for its re-read, which is left to
+        # it, and a faulty one but at a look at every reader (its back-off).
         order = self._order
         for k in range(len(order)):
             i = order[k]
-            if self._flight[i] or self._confirm[i] or self._then[i]:
+            if not mask >> i & 1 or self._flight[i] or self._confirm[i] or self._then[i]:
                 continue
             if self._steady[i] and self._state[i] == _EMPTY and self._quiet[i] < _SWEEP - 1:
                 self._quiet[i] += 1                 # an empty reader's REQA, as _begin
@@ -246,7 +280,7 @@ class Readers:
                 self._flight[i] = _FIND
                 self._since[i] = self._now
                 self._started = True
-            else:
+            elif mask == _EVERY or self._state[i] != _FAULT:
                 self._begin(i)
 
     def _finish_all(self):

@@ -77,7 +77,8 @@ class VirtualTable:
 
     def step(self):
         """One pass of the main loop, as hal/board.py runs it: the buttons, the
-        readers (the chips' clock brought up to now), the clock, the LEDs."""
+        readers (the chips' clock brought up to now), the clock, the LEDs, and
+        the readers told which of them the table awaits an item on."""
         self.now += STEP_MS
         self.vbuttons.advance(self.now)
         self.buttons.poll(self.now, self.table.button)
@@ -87,6 +88,7 @@ class VirtualTable:
         if self.table.frame_version != self._shown:
             self._shown = self.table.frame_version
             self.pixels.show(self.table.frame)
+        self.readers.awaited = self.table.awaited_readers()
 
     def wait(self, ms):
         for _ in range(ms // STEP_MS):
