@@ -16,6 +16,7 @@ import pytest
 import pins
 import table_config
 from board_parts import Parts, Recorded
+from forked import in_a_fork
 from dicetable.app.events import PLUS
 from dicetable.app.frames import ORDER as FRAME_ORDER
 from sim.hw.vpixels_portable import decode
@@ -97,6 +98,7 @@ def test_a_press_reaches_the_app_through_the_gpio_input_register(parts):
     assert board.table.frame_version != pressed[0]     # the menu moved on to the next game
 
 
+@in_a_fork
 def test_run_keeps_the_watchdog_fed_until_ctrl_c_hands_it_over(parts, monkeypatch):
     board = importlib.import_module("hal.board")
     monkeypatch.setattr(importlib.import_module("maintenance"), "WATCHDOG_MS", 400)

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 import mpy_wasm
+from forked import in_a_fork
 import pins
 from board_parts import Parts
 from hal.readers import PERIOD_MS, Readers
@@ -330,6 +331,7 @@ def test_a_long_boot_does_not_trip_the_watchdog(pico):
     assert pico.chip.resets == []
 
 
+@in_a_fork
 def test_ctrl_c_hands_the_watchdog_to_a_feeder_until_the_next_reset(pico):
     pico.chip.ctrl_c_at = 60 * 1000
     with pytest.raises(KeyboardInterrupt):
@@ -340,6 +342,7 @@ def test_ctrl_c_hands_the_watchdog_to_a_feeder_until_the_next_reset(pico):
     assert pico.chip.resets == []
 
 
+@in_a_fork
 def test_boot_keeps_a_running_watchdog_fed_and_the_app_takes_it_back(pico):
     pico.chip.ctrl_c_at = 60 * 1000
     with pytest.raises(KeyboardInterrupt):
@@ -361,6 +364,7 @@ def test_boot_keeps_a_running_watchdog_fed_and_the_app_takes_it_back(pico):
     assert pico.stops[1] < at <= pico.stops[1] + timeout_ms() + timeout_ms() // 8
 
 
+@in_a_fork
 def test_ctrl_c_while_the_table_boots_after_a_soft_reset_keeps_it_fed(pico):
     pico.chip.ctrl_c_at = 60 * 1000
     with pytest.raises(KeyboardInterrupt):
@@ -416,6 +420,7 @@ def test_beat_allocates_nothing_under_micropython():
     assert mpy_wasm.run(BEAT_HEAP).split() == ["0", "True"]
 
 
+@in_a_fork
 def test_the_real_board_feeds_the_watchdog_until_ctrl_c_hands_it_over(real_pico):
     chip = real_pico.chip
     ctrl_c_at = chip.ctrl_c_at = 2 * timeout_ms() + 500
