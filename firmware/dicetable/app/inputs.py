@@ -56,11 +56,11 @@ class Inputs:
         self._centre = 0                        # the item kind the centre is asked for
         self._dealt = bytearray(m.players)      # per seat, the item kind dealt to it
         self._value = 0                         # the kind of the table's first value action
+        table = self.table
         kinds = self._kinds
         shift = SEAT_SHIFT
-        for a in self.table:
-            # kind_of() and seat_of() inlined: a deal lists every card for
-            # every seat, hundreds of actions.
+        for a in table:
+            # kind_of() and seat_of() inlined: the loop runs per action listed.
             k = a >> KIND_SHIFT
             if (kinds >> k) & 1:
                 s = (a >> shift) & 7
@@ -140,15 +140,26 @@ class Inputs:
         if p != TABLE:
             found = self._matching(self.own[p], ident, -1)
             if self._dealt[p]:
-                found.extend(self._matching(self.table, ident, p))
+                found.extend(self._table_matching(self._dealt[p], p, ident))
             return found
-        found = self._matching(self.table, ident, TABLE) if self._centre else []
+        found = self._table_matching(self._centre, TABLE, ident) if self._centre else []
         if not found and self.dealing():
             found = self._matching(self.table, ident, -1)
             for a in found:
                 if seat_of(a) != seat_of(found[0]):
                     return []
         return found
+
+    def _table_matching(self, k, seat, ident):
+        # The table's item actions for `ident` made by `seat` (k: the kind it
+        # makes).  A deal lists every card for every seat: the action whose
+        # value is the item itself is looked for first, in C; an item that
+        # shows a face (a rolled die) is never listed as itself as well, so
+        # only a miss needs the loop over the list.
+        a = action(k, seat, ident)
+        if a in self.table:
+            return [a]
+        return self._matching(self.table, ident, seat)
 
     def _matching(self, acts, ident, seat):
         # Item actions among acts for `ident` (made by `seat`, unless -1).
