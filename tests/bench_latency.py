@@ -8,9 +8,11 @@ THE APP'S WORK.  Under MicroPython (the WebAssembly build, the Pico's heap)
 the table app of five seats with its storage on the virtual flash and
 hal.pixels over the board's LED buffer, as sim/hw/rig.py wires them (its
 readers and buttons, which the app does not call, left out: with them the
-boot does not fit the Pico's heap today), booted with a 5-player Nokosu
-Dice match in progress (the second round, mid-trick) and a tag registered
-for every item of every game; each event is timed as the readers pass runs it:
+boot does not fit the Pico's heap today), a tag registered for every item
+of every game, and a whole 5-player Nokosu Dice match (the longest journal
+of any game) played from its first deal, every tag it takes measured: a
+round's end, its deal and its tricks come as often as in a real match.
+Each event is timed as the readers pass runs it:
 Table.reader_event (the frame drawn, the journal append) and pixels.show
 (the current limiter into the strip's buffer; the board's WS2812 then sends
 it by DMA), converted to Pico time with the unit of tests/pico_cost.py.  An
@@ -62,7 +64,6 @@ import bench_loop  # noqa: E402
 import bench_readers  # noqa: E402
 import pico_cost  # noqa: E402
 import table_config  # noqa: E402
-from dicetable.match.actions import PLAY, kind_of  # noqa: E402
 from hal.mainloop import BUTTON_MS, FRAME_MS, GC_MS  # noqa: E402
 from hal.readers import AWAITED_MS  # noqa: E402
 from sim.hw import hands, vrp2  # noqa: E402
@@ -70,10 +71,9 @@ from sim.hw import hands, vrp2  # noqa: E402
 sys.modules.setdefault("rp2", vrp2.VRP2())    # hal.ws2812's timing constants only
 from hal.ws2812 import LATCH_US, US_PER_LED  # noqa: E402
 from sim.hw.norflash import ERASE_US, PROGRAM_US  # noqa: E402
-from sim.play import play  # noqa: E402
 
 NOKOSU = 4
-PARTS = 20                # parts of the app's measurement ...
+PARTS = 240               # parts of the app's measurement: a whole match ...
 EVENTS = 3                # ... each with this many accepted and refused events
 RUNS = 3                  # runs of the same events: each event's fastest
 TRIALS = 20000
@@ -104,12 +104,6 @@ storage.save_registry(registry.pack(REGISTRY))
 REGISTRY = None
 #: next run
 storage.new_match(bytes([%(game)d, 5, 0, 0]), [SEATS_RECORD | 0x1F, SEED_RECORD | 1])
-"""
-
-APPEND = """
-#: next run
-for a in %r:
-    storage.append(a)
 """
 
 BOOT = """
@@ -221,36 +215,27 @@ def both():
     now[0] += 10000
     t.tick(now[0])
     accepted = event(reader, uid)
-    assert len(t.match.journal) == n + 1, "not accepted"
     print("accepted", accepted, held[0])
+    if len(t.match.journal) == n:
+        # The item could mean more than one action (a pick or a zero bid): the
+        # answer was the choice on the seat's LEDs; the buttons make it.
+        p = t.player[reader]
+        assert t.entries[p] is not None and t.entries[p].choice, "not accepted"
+        hands.choose(surface, t, p, a)
 """
 
 PART = """
 #: next run
 for _ in range(%d):
-    both()
+    if t.mode == "play":
+        both()
 """
-
-
-def journal_in_second_round():
-    """A 5-player Nokosu Dice journal: round 1's 11 tricks, then into round 2."""
-    match = play("nokosu", 5, 0, ["heuristic"] * 5, 1)
-    plays = 0
-    for i, a in enumerate(match.journal):
-        if kind_of(a) == PLAY:
-            plays += 1
-            if plays == 11 * 5 + 7:
-                return match.journal[:i + 1]
-    raise AssertionError("the match ended early")
 
 
 def app_costs():
     """{"accepted": [(Python us, flash us)], "refused": [...]} in Pico time: each
     event the fastest of RUNS runs of the same events."""
-    journal = journal_in_second_round()
     script = "REGISTRY = %r\n" % (hands.full_registry(),) + APP % {"game": NOKOSU}
-    for k in range(0, len(journal), 40):
-        script += APPEND % (journal[k:k + 40],)
     script += BOOT % {"game": NOKOSU, "program": PROGRAM_US, "erase": ERASE_US, "leds": LEDS,
                       "budget": table_config.CURRENT_BUDGET_MA}
     script += PART % EVENTS * PARTS
@@ -375,7 +360,7 @@ def print_app(apps, scale):
           " with")
     print("the frame drawn and the journal append, and pixels.show; %d events of each kind,"
           % len(apps["accepted"]))
-    print("5-player Nokosu Dice in progress, %d tags registered; flash: the time the chip"
+    print("a whole 5-player Nokosu Dice match, %d tags registered; flash: the time the chip"
           " holds the CPU."
           % len(hands.full_registry()))
     print()
