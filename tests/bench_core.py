@@ -13,8 +13,8 @@ import sys
 import tempfile
 import time
 
-sys.path[:0] = [str(pathlib.Path(__file__).resolve().parent.parent / "firmware"),
-                str(pathlib.Path(__file__).resolve().parent)]
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
 
 import mpy_wasm  # noqa: E402
 from cases import GAMES, game_module  # noqa: E402

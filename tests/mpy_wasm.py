@@ -23,13 +23,15 @@ import subprocess
 import sys
 import tempfile
 
+from sim import pico
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RUNNER = ROOT / "tests" / "mpy_wasm.mjs"
 
 # The loader's `heapsize` that gives the Pico's GC heap in this build, and
-# that heap: the one place both are pinned.
-PICO_HEAPSIZE = 251664
-PICO_GC_HEAP = 245888
+# that heap: pinned in sim/pico.py, shared with the virtual board.
+PICO_HEAPSIZE = pico.HEAPSIZE
+PICO_GC_HEAP = pico.GC_HEAP
 
 PART = "\n#: next run\n"
 CACHE = ROOT / "build" / "mpy"

@@ -36,7 +36,12 @@ unit loop's time over a run's first seconds).  run(source) passes NODE_ARGS
 to node: V8's optimising compiler from the start, a few % faster after.
 """
 
-import mpy_wasm
+import pathlib
+import sys
+
+sys.path[:0] = [str(pathlib.Path(__file__).resolve().parent.parent)]   # sim, for mpy_wasm
+
+import mpy_wasm  # noqa: E402
 
 UNIT_CYCLES = 574
 CPU_HZ = 125_000_000
