@@ -21,8 +21,11 @@ lint: deps .typings/.installed
 	node_modules/.bin/pyright -p pyrightconfig.json
 
 # make sim ARGS="--game nokosu --players 5 --seed 3"   (python -m sim --help lists all)
+# Not echoed, so stdout is the transcript; a closed pipe (make sim | head) is not an
+# error (python -m sim exits 141 for it, quietly).  Any other failure: python -m sim's
+# one line, then make's "*** [sim] Error N" with its status N; make itself exits 2.
 sim: deps
-	$(PY) -m sim $(ARGS)
+	@$(PY) -m sim $(ARGS) || { status=$$?; [ $$status -eq 141 ] || exit $$status; }
 
 # make flash PORT=/dev/ttyACM0   (compile the firmware, copy what changed, soft-reset)
 flash: deps

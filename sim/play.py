@@ -18,7 +18,12 @@ BOTS = ("random", "heuristic")
 
 
 class RefusedAction(Exception):
-    pass
+    """An action the rules refuse; from replay(), `number` is its place among
+    the actions (1 = the first), `action` the action and `reason` the refusal."""
+
+    def __init__(self, message, number=0, action=0, reason=""):
+        super().__init__(message)
+        self.number, self.action, self.reason = number, action, reason
 
 
 def new_match(game, players, options=0):
@@ -88,7 +93,8 @@ def replay(game, players, options, actions, out):
     for number, a in enumerate(actions, 1):
         code = match.submit(a)
         if code:
-            raise RefusedAction("action %d (%#x) refused: %s" % (number, a, REFUSAL_NAMES[code]))
+            raise RefusedAction("action %d (%#x) refused: %s" % (number, a, REFUSAL_NAMES[code]),
+                                number, a, REFUSAL_NAMES[code])
         out.extend(text.narrate(match, a))
     if match.over():
         out.extend(final_lines(match))

@@ -11,10 +11,13 @@ after every step the seat LEDs and the centre ring are drawn in colour.
     scan I       put item I on your reader and take it away (it may be refused)
     -  +  ok     press your seat's buttons;  undo  is a long press of -
     wait         let a second pass
-    quit
+    seat S       play at your seat S (when you play more than one)
+    help         this list
+    quit         (or Ctrl-D) leave the table
 """
 
 import random
+import re
 import sys
 
 from dicetable.app import games
@@ -27,6 +30,17 @@ from sim.hw import hands
 from sim.hw.rig import VirtualTable
 
 BUTTON_WORDS = {"-": MINUS, "+": PLUS, "ok": OK, "undo": MINUS | LONG}
+ALONE = ("?", "auto", "items", "wait", "quit", "help") + tuple(BUTTON_WORDS)
+
+
+def number(word):
+    """The number a word of ASCII digits means, or None ('²'.isdigit() is True too)."""
+    return int(word) if re.fullmatch(r"[0-9]{1,6}", word) else None
+
+
+def shown(word, width=20):
+    """A typed word as a hint quotes it: escaped (no terminal codes), cut if long."""
+    return repr(word if len(word) <= width else word[:width] + "...")
 
 
 def led_row(colours):
@@ -53,6 +67,7 @@ class Session:
         self.vt.boot()
         hands.choose_in_menu(self.vt, self.vt.table, self.game, range(players), options)
         self.items = games.all_items(self.game)
+        self.hinted = False         # the last line got a hint and changed nothing
 
     @property
     def table(self):
@@ -104,63 +119,119 @@ class Session:
             hands.make(self.vt, t, a)
 
     def command(self, seat, line):
+        """Do what a typed line says at `seat`; False to leave.  A line that
+        means nothing gets a one-line hint, and nothing happens."""
         words = line.split()
         if not words:
             return True
         word = words[0]
         t = self.table
-        if word == "quit":
+        if word in ALONE and len(words) > 1:
+            self.hint("%s takes nothing after it, not %s" % (shown(word), shown(words[1])))
+        elif word == "quit":
             return False
-        if word == "?":
-            for i, a in enumerate(self.your_actions(seat)):
-                self.out.write("  %d  %s\n" % (i, games.action_words(self.game, a)))
-        elif word.isdigit():
+        elif word == "help":
+            self.out.write((__doc__ or "").split("\n\n", 1)[1])
+        elif word == "?":
             acts = self.your_actions(seat)
-            if int(word) < len(acts):
-                hands.make(self.vt, t, acts[int(word)])
+            if not acts:
+                self.hint("nothing for you to do now (wait lets a second pass)")
+            for i, a in enumerate(acts):
+                self.out.write("  %d  %s\n" % (i, games.action_words(self.game, a)))
+        elif re.fullmatch(r"[0-9]+", word):
+            acts = self.your_actions(seat)
+            n = number(word)
+            if len(words) > 1:
+                self.hint("an action is one number, not %s (type ? for the list)"
+                          % shown(line.strip()))
+            elif n is not None and n < len(acts):
+                hands.make(self.vt, t, acts[n])
+            elif acts:
+                self.hint("no action %s: the list is 0 to %d (type ? to see it)" % (
+                    shown(word), len(acts) - 1))
             else:
-                self.out.write("  no action %s: type ? for the list\n" % word)
+                self.hint("no action %s: nothing for you to do now (wait lets a second pass)" % (
+                    shown(word)))
         elif word == "auto":
             acts = self.your_actions(seat)
             if acts:
                 hands.make(self.vt, t, self.rng.choice(acts))
+            else:
+                self.hint("nothing for you to do now (wait lets a second pass)")
         elif word == "items":
             for i, item in enumerate(self.items):
                 self.out.write("  %d  %s\n" % (i, games.item_name(self.game, item)))
-        elif word == "scan" and len(words) == 2 and words[1].isdigit() \
-                and int(words[1]) < len(self.items):
-            item = self.items[int(words[1])]
-            self.vt.scan(seat, hands.uid_for(self.game, games.identity(self.game, item)))
+        elif word == "scan":
+            right = "items are 0 to %d: type items to list them" % (len(self.items) - 1)
+            i = number(words[1]) if len(words) == 2 else None
+            if len(words) == 1:
+                self.hint("scan takes an item number (%s)" % right)
+            elif len(words) > 2:
+                self.hint("scan takes one item number, not %s (%s)" % (
+                    shown(" ".join(words[1:])), right))
+            elif i is None or i >= len(self.items):
+                self.hint("no item %s (%s)" % (shown(words[1]), right))
+            else:
+                item = self.items[i]
+                self.vt.scan(seat, hands.uid_for(self.game, games.identity(self.game, item)))
         elif word in BUTTON_WORDS:
             self.vt.press(seat, BUTTON_WORDS[word])
         elif word == "wait":
             self.vt.wait(1000)
         else:
-            self.out.write((__doc__ or "").split("\n\n", 1)[1])
+            self.hint("no command %s (type help for the commands, ? for your actions)"
+                      % shown(word))
         return True
 
+    def hint(self, text):
+        """One line on what a typed line got wrong; nothing changed, so no redraw."""
+        self.out.write("  %s\n" % text)
+        self.hinted = True
 
-def run(game, players, humans, bots, seed, options, stdin=sys.stdin, out=sys.stdout):
+
+def choose_seat(session, humans, words):
+    """The seat a `seat S` line names, or None after a one-line hint."""
+    yours = " ".join(str(s) for s in sorted(humans))
+    s = number(words[1]) if len(words) == 2 else None
+    if len(words) != 2:
+        session.hint("seat takes one of your seats: %s" % yours)
+    elif s is None or s not in humans:
+        session.hint("%s (you play seat%s %s)" % (
+            "%s is not a seat" % shown(words[1]) if s is None else "seat %d is not yours" % s,
+            "s" if len(humans) > 1 else "", yours))
+    return s if s in humans else None
+
+
+def run(game, players, humans, bots, seed, options, stdin=None, out=None):
+    """Play at the virtual table, reading lines from `stdin` (default sys.stdin)
+    until quit, the end of input or the end of the match; KeyboardInterrupt
+    (Ctrl-C) passes to the caller."""
+    stdin = sys.stdin if stdin is None else stdin
+    out = sys.stdout if out is None else out
     session = Session(game, players, humans, bots, seed, options, out)
     seat = min(humans)
     out.write("you play seat%s %s; type ? for your actions, help for the commands\n" % (
         "s" if len(humans) > 1 else "", " ".join(str(s) for s in sorted(humans))))
     while True:
-        session.bots_move()
-        session.draw()
-        for line in session.vt.lines[-3:]:
-            out.write("  log: %s\n" % line)
-        if session.table.mode == "over":
-            out.write("the match is over\n")
-            return session
+        if not session.hinted:
+            session.bots_move()
+            session.draw()
+            for line in session.vt.lines[-3:]:
+                out.write("  log: %s\n" % line)
+            if session.table.mode == "over":
+                out.write("the match is over\n")
+                return session
+        session.hinted = False
         out.write("seat %d> " % seat)
         out.flush()
         line = stdin.readline()
-        if not line:
+        if not line:                # Ctrl-D: leave as quit does
+            out.write("\n")
             return session
         words = line.split()
-        if words and words[0] == "seat" and len(words) == 2 and int(words[1]) in humans:
-            seat = int(words[1])
+        if words and words[0] == "seat":
+            chosen = choose_seat(session, humans, words)
+            seat = seat if chosen is None else chosen
             continue
         if not session.command(seat, line):
             return session
