@@ -202,6 +202,25 @@ def test_a_white_die_in_hand_always_follows(deal):
             assert dt.play(d, lead_colour) in got
 
 
+@settings(max_examples=300, deadline=None)
+@given(hand_and_trick(max_trick=3), rolled_dice(1))
+def test_open_play_refuses_exactly_what_no_hand_could_play(deal, extra):
+    """open_legal(trick, item) is true exactly when some hand holding the die of
+    `item` may play it (rule text: ref_legal_set over every such hand)."""
+    hand, played = deal
+    trick = make_trick(played)
+    for d in hand + extra:
+        if d in played:
+            continue
+        for item in [d, d | (5 << 11)] + [dt.play(d, c) for c in (R, B, G, W)]:
+            # The hands that make the most plays legal: the die alone (nothing
+            # else to follow with), and the die with the hand drawn.
+            alone = item in ref_legal_set([d], played)
+            assert dt.open_legal(trick, item) == alone, (hex(item), played)
+            if d in hand and item in ref_legal_set(hand, played):
+                assert dt.open_legal(trick, item)     # a registered play is an open one
+
+
 # --- trick result ------------------------------------------------------------------
 
 @settings(max_examples=500, deadline=None)

@@ -17,13 +17,14 @@ from dicetable.match.actions import (
     ALREADY_PLACED, ILLEGAL_PLAY, MATCH_OVER, OK, OUT_OF_RANGE, OUT_OF_TURN, PASS, PICK,
     REVEAL, ROLL, TABLE, TABLE_BIT, UNKNOWN_ITEM, WRONG_PHASE, action, kind_of, value_of,
 )
-from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, options
+from dicetable.match.engine import (
+    LONGEST, OPEN_PLAY, TABLE_ROLLS, VARIANT, header_refusal, options)
 from dicetable.rules import dicefull as df
 from match_helpers import play_random, seats_waiting, snapshot
 from sim.games import dicefull as text
 
-ALL_OPTIONS = (0, TABLE_ROLLS, VARIANT, VARIANT | TABLE_ROLLS, OPEN_PLAY, options(0, 3),
-               options(TABLE_ROLLS, 12))
+ALL_OPTIONS = (0, TABLE_ROLLS, VARIANT, VARIANT | TABLE_ROLLS, options(0, 3),
+               options(TABLE_ROLLS, 12), options(VARIANT, 1))
 
 
 def die(kind, serial=0):
@@ -289,9 +290,26 @@ def test_variant_with_table_rolls_the_table_rolls_the_2d6():
 def test_the_length_option_overrides_the_first_game_and_the_variant():
     m = engine.new(3, options(VARIANT, 4))
     assert m.phase == engine.PICKING and m.rounds == 4
-    assert engine.new(3, options(0, 200)).rounds == len(df.CHALLENGES)
+    assert engine.new(3, options(0, LONGEST)).rounds == LONGEST
     play_random(m, random.Random(2))
     assert len(m.history) == 4
+
+
+@pytest.mark.parametrize("count", [LONGEST + 1, len(df.CHALLENGES), 200, 255])
+def test_a_length_over_the_longest_is_refused_not_cut_down(count):
+    # The longest game the original plays is 12 challenges (a 2d6); a longer
+    # length was once cut to the challenge set's size without a word.
+    with pytest.raises(ValueError, match="dicefull's length is 1 to 12 .* not %d" % count):
+        engine.new(3, options(0, count))
+    assert LONGEST <= len(df.CHALLENGES)    # every length the table takes has its challenges
+
+
+@pytest.mark.parametrize("flag", [OPEN_PLAY, 8, 0x80])
+def test_options_dicefull_does_not_read_are_refused(flag):
+    # No hidden hand: open play would be registered play under another name.
+    bit = flag.bit_length() - 1
+    with pytest.raises(ValueError, match="dicefull has no option bit %d" % bit):
+        engine.new(3, flag | TABLE_ROLLS)
 
 
 # --- Challenges, rolls, scoring --------------------------------------------------------
@@ -305,7 +323,7 @@ def _to_check(m):
 
 
 def test_the_table_reveals_each_challenge_once_per_game():
-    m = engine.new(2, options(0, len(df.CHALLENGES)))
+    m = engine.new(2, options(0, LONGEST))
     seen = []
     while not m.over():
         if m.phase == engine.CHECK:
@@ -326,7 +344,7 @@ def test_the_table_reveals_each_challenge_once_per_game():
             seat = seats_waiting(m)[0]
             legal = m.legal_actions(seat)
             ok(m, legal[seat % len(legal)])     # a roll-off ends: seats roll apart
-    assert sorted(seen) == list(range(len(df.CHALLENGES)))
+    assert len(set(seen)) == len(seen) == LONGEST
 
 
 def test_results_are_face_indices_and_the_double_die_gives_two():
@@ -606,15 +624,16 @@ def test_a_custom_dice_set(monkeypatch):
 # --- Open play and the host side -----------------------------------------------------------
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_open_play_gives_the_same_scores(players):
-    rng = random.Random(100 + players)
-    for opts in (0, TABLE_ROLLS, VARIANT):
-        m = play_random(engine.new(players, opts), rng, text.heuristic)
-        journal = text.open_play_journal(list(m.journal), players, opts)
-        o = engine.new(players, opts | OPEN_PLAY)
-        assert o.replay(journal) == -1 and o.over()
-        assert o.history == m.history and o.totals == m.totals
-        assert o.standings() == m.standings()
+def test_there_is_no_open_play(players):
+    # Dicefull has no hidden hand (every die is picked from the open centre onto
+    # the seat's reader), so open play would be registered play under another
+    # name: the engine refuses the option, and the menu never offers it.
+    for opts in (OPEN_PLAY, OPEN_PLAY | TABLE_ROLLS | VARIANT):
+        assert header_refusal("dicefull", players, opts) == \
+            "dicefull has no option bit 0 (it reads the bits in 6)"
+        with pytest.raises(ValueError):
+            engine.new(players, opts)
+    assert engine.DicefullMatch.OPTIONS == TABLE_ROLLS | VARIANT
 
 
 def test_heuristic_plays_legally_and_narration_reads():

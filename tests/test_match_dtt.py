@@ -15,7 +15,7 @@ from dicetable.match.actions import (
     BID, DEAL, KEEP, PLAY, REVEAL, ROLL, TABLE, TABLE_BIT, action, kind_of, seat_of, value_of,
     OK, OUT_OF_TURN, WRONG_PHASE, UNKNOWN_ITEM, NOT_IN_HAND, ILLEGAL_PLAY, OUT_OF_RANGE,
     ALREADY_PLACED, MATCH_OVER)
-from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, options
+from dicetable.match.engine import LONGEST, OPEN_PLAY, TABLE_ROLLS, VARIANT, options
 from dicetable.rules import dtt
 from match_helpers import play_random, random_chooser, seats_waiting, snapshot
 from sim.games import dtt as text
@@ -445,11 +445,23 @@ def test_number_of_deals_R11(count, deals):
     assert match.totals == [sum(d[s] for d in match.history) for s in range(3)]
 
 
-def test_options_without_meaning_change_nothing():
-    plain = play_random(new(), random.Random(17))
-    other = new(TABLE_ROLLS | VARIANT)
-    assert other.replay(list(plain.journal)) == -1
-    assert (other.history, other.totals) == (plain.history, plain.totals)
+@pytest.mark.parametrize("flag,bit", [(TABLE_ROLLS, 1), (VARIANT, 2), (TABLE_ROLLS | VARIANT, 1),
+                                      (0x80, 7)])
+def test_options_dtt_does_not_read_are_refused(flag, bit):
+    # d-TT rolls no die and has no variant: an option it would ignore is refused,
+    # so a header never says more than the match does.
+    with pytest.raises(ValueError, match="dtt has no option bit %d " % bit):
+        new(flag)
+    with pytest.raises(ValueError, match="dtt has no option bit"):
+        new(flag | OPEN_PLAY)
+    assert engine.DttMatch.OPTIONS == OPEN_PLAY
+
+
+@pytest.mark.parametrize("count", [LONGEST + 1, 255])
+def test_more_deals_than_the_longest_are_refused(count):
+    with pytest.raises(ValueError, match="dtt's length is 1 to 12"):
+        new(options(0, count))
+    assert new(options(OPEN_PLAY, LONGEST)).deals == LONGEST
 
 
 def test_inventory_at_every_step_in_both_modes():

@@ -526,8 +526,9 @@ def test_open_play_gives_the_same_history_and_totals(players, opts):
 
 
 def test_open_play_accepts_what_it_cannot_disprove():
-    """No deal; any unseen die with any face, white ones declared; following is not
-    checked; a die seen this game (played, or a score die) is refused."""
+    """No deal; any unseen die with any face, white ones declared; whether a
+    coloured die could have followed is not checked; a die seen this game
+    (played, or a score die) is refused."""
     m = M.new(2, OPEN_PLAY)
     assert m.phase == M.PHASE_PLAY and m.waiting() == 1
     refused(m, action(DEAL, 0, die(R, D6, 0)), WRONG_PHASE)
@@ -544,6 +545,35 @@ def test_open_play_accepts_what_it_cannot_disprove():
     assert m.last_winner == 0 and m.leader == 0
     refused(m, action(PLAY, 0, die(B, D4, 1)), NOT_IN_HAND)          # back in the bag, seen
     refused(m, action(PLAY, 0, die(R, D6, 2)), NOT_IN_HAND)          # a score die
+
+
+def test_open_play_refuses_a_white_die_declared_off_the_lead_as_registered_play_does():
+    """Issue 10: whoever holds a white die can follow (by declaring it the lead
+    colour), so a white die declared another colour, not showing the lead's
+    number, breaks the follow rule whatever else the hand holds: refused
+    (ILLEGAL_PLAY) in open play as in registered play."""
+    m = M.new(3, OPEN_PLAY)
+    must(m, action(PLAY, 0, die(B, D12, 9)))                     # seat 0 leads a blue d12
+    white = die(W, D6, 3)
+    refused(m, action(PLAY, 1, dt.play(white, R)), ILLEGAL_PLAY)  # declared red: refused
+    refused(m, action(PLAY, 1, dt.play(white, G)), ILLEGAL_PLAY)
+    offered = [a for a in m.legal_actions(1) if dt.die_of(value_of(a)) == white]
+    assert offered == [action(PLAY, 1, dt.play(white, B))]       # the only choice listed
+    must(m, action(PLAY, 1, dt.play(white, B)))                  # declared blue: follows
+    must(m, action(PLAY, 2, die(R, D8, 4)))      # a coloured die off the lead: cannot be disproved
+    # Registered play refuses the same declarations, whatever else the hand holds.
+    lead = die(B, D12, 9)
+    box = [dt.rolled(d, dt.lowest_face(dt.size(d))) for d in dt.box()
+           if ident(d) not in (ident(lead), ident(white))]
+    red_green = [d for d in box if dt.colour(d) in (R, G)]    # seat 1 holds no blue, no 9
+    others = [d for d in box if d not in red_green[:8]]
+    hands = [[lead] + others[:8], [white] + red_green[:8], others[8:17]]
+    reg = M.new(3)
+    deal(reg, hands)
+    must(reg, action(PLAY, 0, lead))
+    refused(reg, action(PLAY, 1, dt.play(white, R)), ILLEGAL_PLAY)
+    refused(reg, action(PLAY, 1, dt.play(white, G)), ILLEGAL_PLAY)
+    must(reg, action(PLAY, 1, dt.play(white, B)))
 
 
 def test_open_play_journal_drops_exactly_the_deal():
@@ -664,3 +694,19 @@ def test_r4_every_roll_is_journalled_so_the_match_replays_identically(opts):
     again = M.new(3, opts)
     assert again.replay(list(m.journal)) == -1
     assert (again.history, again.totals, again.standings()) == (m.history, m.totals, m.standings())
+
+
+def test_open_plays_checks_keep_their_frames_on_the_c_stack():
+    """The check a play makes (the engine's refusal, _play_refusal and
+    _hand_refusal; the core's open_legal in open play) takes no frame from the
+    board's heap: a frame over 11 words would (tests/mpy_frames.py)."""
+    import pathlib
+    from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames
+    firmware = pathlib.Path(__file__).resolve().parent.parent / "firmware" / "dicetable"
+    for path, names in ((firmware / "rules" / "dtwww.py", {"open_legal", "follows"}),
+                        (firmware / "match" / "dtwww.py",
+                         {"_play_refusal", "_hand_refusal", "refusal"})):
+        frames = {name: frame_words(n_state, n_exc)
+                  for name, n_state, n_exc in function_frames(path) if name in names}
+        assert set(frames) == names
+        assert {n: w for n, w in frames.items() if w > C_STACK_FRAME_WORDS} == {}

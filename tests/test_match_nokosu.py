@@ -16,7 +16,7 @@ from dicetable.match.actions import (
     ALREADY_PLACED, CHOOSE, DEAL, ILLEGAL_PLAY, MATCH_OVER, NOT_IN_HAND, OK, OUT_OF_RANGE,
     OUT_OF_TURN, PICK, PLAY, ROLL, TABLE, TABLE_BIT, UNKNOWN_ITEM, WRONG_PHASE, ZERO_BID,
     action, kind_of, seat_of, value_of)
-from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, options
+from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, options
 from dicetable.rules import nokosu as core
 from match_helpers import play_random, random_chooser, seats_waiting, snapshot
 from sim.games import nokosu as text
@@ -250,6 +250,20 @@ def test_rounds_follow_the_player_count_and_the_count_option():
     assert len(m.history) == 2 and m.rounds == 2
     m = play_random(engine.new(3, options(0, 5)), random.Random(2))
     assert len(m.history) == 5
+
+
+@pytest.mark.parametrize("players,opts,why", [
+    (4, VARIANT, "nokosu has no option bit 2 (it reads the bits in 3)"),
+    (4, OPEN_PLAY | 0x40, "nokosu has no option bit 6 (it reads the bits in 3)"),
+    (3, options(TABLE_ROLLS, 13), "nokosu's length is 1 to 12 (0: the game's own), not 13"),
+    (2, 0, "nokosu is for 3 to 5 players, not 2"),
+    (6, 0, "nokosu is for 3 to 5 players, not 6"),
+])
+def test_options_nokosu_does_not_read_are_refused(players, opts, why):
+    with pytest.raises(ValueError) as refused:
+        engine.new(players, opts)
+    assert str(refused.value) == why
+    assert engine.NokosuMatch.OPTIONS == OPEN_PLAY | TABLE_ROLLS
 
 
 def test_three_players_the_table_chooses_the_removed_colour():

@@ -12,8 +12,9 @@ import pytest
 
 from dicetable.match import walzer as engine
 from dicetable.match.actions import (
-    ALREADY_PLACED, DEAL, ILLEGAL_PLAY, MATCH_OVER, NOT_IN_HAND, OK, OUT_OF_TURN, PASS_ITEM,
-    PLAY, TABLE, TABLE_BIT, UNKNOWN_ITEM, WRONG_PHASE, action, kind_of, seat_of, value_of)
+    ALREADY_PLACED, DEAL, ILLEGAL_PLAY, MALFORMED, MATCH_OVER, NOT_IN_HAND, OK, OUT_OF_TURN,
+    PASS_ITEM, PLAY, TABLE, TABLE_BIT, UNKNOWN_ITEM, WRONG_PHASE, action, kind_of, seat_of,
+    value_of)
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, options
 from dicetable.rules import walzer
 from match_helpers import play_random, random_chooser, seats_waiting, snapshot
@@ -347,8 +348,10 @@ NOT_CARDS = [0, 15, walzer.card(RED, 15), walzer.card(BLUE, 0), walzer.card(BLUE
 def test_refusals_while_dealing():
     match = engine.new(3)
     assert match.submit(action(DEAL, 0, red(5))) == OK
-    for kind in (PLAY, PASS_ITEM, 0, 12, 15):
+    for kind in (PLAY, PASS_ITEM):
         assert_refused(match, action(kind, 0, red(6)), WRONG_PHASE)
+    for kind in (0, 12, 15):                        # no game has these kinds
+        assert_refused(match, action(kind, 0, red(6)), MALFORMED)
     assert_refused(match, action(PLAY, TABLE, red(6)), WRONG_PHASE)
     assert_refused(match, action(DEAL, 3, red(6)), OUT_OF_TURN)      # no seat 3 with 3 players
     assert_refused(match, action(DEAL, TABLE, red(6)), OUT_OF_TURN)
@@ -376,8 +379,10 @@ def test_refusals_while_passing():
 
 def test_refusals_while_playing():
     match = scripted_3()
-    for kind in (DEAL, PASS_ITEM, 0):
+    for kind in (DEAL, PASS_ITEM):
         assert_refused(match, action(kind, 0, red(3)), WRONG_PHASE)
+    assert_refused(match, action(0, 0, red(3)), MALFORMED)
+    assert_refused(match, action(PLAY, 8, red(3)), MALFORMED)          # seats are 0-7
     assert_refused(match, action(PLAY, 1, red(13)), OUT_OF_TURN)     # seat 0 leads
     assert_refused(match, action(PLAY, TABLE, red(3)), OUT_OF_TURN)
     for v in NOT_CARDS:
@@ -448,7 +453,7 @@ def test_refusals_in_open_play():
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_open_play_scores_exactly_as_registered_play(players):
-    for seed, opts in ((1, 0), (2, 0), (3, TABLE_ROLLS | VARIANT), (4, options(0, 2))):
+    for seed, opts in ((1, 0), (2, 0), (3, options(0, 1)), (4, options(0, 2))):
         for choose in (random_chooser, heuristic_chooser):
             match, _ = recorded_match(players, seed, opts, choose)
             journal = text.open_play_journal(match.journal, players, opts)
@@ -460,6 +465,15 @@ def test_open_play_scores_exactly_as_registered_play(players):
             assert again.history == match.history
             assert again.totals == match.totals
             assert again.standings() == match.standings()
+
+
+@pytest.mark.parametrize("flag,bit", [(TABLE_ROLLS, 1), (VARIANT, 2), (TABLE_ROLLS | VARIANT, 1)])
+def test_options_walzer_does_not_read_are_refused(flag, bit):
+    # Walzer rolls no die and has no variant: a header with those bits is refused.
+    for players in (3, 4):
+        with pytest.raises(ValueError, match="walzer has no option bit %d " % bit):
+            engine.new(players, flag | OPEN_PLAY)
+    assert engine.WalzerMatch.OPTIONS == OPEN_PLAY
 
 
 @pytest.mark.parametrize("opts", [0, OPEN_PLAY])

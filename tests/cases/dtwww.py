@@ -92,6 +92,11 @@ def plays(hand_specs, trick_specs):
     return [_spec(out[i]) for i in range(k)]
 
 
+def open_legal(trick_specs, play_spec):
+    """May some hand play this die to the trick (open play: no hand known)?"""
+    return dt.open_legal(_trick(trick_specs), encode(play_spec))
+
+
 def result(trick_specs):
     """(winner position, next leader position) for a trick."""
     t = _trick(trick_specs)
@@ -259,6 +264,27 @@ CASES = [
     ("white in hand: a last die can always follow", plays, ([(W, 10, 0)], [(G, 8, 6)]),
      [(W, 10, 0, G)]),
 
+    # --- open play: the hand is unknown, a white die shows it could follow ------------
+    ("open: blue d12 lead, a white d6 declared red is refused", open_legal,
+     ([(B, 12, 9)], (W, 6, 3, R)), False),
+    ("open: the same white die declared the lead colour follows", open_legal,
+     ([(B, 12, 9)], (W, 6, 3, B)), True),
+    ("open: a white die showing the lead number follows, declared any colour", open_legal,
+     ([(B, 12, 5)], (W, 6, 5, G)), True),
+    ("open: a coloured die off the lead may come from a hand that cannot follow",
+     open_legal, ([(B, 12, 9)], (R, 6, 3)), True),
+    ("open: a white die led may be declared any colour", open_legal, ([], (W, 6, 3, G)),
+     True),
+    ("open: a white die is never played undeclared", open_legal, ([(B, 12, 9)], (W, 6, 3)),
+     False),
+    ("open: a white lead's declared colour is the lead colour", open_legal,
+     ([(W, 8, 2, G)], (W, 6, 3, R)), False),
+    ("open: only the lead counts, not an earlier follower's colour", open_legal,
+     ([(B, 12, 9), (R, 8, 9)], (W, 6, 3, R)), False),
+    ("open: as registered play with that die alone in hand", lambda: [
+        open_legal([(B, 12, 9)], (W, 6, 3, c)) == legal([(W, 6, 3)], [(B, 12, 9)], (W, 6, 3, c))
+        for c in (R, B, G)], (), [True, True, True]),
+
     # --- trick result: (winner, next leader) -----------------------------------------
     ("ex A: all lead colour, lowest wins, highest leads", result,
      ([(R, 6, 5), (R, 8, 2), (R, 20, 14), (R, 4, 3)],), (1, 2)),
@@ -374,4 +400,5 @@ def hot_calls():
         ("legal_plays", lambda: dt.legal_plays(hand, n, lead3, out)),
         ("resolve", lambda: dt.resolve(full)),
         ("next_leader", lambda: dt.next_leader(full)),
+        ("open_legal", lambda: dt.open_legal(lead3, item)),
     ]

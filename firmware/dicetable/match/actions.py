@@ -52,10 +52,11 @@ OUT_OF_RANGE = const(6)     # a number outside what the die or bid allows
 ALREADY_PLACED = const(7)   # the item is already dealt, played or taken
 MATCH_OVER = const(8)       # the match has ended
 NOTHING_TO_UNDO = const(9)  # undo with an empty journal
+MALFORMED = const(10)       # a bit of the action word means nothing (engine.malformed)
 
 REFUSAL_NAMES = ("ok", "out of turn", "wrong phase", "unknown item", "not in hand",
                  "illegal play", "out of range", "already placed", "match over",
-                 "nothing to undo")
+                 "nothing to undo", "malformed action")
 
 
 def action(kind, seat, value):

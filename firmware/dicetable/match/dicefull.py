@@ -29,12 +29,13 @@ A match is one game: one round per challenge.  Phases, in order:
               seats in seat order).  Seats still tied roll again.
     OVER      nothing is waited for.
 
-Options read: TABLE_ROLLS, VARIANT, the count (number of challenges; it
-overrides both the first game's 6 and the VARIANT 2d6; at most the size of
-the challenge set).  OPEN_PLAY changes nothing: Dicefull has no hidden hand
-(every die is taken from the open centre and lies on its seat's reader, and
-the table must know each die's kind to read its roll), so open play has the
-same actions and checks as registered play.
+Options read (OPTIONS): TABLE_ROLLS, VARIANT, the count (number of
+challenges, 1 to engine.LONGEST = 12, the longest game a 2d6 gives; it
+overrides both the first game's 6 and the VARIANT 2d6).  There is no open
+play: Dicefull has no hidden hand (every die is taken from the open centre
+and lies on its seat's reader, and the table must know each die's kind to
+read its roll), so OPEN_PLAY, like any other option, is refused
+(check_header).
 
 First start player: seat 0.  The centre's dice are fixed by configuration:
 DICE_SET below (None: one die of every kind the core knows, serial 0).
@@ -51,9 +52,9 @@ from array import array
 from dicetable.match.actions import (
     TABLE, TABLE_BIT, PICK, PASS, REVEAL, ROLL,
     OK, OUT_OF_TURN, WRONG_PHASE, UNKNOWN_ITEM, ILLEGAL_PLAY, OUT_OF_RANGE,
-    ALREADY_PLACED, MATCH_OVER, action, kind_of, seat_of, value_of,
+    ALREADY_PLACED, MATCH_OVER, MALFORMED, action, kind_of, seat_of, value_of,
 )
-from dicetable.match.engine import Match, TABLE_ROLLS, VARIANT, fill
+from dicetable.match.engine import Match, check_header, malformed, TABLE_ROLLS, VARIANT, fill
 from dicetable.rules import dicefull as core
 from dicetable.rules.trick import Trick
 
@@ -96,13 +97,13 @@ class DicefullMatch(Match):
     GAME = "dicefull"
     MIN_PLAYERS = core.MIN_PLAYERS
     MAX_PLAYERS = core.MAX_PLAYERS
+    OPTIONS = TABLE_ROLLS | VARIANT
 
     # --- State ----------------------------------------------------------------
 
     def __init__(self, players, options=0):
+        check_header(DicefullMatch, players, options)
         n = players
-        if n < core.MIN_PLAYERS or n > core.MAX_PLAYERS:
-            raise ValueError("dicefull: 2-5 players")
         self.dice = array("H", dice_set())  # the centre set, read once per match
         dice = len(self.dice)
         self.limit = core.pick_limit(n)
@@ -301,6 +302,8 @@ class DicefullMatch(Match):
     # --- Refusals -------------------------------------------------------------------
 
     def refusal(self, a):
+        if malformed(a):
+            return MALFORMED
         if self.phase == OVER:
             return MATCH_OVER
         seat = seat_of(a)
@@ -488,6 +491,9 @@ def _find(buf, count, item):
         if buf[i] == item:
             return i
     return -1
+
+
+MATCH = DicefullMatch
 
 
 def new(players, options=0):

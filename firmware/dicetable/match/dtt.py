@@ -34,8 +34,9 @@ not turned up and not already played this deal (every such card is in some
 hand); the follow obligation cannot be checked.  Tricks are resolved and
 deals scored exactly as with registered hands.
 
-Options read: OPEN_PLAY and the count field (number of deals).  TABLE_ROLLS
-and VARIANT have no meaning in d-TT and are ignored.
+Options read (OPTIONS): OPEN_PLAY and the count field (number of deals, at
+most 12).  TABLE_ROLLS and VARIANT have no meaning in d-TT and are refused
+(check_header).
 
 Attributes a transcript reads: phase, dealer, trump, faceup[0:faceup_n],
 bids, taken, tricks_done, leader, turn (whose turn in PLAYING), to_act (the
@@ -58,11 +59,11 @@ except ImportError:
 
 from dicetable.rules import dtt
 from dicetable.rules.trick import Trick
-from dicetable.match.engine import Match, OPEN_PLAY, fill
+from dicetable.match.engine import Match, check_header, malformed, OPEN_PLAY, fill
 from dicetable.match.actions import (
     TABLE, TABLE_BIT, DEAL, PLAY, KEEP, BID, REVEAL, action, kind_of, seat_of, value_of,
     OK, OUT_OF_TURN, WRONG_PHASE, UNKNOWN_ITEM, NOT_IN_HAND, ILLEGAL_PLAY, OUT_OF_RANGE,
-    ALREADY_PLACED, MATCH_OVER, SEAT_SHIFT)
+    ALREADY_PLACED, MATCH_OVER, MALFORMED, SEAT_SHIFT)
 
 # Phases.
 REVEALING = const(0)
@@ -126,10 +127,10 @@ class DttMatch(Match):
     GAME = "dtt"
     MIN_PLAYERS = 3
     MAX_PLAYERS = 3
+    OPTIONS = OPEN_PLAY
 
     def __init__(self, players, options=0):
-        if players != dtt.PLAYERS:
-            raise ValueError("d-TT is for exactly 3 players")
+        check_header(DttMatch, players, options)
         self.where = bytearray(_SLOTS)
         self.faceup = array("H", [0] * dtt.FACE_UP)
         self.hands = [array("H", [0] * dtt.HAND_SIZE) for _ in range(3)]
@@ -283,6 +284,8 @@ class DttMatch(Match):
     # --- Refusals (never change anything) ------------------------------------------
 
     def refusal(self, a):
+        if malformed(a):
+            return MALFORMED
         if self.phase == OVER:
             return MATCH_OVER
         kind = kind_of(a)
@@ -462,6 +465,9 @@ class DttMatch(Match):
             self.packet_n[s] = 0
             self.won_n[s] = 0
         self.phase = REVEALING
+
+
+MATCH = DttMatch
 
 
 def new(players, options=0):

@@ -42,8 +42,12 @@ tied with the winner on match points share 2nd place.
 
 OPEN_PLAY: hands are not scanned, so there is no PHASE_DEAL (no DEAL and no
 deal ROLL). A PLAY is accepted when the die has not been seen this game (not
-played yet, not a score die), its number is a face of it and a white die is
-declared R/B/G; following cannot be checked. Scoring and roll-offs are the same.
+played yet, not a score die), its number is a face of it, a white die is
+declared R/B/G, and a white die played to a lead follows it (the core's
+open_legal: whoever holds a white die can follow, so declaring it off the lead
+colour, with another number, breaks the follow rule whatever else the hand
+holds). Whether a coloured die could have followed cannot be checked. Scoring
+and roll-offs are the same.
 
 After a trick completes, `trick` is empty again and the completed trick is in
 `last_trick_items` / `last_trick_seats` (the first `last_trick_count` entries,
@@ -62,8 +66,9 @@ from array import array
 from dicetable.match.actions import (
     TABLE, TABLE_BIT, DEAL, PLAY, ROLL, CHOOSE, OK, OUT_OF_TURN, WRONG_PHASE,
     UNKNOWN_ITEM, NOT_IN_HAND, ILLEGAL_PLAY, OUT_OF_RANGE, ALREADY_PLACED,
-    MATCH_OVER, action, kind_of, seat_of, value_of)
-from dicetable.match.engine import Match, OPEN_PLAY, TABLE_ROLLS, VARIANT, fill
+    MATCH_OVER, MALFORMED, action, kind_of, seat_of, value_of)
+from dicetable.match.engine import (
+    Match, check_header, malformed, OPEN_PLAY, TABLE_ROLLS, VARIANT, fill)
 from dicetable.rules import dtwww as dt
 from dicetable.rules.trick import Trick
 
@@ -144,13 +149,13 @@ class DtwwwMatch(Match):
     GAME = "dtwww"
     MIN_PLAYERS = dt.MIN_PLAYERS
     MAX_PLAYERS = dt.MAX_PLAYERS
+    OPTIONS = OPEN_PLAY | TABLE_ROLLS | VARIANT
 
     # --- state -------------------------------------------------------------
 
     def __init__(self, players, options=0):
+        check_header(DtwwwMatch, players, options)
         n = players
-        if n < dt.MIN_PLAYERS or n > dt.MAX_PLAYERS:
-            raise ValueError("dtwww: 2-4 players")
         self.totals = [0] * n
         self.history = []
         # dice
@@ -288,6 +293,8 @@ class DtwwwMatch(Match):
     # --- refusals ------------------------------------------------------------------
 
     def refusal(self, a):
+        if malformed(a):
+            return MALFORMED
         ph = self.phase
         if ph == PHASE_OVER:
             return MATCH_OVER
@@ -351,7 +358,13 @@ class DtwwwMatch(Match):
         if self.open:
             if self.place[i] != _BAG or self.played_n[s] >= dt.HAND_SIZE:
                 return NOT_IN_HAND
+            if not dt.open_legal(self.trick, v):
+                return ILLEGAL_PLAY     # a white die shows its holder could follow
             return OK
+        return self._hand_refusal(s, v)
+
+    def _hand_refusal(self, s, v):
+        # Apart from _play_refusal, so that neither frame outgrows the C stack.
         hand = self.hands[s]
         n = self.hand_n[s]
         if not dt.in_hand(hand, n, v):
@@ -419,6 +432,7 @@ class DtwwwMatch(Match):
             out.append(action(ROLL, seat, base | v))
 
     def _open_plays(self, out, seat):
+        trick = self.trick
         for i in range(DICE):
             if self.place[i] != _BAG:
                 continue
@@ -426,7 +440,9 @@ class DtwwwMatch(Match):
             for v in faces(dt.size(d)):
                 if dt.colour(d) == dt.WHITE:
                     for c in range(dt.RED, dt.WHITE):
-                        out.append(action(PLAY, seat, dt.play(d | v, c)))
+                        item = dt.play(d | v, c)
+                        if dt.open_legal(trick, item):
+                            out.append(action(PLAY, seat, item))
                 else:
                     out.append(action(PLAY, seat, d | v))
 
@@ -664,6 +680,9 @@ class DtwwwMatch(Match):
     def hand(self, seat):
         """The seat's dice in hand (registered hands), in scan order."""
         return [self.hands[seat][j] for j in range(self.hand_n[seat])]
+
+
+MATCH = DtwwwMatch
 
 
 def new(players, options=0):

@@ -4,7 +4,10 @@ A game module subclasses Match and supplies five methods:
 
     reset()             the state before the first action
     refusal(a)          why action `a` cannot be taken now (a refusal code),
-                        or OK; it must not change anything
+                        or OK; it must not change anything.  It starts with
+                        `if malformed(a): return MALFORMED`, so that no bit
+                        of a word is ever ignored (a seat 8-15 read as
+                        seat - 8, a kind no game has)
     apply(a)            take an action that refusal() accepted
     waiting()           bit mask of the seats whose input the match waits
                         for (TABLE_BIT for the table: dealing, turning up,
@@ -15,13 +18,22 @@ and the results: `totals` (match score per seat), `history` (one list of
 scores per seat for each game, round or deal scored so far) and
 standings() (final place per seat, 1 = winner, once over()).
 
-Everything else comes from the journal: submit() refuses or applies and
-records (take() records an action already known legal), undo() folds the
-journal again without its last actions, and a saved journal restores the
-same state on any interpreter.
+Everything else comes from the journal: submit() asks refusal() and
+applies and records (take() records an action already known legal), undo()
+folds the journal again without its last actions, and a saved journal
+restores the same state on any interpreter.
 
-A game makes its buffers once, in __init__ (after refusing a player count
-it does not take), and reset() only writes into them: undo folds the whole
+A game's class says what a match may be: MIN_PLAYERS, MAX_PLAYERS, OPTIONS
+(the option flags it reads) and MAX_COUNT (the longest length).  Its
+__init__ first calls check_header(), which raises ValueError with
+refusal_of_header()'s line for anything else: a header a game would ignore
+or could not play (0 players, an option bit it does not read, 200 games)
+never reaches its arithmetic.  Every door that makes a match from outside
+(the menu, a journal at boot, a match file, a restore) asks header_refusal()
+first and says its line.
+
+A game makes its buffers once, in __init__ (after refusing a header it
+does not take), and reset() only writes into them: undo folds the whole
 journal again, so a reset that allocated would cost the heap its buffers
 anew at every undo (the board undoes a player's action and the table's
 draws after it in a row).  After reset() the state must be exactly a new
@@ -34,13 +46,15 @@ except ImportError:
     def const(x):
         return x
 
-from dicetable.match.actions import OK, NOTHING_TO_UNDO
+from dicetable.match.actions import OK, NOTHING_TO_UNDO, CHOOSE
 
-# Option bits shared by the games (each game's module says which it reads).
+# Option bits shared by the games (each game's class says which it reads, OPTIONS).
 OPEN_PLAY = const(1)     # hands are not scanned: accept what cannot be disproved
 TABLE_ROLLS = const(2)   # the table rolls for the players instead of their entries
 VARIANT = const(4)       # the game's published variant (each game says which)
 _COUNT_SHIFT = const(8)  # bits 8-15: a count overriding the game's default length
+LONGEST = const(12)      # the longest length a match may ask for (the menu's too)
+_SEAT_HIGH = const(0x80000)    # bit 19: no seat number uses it
 
 GAMES = ("dtwww", "walzer", "dicefull", "dtt", "nokosu")
 _HEADER = const(4)       # journal bytes: game, players, options (2 bytes)
@@ -57,8 +71,58 @@ def options(flags, count):
     return flags | (count << _COUNT_SHIFT)
 
 
+def refusal_of_header(cls, players, options):
+    """Why a match of game class `cls` cannot have `players` and `options`
+    (one line naming what would be right), or None.  Every door that makes a
+    match (the menu, a journal's header at boot, a match file, a restore) asks
+    this, so a header no game takes never reaches a game's arithmetic."""
+    name = cls.GAME
+    if not cls.MIN_PLAYERS <= players <= cls.MAX_PLAYERS:
+        if cls.MIN_PLAYERS == cls.MAX_PLAYERS:
+            return "%s is for exactly %d players, not %d" % (name, cls.MIN_PLAYERS, players)
+        return "%s is for %d to %d players, not %d" % (
+            name, cls.MIN_PLAYERS, cls.MAX_PLAYERS, players)
+    if not 0 <= options <= 0xFFFF:
+        return "options are 16 bits (0 to 65535), not %d" % options
+    extra = options & ((1 << _COUNT_SHIFT) - 1) & ~cls.OPTIONS
+    if extra:
+        bit = 0
+        while not extra >> bit & 1:
+            bit += 1
+        return "%s has no option bit %d (it reads the bits in %d)" % (name, bit, cls.OPTIONS)
+    count = options >> _COUNT_SHIFT
+    if count > cls.MAX_COUNT:
+        return "%s's length is 1 to %d (0: the game's own), not %d" % (name, cls.MAX_COUNT, count)
+    return None
+
+
+def header_refusal(game, players, options):
+    """refusal_of_header() by game name, with an unknown game refused too."""
+    if game not in GAMES:
+        return "no game %r: the games are %s" % (game, ", ".join(GAMES))
+    cls = __import__("dicetable.match." + game, None, None, ("new",)).MATCH
+    return refusal_of_header(cls, players, options)
+
+
+def check_header(cls, players, options):
+    """Raise ValueError with refusal_of_header()'s line if there is one."""
+    why = refusal_of_header(cls, players, options)
+    if why is not None:
+        raise ValueError(why)
+
+
+def malformed(a):
+    """True when a bit of action word `a` means nothing: below 0, above bit 23,
+    a kind no game has, or bit 19 (seats are 0-7)."""
+    return a < 0 or a >> 24 != 0 or a & _SEAT_HIGH != 0 or not 0 < a >> 20 <= CHOOSE
+
+
 class Match:
     GAME = ""
+    MIN_PLAYERS = 0
+    MAX_PLAYERS = 0
+    OPTIONS = 0            # the option flags (bits 0-7) the game reads
+    MAX_COUNT = LONGEST    # the longest length its options may ask for
 
     def __init__(self, players, options=0):
         self.players = players
@@ -94,7 +158,8 @@ class Match:
 
     def submit(self, a):
         """Take action `a` if the rules allow it; return OK or the refusal code.
-        A refused action changes nothing."""
+        A refused action changes nothing (a malformed word is refused
+        with MALFORMED by the game's refusal())."""
         code = self.refusal(a)
         if code == OK:
             self.take(a)
@@ -146,8 +211,21 @@ class Match:
         return out
 
 
+def journal_header_refusal(data):
+    """Why the header of journal bytes `data` cannot make a match (one line),
+    or None: too short, a game number past the games, or header_refusal()."""
+    if len(data) < _HEADER:
+        return "a journal header is %d bytes, not %d" % (_HEADER, len(data))
+    if data[0] >= len(GAMES):
+        return "no game %d: the games are 0 to %d (%s)" % (
+            data[0], len(GAMES) - 1, ", ".join(GAMES))
+    return header_refusal(GAMES[data[0]], data[1], data[2] | (data[3] << 8))
+
+
 def journal_header(data):
-    """(game name, players, options) from journal bytes."""
+    """(game name, players, options) from journal bytes.  Ask
+    journal_header_refusal() first: a game number past the games raises
+    IndexError here, and a match is made only of a header no game refuses."""
     return GAMES[data[0]], data[1], data[2] | (data[3] << 8)
 
 

@@ -60,8 +60,9 @@ follows the led colour; a card of the led colour, or any card or die when
 the seat's dice cannot follow, is accepted (the hidden cards may be void).
 Tricks and scoring are the same as in registered play.
 
-Options read: OPEN_PLAY, TABLE_ROLLS (the players' drawn dice rolled by the
-table) and the count field (rounds, default = players).  VARIANT is ignored.
+Options read (OPTIONS): OPEN_PLAY, TABLE_ROLLS (the players' drawn dice
+rolled by the table) and the count field (rounds, default = players, at most
+12).  VARIANT, like any other option, is refused (check_header).
 
 Refusals: MATCH_OVER after the end.  OUT_OF_TURN: a seat not waited on (for
 a DEAL, the table must be waited on and the receiving seat must be the one
@@ -98,8 +99,8 @@ from array import array
 from dicetable.match.actions import (
     TABLE, TABLE_BIT, DEAL, PLAY, ROLL, PICK, ZERO_BID, CHOOSE,
     OK, OUT_OF_TURN, WRONG_PHASE, UNKNOWN_ITEM, NOT_IN_HAND, ILLEGAL_PLAY, OUT_OF_RANGE,
-    ALREADY_PLACED, MATCH_OVER, action, kind_of, seat_of, value_of)
-from dicetable.match.engine import Match, OPEN_PLAY, TABLE_ROLLS, fill
+    ALREADY_PLACED, MATCH_OVER, MALFORMED, action, kind_of, seat_of, value_of)
+from dicetable.match.engine import Match, check_header, malformed, OPEN_PLAY, TABLE_ROLLS, fill
 from dicetable.rules import nokosu as core
 from dicetable.rules.trick import Trick
 
@@ -210,11 +211,11 @@ class NokosuMatch(Match):
     GAME = "nokosu"
     MIN_PLAYERS = core.MIN_PLAYERS
     MAX_PLAYERS = core.MAX_PLAYERS
+    OPTIONS = OPEN_PLAY | TABLE_ROLLS
 
     def __init__(self, players, options=0):
+        check_header(NokosuMatch, players, options)
         n = players
-        if n < core.MIN_PLAYERS or n > core.MAX_PLAYERS:
-            raise ValueError("nokosu: 3 to 5 players")
         self.in_play = _configurations(n)   # per slot: with which colour removed
         self.loc = bytearray(SLOTS)
         self.face = bytearray(SLOTS)
@@ -477,6 +478,8 @@ class NokosuMatch(Match):
         return TABLE if self.phase == CENTRE else self.turn
 
     def refusal(self, a):
+        if malformed(a):
+            return MALFORMED
         if self.phase == OVER:
             return MATCH_OVER
         k = kind_of(a)
@@ -667,6 +670,9 @@ class NokosuMatch(Match):
         """Final places (1 = best): the higher total; a tie goes to the larger
         die kept in the last round (black 0); equal there too, shared."""
         return core.standings(self.totals, self.last_bids)
+
+
+MATCH = NokosuMatch
 
 
 def new(players, options=0):

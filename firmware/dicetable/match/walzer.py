@@ -24,8 +24,9 @@ OPEN_PLAY (hands not scanned): there is no DEALING and no PASSING phase; a
 round starts at PLAYING, the dealer leading.  A PLAY is accepted from the
 seat on turn for any card not yet played this round; the follow obligation
 is not checked (the table cannot see the hands).  Tricks and scoring are the
-same as in registered play.  Options read: OPEN_PLAY and the count field
-(number of rounds, default = players).  TABLE_ROLLS and VARIANT are ignored.
+same as in registered play.  Options read (OPTIONS): OPEN_PLAY and the count
+field (number of rounds, default = players, at most 12).  TABLE_ROLLS and
+VARIANT are refused (check_header).
 
 Refusals: MATCH_OVER after the end; WRONG_PHASE for a kind the phase does
 not take; OUT_OF_TURN for a seat not waited on (a DEAL to a seat that is
@@ -54,9 +55,9 @@ except ImportError:
 
 from dicetable.match.actions import (
     TABLE, TABLE_BIT, DEAL, PLAY, PASS_ITEM, OK, OUT_OF_TURN, WRONG_PHASE, UNKNOWN_ITEM,
-    NOT_IN_HAND, ILLEGAL_PLAY, ALREADY_PLACED, MATCH_OVER, SEAT_SHIFT,
+    NOT_IN_HAND, ILLEGAL_PLAY, ALREADY_PLACED, MATCH_OVER, MALFORMED, SEAT_SHIFT,
     action, kind_of, seat_of, value_of)
-from dicetable.match.engine import Match, OPEN_PLAY, fill
+from dicetable.match.engine import Match, check_header, malformed, OPEN_PLAY, fill
 from dicetable.rules import walzer
 from dicetable.rules.trick import Trick
 
@@ -94,11 +95,11 @@ class WalzerMatch(Match):
     GAME = "walzer"
     MIN_PLAYERS = walzer.MIN_PLAYERS
     MAX_PLAYERS = walzer.MAX_PLAYERS
+    OPTIONS = OPEN_PLAY
 
     def __init__(self, players, options=0):
+        check_header(WalzerMatch, players, options)
         n = players
-        if n < walzer.MIN_PLAYERS or n > walzer.MAX_PLAYERS:
-            raise ValueError("walzer: 3 or 4 players")
         self.place = bytearray(len(_DECK))
         self.hand_n = bytearray(n)
         self.passed_n = bytearray(n)
@@ -213,6 +214,8 @@ class WalzerMatch(Match):
         return 0
 
     def refusal(self, a):
+        if malformed(a):
+            return MALFORMED
         if self.phase == OVER:
             return MATCH_OVER
         k = kind_of(a)
@@ -367,6 +370,9 @@ class WalzerMatch(Match):
         for j in range(self.trick.count):
             out.append(self.trick.items[j])
         return out
+
+
+MATCH = WalzerMatch
 
 
 def new(players, options=0):

@@ -216,6 +216,20 @@ def is_legal(hand, n, trick, item):
     return follows(lead, item) or not can_follow(hand, n, lead)
 
 
+def open_legal(trick, item):
+    """is_legal() for a hand nobody has shown (open play): True when some hand
+    holding the die of `item` may play it to `trick`.  A coloured die that
+    does not follow may come from a hand that cannot follow; a white die
+    cannot: its holder can always follow (by declaring it the lead colour),
+    so a white die declared another colour, not showing the lead's number, is
+    refused exactly as with the hand known."""
+    if not declaration_ok(item):
+        return False
+    if trick.count == 0 or colour(item) != WHITE:
+        return True
+    return follows(trick.items[0], item)
+
+
 def legal_plays(hand, n, trick, out):
     """Write every legal play for the n dice of `hand` into `out` (room for 3 * n
     items, MAX_PLAYS for a full hand) and return how many. Order: hand order; a
