@@ -27,9 +27,11 @@ from dicetable.match import dtt as dtt_engine
 from dicetable.match import dtwww as dtwww_engine
 from dicetable.match import nokosu as nokosu_engine
 from dicetable.match.actions import (
-    ALREADY_PLACED, CHOOSE, DEAL, ILLEGAL_PLAY, NOT_IN_HAND, NOTHING_TO_UNDO, OUT_OF_RANGE,
-    OUT_OF_TURN, PASS, PICK, PLAY, ROLL, TABLE, ZERO_BID, action, kind_of, seat_of, value_of)
-from dicetable.match.engine import GAMES, OPEN_PLAY, TABLE_ROLLS, VARIANT, options
+    ALREADY_PLACED, CHOOSE, DEAL, ILLEGAL_PLAY, MALFORMED, NOT_IN_HAND, NOTHING_TO_UNDO,
+    OUT_OF_RANGE, OUT_OF_TURN, PASS, PICK, PLAY, ROLL, TABLE, ZERO_BID, action, kind_of, seat_of,
+    value_of)
+from dicetable.match.engine import (
+    GAMES, LONGEST, OPEN_PLAY, TABLE_ROLLS, VARIANT, header_refusal, malformed, options)
 from dicetable.rules import dtwww as dt
 from match_helpers import snapshot
 from sim.hw import hands
@@ -538,6 +540,46 @@ def test_every_refusal_shows_at_the_seat_and_changes_nothing():
     refused(d, s, ALREADY_PLACED, "already placed", lambda: d.scan_item(s, value_of(a)))
 
 
+@pytest.mark.parametrize("game,seats,kw", [
+    (DTWWW, [0, 1, 2], dict(hands=1)), (WALZER, [0, 1, 2], {}), (DICEFULL, [0, 1], {}),
+    (DTT, [0, 1, 2], {}), (NOKOSU, [0, 1, 2, 3], dict(rolls=1))], ids=lambda v: str(v))
+def test_no_input_at_the_table_makes_a_malformed_word(game, seats, kw):
+    """MALFORMED (refusal 10) never shows at a seat: every word the table asks
+    an engine about is one it built itself (a kind the game has, a player or
+    the table, a 16-bit item from the registry or a value from the engine's
+    own lists).  Random tags of every game and random presses at every seat
+    and the centre, between the players' actions, never make one."""
+    d = Driver(seed=game + 20)
+    d.start(game, seats, **kw)
+    asked = []
+    engine_refusal = d.match.refusal
+
+    def refusal(a):
+        asked.append(a)
+        return engine_refusal(a)
+    d.match.refusal = refusal
+    codes = []
+    show = d.table._refuse
+    d.table._refuse = lambda seat, code, what="": (codes.append(code), show(seat, code, what))
+    rng = random.Random(game)
+    for _ in range(120):
+        if d.table.mode != "play":
+            break
+        for _ in range(3):
+            reader = rng.choice(list(range(7)) + [CENTRE])
+            if rng.random() < 0.5:
+                uid = rng.choice(REGISTRY)[0]
+                d.scan(reader, uid)
+            elif reader != CENTRE:
+                d.press(reader, rng.choice([MINUS, PLUS, OK]))
+        a = rng.choice(d.player_actions()) if d.table.mode == "play" else None
+        if a is not None and games.is_item_kind(game, kind_of(a)):
+            d.do(a)                     # a scan: it replaces whatever the noise chose
+    assert asked and codes
+    assert not [a for a in asked if malformed(a)]
+    assert MALFORMED not in codes
+
+
 def test_value_entry_refuses_to_go_out_of_range_and_a_rescan_is_already_placed():
     d = Driver()
     d.start(DTWWW, [0, 1])
@@ -770,6 +812,36 @@ def test_game_facts_agree_with_the_engines():
     assert [len(games.all_items(g)) for g in range(5)] == [42, 36, 16, 40, 67]
 
 
+def test_the_menu_offers_exactly_what_the_engines_take():
+    """games.OPTIONS and the menu's length field agree with every engine's
+    OPTIONS and MAX_COUNT, and every choice the menu can make is a header the
+    engine takes (engine.header_refusal): the menu never offers a refusal."""
+    from dicetable.app import menu as menu_mod
+    from itertools import product
+    assert menu_mod.MAX_LENGTH == LONGEST
+    for g, name in enumerate(GAMES):
+        cls = type(games.new_match(g, games.PLAYERS[g][0], 0))
+        assert games.OPTIONS[g] == cls.OPTIONS | games.COUNT
+        assert cls.MAX_COUNT == LONGEST
+        low, high = games.PLAYERS[g]
+        m = menu_mod.Menu([0, 1, 2, 3, 4, 5, 6])
+        m.game = g
+        flags = [f for f in m.fields() if f in (F_HANDS, F_ROLLS, F_VARIANT)]
+        assert F_LENGTH in m.fields()
+        for values in product((0, 1), repeat=len(flags)):
+            for length in range(menu_mod.MAX_LENGTH + 1):
+                for f, v in zip(flags, values):
+                    m.values[f] = v
+                m.values[F_LENGTH] = length
+                for players in range(8):
+                    m.joined = list(range(players))
+                    why = header_refusal(name, players, m.options())
+                    assert (why is None) == m._players_ok(), (name, players, m.options(), why)
+        # one past the menu's range is the engine's to refuse
+        assert header_refusal(name, low, options(0, LONGEST + 1)) is not None
+        assert header_refusal(name, high, cls.OPTIONS) is None
+
+
 def test_registry_export_hex_and_load_validation():
     r = Registry()
     bad = r.load([(b"\x04\x01\x02\x03", 0, 5), (b"", 0, 6), (b"\x04\x09", 9, 1),
@@ -844,6 +916,25 @@ def test_boot_stops_at_a_record_the_engine_refuses_and_rewrites_the_journal():
     assert any("refused" in line and "resumed before it" in line for line in lines)
     assert t.match.journal == good[2:10]
     assert d.storage.load()[1] == good[:10]              # rewritten: later appends follow good ones
+
+
+@pytest.mark.parametrize("spoil", [
+    lambda a: a | 1 << 19,              # seat + 8: once read as the seat below, and journalled
+    lambda a: a | 1 << 24,              # past the 24 bits of a word
+    lambda a: a & 0xFFFFF,              # kind 0
+    lambda a: a & 0xFFFFF | 13 << 20,   # kind 13: no game has it
+    lambda a: a & 0xFFFFF | 15 << 20,   # the table's SEATS record: only before the first action
+    lambda a: a & 0xFFFFF | 14 << 20,   # the table's SEED record: likewise
+], ids=["seat-8", "bit-24", "kind-0", "kind-13", "late-seats", "late-seed"])
+def test_boot_stops_at_a_malformed_record_and_keeps_everything_before_it(spoil):
+    d = half_played()
+    good = d.storage.load()[1]
+    bad = spoil(good[12])
+    d.storage.words[12] = bad
+    t, lines = reboot(d)
+    assert "journal record 12 (%#x) refused: malformed action; resumed before it" % bad in lines
+    assert t.mode == "play" and t.match.journal == good[2:12]
+    assert d.storage.load()[1] == good[:12]              # rewritten: later appends follow good ones
 
 
 def test_boot_over_a_finished_match_shows_the_standings():

@@ -21,7 +21,7 @@ from dicetable.app import frames as fr
 from dicetable.app import games
 from dicetable.app.events import MINUS, PLUS, OK, LONG
 from dicetable.match.actions import OUT_OF_RANGE, OUT_OF_TURN
-from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, options
+from dicetable.match.engine import LONGEST, OPEN_PLAY, TABLE_ROLLS, VARIANT, options
 
 F_GAME = const(0)
 F_SEATS = const(1)
@@ -31,7 +31,8 @@ F_VARIANT = const(4)
 F_LENGTH = const(5)
 
 PROVISION = const(5)       # the game field's last value: provisioning mode
-MAX_LENGTH = const(12)     # the length field: 0 (the game's default) to 12
+MAX_LENGTH = LONGEST       # the length field: 0 (the game's default) to the longest
+                           # an engine takes (12); games.OPTIONS: the fields shown
 
 FIELD_NAMES = ("game", "seats", "hands", "rolls", "variant", "length")
 FIELD_COLOURS = (fr.WHITE, fr.GREY, fr.CYAN, fr.ORANGE, fr.MAGENTA, fr.YELLOW)

@@ -47,7 +47,7 @@ from dicetable.app.rng import draw
 from dicetable.match.actions import (
     TABLE, DEAL, PASS, PLAY, ROLL, OK as ACCEPTED, OUT_OF_TURN, WRONG_PHASE,
     ALREADY_PLACED, NOT_IN_HAND, NOTHING_TO_UNDO, REFUSAL_NAMES, action, kind_of, seat_of, value_of)
-from dicetable.match.engine import GAMES
+from dicetable.match.engine import GAMES, journal_header_refusal
 
 MENU = "menu"
 PROVISION = "provision"
@@ -98,14 +98,32 @@ def _module(name):
     return __import__("dicetable.app." + name, None, None, ("x",))
 
 
-def _forget(name):
+def _forget(name, package="dicetable.app"):
     import sys
-    full = "dicetable.app." + name
+    full = package + "." + name
     if full in sys.modules:
         del sys.modules[full]
-    app = sys.modules.get("dicetable.app")
+    app = sys.modules.get(package)
     if app is not None and name in dir(app):
         delattr(app, name)
+
+
+def _header_refusal(header):
+    """engine.journal_header_refusal() of a journal's header, never raising.
+    A game imported only to hear it refuse the header is forgotten again
+    (engine and rules core): the board holds only the game it plays."""
+    import sys
+    try:
+        name = GAMES[header[0]] if header[0] < len(GAMES) else ""
+        new = [p for p in ("dicetable.match", "dicetable.rules")
+               if name and p + "." + name not in sys.modules]
+        why = journal_header_refusal(header)
+    except (IndexError, ValueError, TypeError) as e:
+        return "header unreadable (%r)" % (e,)
+    if why is not None:
+        for p in new:
+            _forget(name, p)
+    return why
 
 
 def ticks_diff(a, b):
@@ -252,26 +270,28 @@ class Table:
                      % len(actions))
             self._to_menu(False)
             return
-        try:
-            g = header[0]
-            players = header[1]
-            opts = header[2] | (header[3] << 8)
-            if g >= len(GAMES):
-                raise ValueError("game")
-            m = games.new_match(g, players, opts)
-        except (IndexError, ValueError, TypeError):
-            self.say("journal header unreadable: choose a new match")
+        why = _header_refusal(header)
+        if why is not None:
+            # Not resumed, not deleted: the journal stays on flash as it is
+            # until a player starts a new match (nothing is lost unasked).
+            self.say("journal not resumed: %s; choose a new match" % why)
             self._to_menu(False)
             return
+        g = header[0]
+        players = header[1]
+        opts = header[2] | (header[3] << 8)
+        m = games.new_match(g, players, opts)
         mask = 0
         seed = -1
         rewrite = False
         for i in range(len(actions)):
             a = actions[i]
-            if a >> 20 == _SEATS_KIND:
+            # The table's records come before the match's first action (a
+            # later one is malformed, as is any word the engine cannot read).
+            if a >> 20 == _SEATS_KIND and not m.journal:
                 mask = a & 0xFFFF
                 continue
-            if a >> 20 == _SEED_KIND:
+            if a >> 20 == _SEED_KIND and not m.journal:
                 seed = a & _SEED_BITS
                 continue
             # The table's own draws: its actions with no item that no seat enters
