@@ -28,8 +28,10 @@ sim: deps
 	@$(PY) -m sim $(ARGS) || { status=$$?; [ $$status -eq 141 ] || exit $$status; }
 
 # make flash PORT=/dev/ttyACM0   (compile the firmware, copy what changed, soft-reset)
+# Without PORT: $$DICETABLE_PORT, else the first USB serial board (no board: one line says so).
+# ARGS passes more options (make flash ARGS="--firmware other/").
 flash: deps
-	$(PY) -m host_tools flash $(if $(PORT),--port $(PORT))
+	$(PY) -m host_tools flash $(if $(PORT),--port '$(PORT)') $(ARGS)
 
 # Every figure the docs quote (docs/performance.md says which bench prints which).
 bench: deps

@@ -25,6 +25,12 @@ into maintenance mode, and a second run repairs it:
 A re-run compares hashes again: whatever a cut left behind (a missing
 main.py, an old module, a .tmp) differs from the build and is rewritten or
 removed.
+
+Nothing is flashed that is not the whole firmware: check_firmware() refuses
+a folder that is missing, not a folder, or lacks one of REQUIRED (the entry
+files, the maintenance set, the table's configuration and the packages), and
+build() refuses a file mpy-cross does not compile; both run before the board
+is touched, so a flash of the wrong folder changes nothing.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from pathlib import Path
 from typing import Callable
 
 from host_tools.board import Board
+from host_tools.errors import ToolError, shown, why
 
 ENTRY = ("boot.py", "main.py")
 MAINTENANCE_SET = ("pins.mpy", "maintenance.mpy", "boot.py")
@@ -45,8 +52,47 @@ MAINTENANCE_SET = ("pins.mpy", "maintenance.mpy", "boot.py")
 Progress = Callable[[int, int, str], None]
 
 
-class FlashError(Exception):
+# What a folder must hold to be the table's firmware (a flash removes from the
+# board every code file the build does not have).
+REQUIRED = ("boot.py", "main.py", "pins.py", "maintenance.py", "table_config.py",
+            "dicetable/__init__.py", "hal/__init__.py")
+MAX_FILES = 500         # firmware/ has ~60 .py files; a folder with thousands is not it
+TOO_MANY = "%s holds more than %d .py files: it is not the table's firmware; nothing was flashed"
+FILE_NAME = "%s: a firmware file's name is ASCII without spaces (MicroPython imports it by name)"
+
+
+class FlashError(ToolError):
     """The build failed or a file did not verify on the board."""
+
+
+def check_firmware(firmware_dir: str | Path) -> Path:
+    """The firmware folder, if it is one; FlashError saying what is wrong if not."""
+    root = Path(firmware_dir)
+    name = shown(firmware_dir)
+    hint = "give the firmware folder, e.g. --firmware firmware (the default)"
+    try:
+        if not root.exists():
+            raise FlashError("no firmware folder %s (%s)" % (name, hint))
+        if not root.is_dir():
+            raise FlashError("%s is a file, not a firmware folder (%s)" % (name, hint))
+        missing = [r for r in REQUIRED if not (root / r).is_file()]
+    except OSError as e:
+        raise FlashError("cannot read the firmware folder %s: %s" % (name, why(e))) from None
+    if missing:
+        raise FlashError("%s is not the table's firmware: it lacks %s; nothing was flashed (%s)"
+                         % (name, ", ".join(missing), hint))
+    return root
+
+
+def _compile_error(name: str, stderr: str) -> str:
+    """mpy-cross's complaint as one line: 'file line N: SyntaxError: ...'."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    where = ""
+    for line in lines:
+        if line.startswith("File ") and ", line " in line:
+            where = " line " + line.rsplit(", line ", 1)[1].split(",")[0]
+    last = lines[-1] if lines else "mpy-cross failed"
+    return f"{name}{where}: {last}"
 
 
 def mpy_cross() -> str:
@@ -61,25 +107,40 @@ def mpy_cross() -> str:
 
 
 def build(firmware_dir: str | Path) -> dict[str, bytes]:
-    """{path on the board: contents} for the firmware in `firmware_dir`."""
-    root = Path(firmware_dir)
+    """{path on the board: contents} for the firmware in `firmware_dir`
+    (check_firmware() first); FlashError with one line if a file does not compile."""
+    root = check_firmware(firmware_dir)
     files: dict[str, bytes] = {}
     tool = mpy_cross()
-    with tempfile.TemporaryDirectory() as tmp:
+    try:
+        sources = []
         for src in sorted(root.rglob("*.py")):
-            rel = src.relative_to(root)
-            if "__pycache__" in rel.parts:
-                continue
-            name = rel.as_posix()
-            if name in ENTRY:
-                files[name] = src.read_bytes()
-                continue
-            out = Path(tmp) / "out.mpy"
-            r = subprocess.run([tool, "-march=armv6m", "-s", name, "-o", str(out), str(src)],
-                               capture_output=True, text=True, check=False)
-            if r.returncode != 0:
-                raise FlashError(f"mpy-cross failed on {name}:\n{r.stderr.strip()}")
-            files[name[:-3] + ".mpy"] = out.read_bytes()
+            if "__pycache__" not in src.relative_to(root).parts:
+                sources.append(src)
+                if len(sources) > MAX_FILES:
+                    raise FlashError(TOO_MANY % (shown(firmware_dir), MAX_FILES))
+    except OSError as e:
+        raise FlashError("cannot read the firmware folder %s: %s" % (
+            shown(firmware_dir), why(e))) from None
+    with tempfile.TemporaryDirectory() as tmp:
+        for src in sources:
+            name = src.relative_to(root).as_posix()
+            if not name.isascii() or " " in name:
+                raise FlashError(FILE_NAME % shown(name) + "; nothing was flashed")
+            try:
+                if name in ENTRY:
+                    files[name] = src.read_bytes()
+                    continue
+                out = Path(tmp) / "out.mpy"
+                r = subprocess.run([tool, "-march=armv6m", "-s", name, "-o", str(out), str(src)],
+                                   capture_output=True, text=True, errors="replace", check=False)
+                if r.returncode != 0:
+                    raise FlashError("mpy-cross does not compile %s; nothing was flashed"
+                                     % _compile_error(name, r.stderr))
+                files[name[:-3] + ".mpy"] = out.read_bytes()
+            except OSError as e:
+                raise FlashError("cannot read %s: %s; nothing was flashed" % (
+                    name, why(e))) from None
     return files
 
 
@@ -127,15 +188,23 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def flash(board: Board, firmware_dir: str | Path,
+def flash(board: Board, firmware_dir: str | Path | dict[str, bytes],
           progress: Progress | None = None) -> list[str]:
-    """Bring the board's code in line with `firmware_dir`; the paths copied."""
-    files = build(firmware_dir)
+    """Bring the board's code in line with `firmware_dir` (or a build() of it);
+    the paths copied."""
+    files = firmware_dir if isinstance(firmware_dir, dict) else build(firmware_dir)
+    return flash_build(board, files, progress)[0]
+
+
+def flash_build(board: Board, files: dict[str, bytes],
+                progress: Progress | None = None) -> tuple[list[str], list[str]]:
+    """Bring the board's code in line with a build; (paths copied, stale paths removed)."""
     on_board, dirs = board_state(board)
     changed = [p for p in files if on_board.get(p) != _sha(files[p])]
     stale = sorted(p for p in on_board if p not in files and _is_code(p))
     if not changed and not stale:
-        return []
+        return [], []
+    removed = list(stale)
 
     def order(p: str) -> tuple[int, int, str]:
         if p in MAINTENANCE_SET:
@@ -167,11 +236,11 @@ def flash(board: Board, firmware_dir: str | Path,
         board.write(path, files[path])
         got = board.sha256(path)
         if got != _sha(files[path]):
-            raise FlashError(f"{path}: hash on the board {got} differs from the build; "
-                             "run flash again")
+            raise FlashError("%s: hash on the board %s differs from the build; run flash "
+                             "again" % (path, got))
         if progress is not None:
             progress(i, n, path)
     for old in stale:
         board.remove(old)
     board.soft_reset()
-    return todo
+    return todo, removed

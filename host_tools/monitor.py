@@ -6,7 +6,7 @@ tags').  format_line() makes a received line readable: the host's time, a
 mark for what needs the maker's eye (refusals, faults, storage or journal
 trouble, Python tracebacks), control characters and REPL prompts removed.
 follow() is the live loop; it only reads, so it never resets or stops the
-board (Ctrl-C ends it).
+board (Ctrl-C ends it: KeyboardInterrupt goes to the caller, the port closed).
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 import time
 from typing import Callable
+
+from host_tools.board import NoBoard, why_not, no_board_at, resolve_port
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _PROMPTS = (">>> ", "... ", "raw REPL; CTRL-B to exit", ">OK")
@@ -28,7 +30,7 @@ _MARKS = (
 _WIDTH = max(len(mark) for mark, _ in _MARKS)
 
 
-class NoSerial(Exception):
+class NoSerial(NoBoard):
     """No board answers on the serial port."""
 
 
@@ -64,34 +66,33 @@ def format_line(raw: bytes | str, when: float) -> str | None:
 
 def find_port() -> str:
     """The first USB serial port that looks like a Pico (Raspberry Pi's USB
-    vendor id 0x2E8A), else the first USB serial port; NoSerial if none."""
-    from serial.tools import list_ports
-    ports = [p for p in list_ports.comports() if p.vid is not None]
-    ports.sort(key=lambda p: p.vid != 0x2E8A)
-    if not ports:
-        raise NoSerial("no board found on any USB serial port (is it plugged in? give --port)")
-    return ports[0].device
+    vendor id 0x2E8A), else the first USB serial port; NoBoard if none."""
+    return resolve_port("auto")
 
 
 def open_port(url: str, timeout: float = 0.2):
     """A pyserial port for a device path or a URL ('socket://127.0.0.1:4000');
     'auto' picks the board's USB port."""
     import serial
-    if url == "auto":
-        url = find_port()
+    url = resolve_port(url)
     try:
         return serial.serial_for_url(url, baudrate=115200, timeout=timeout)
     except (serial.SerialException, OSError, ValueError) as e:
-        raise NoSerial("no board answers at %s: %s" % (url, e)) from None
+        why = str(e) if isinstance(e, ValueError) else why_not(url)
+        raise NoSerial(str(no_board_at(url, why))) from None
 
 
 def follow(url: str, emit: Callable[[str], None], max_lines: int | None = None,
-           seconds: float | None = None, clock: Callable[[], float] = time.time) -> int:
+           seconds: float | None = None, clock: Callable[[], float] = time.time,
+           opened: Callable[[str], None] | None = None) -> int:
     """Read the port and emit each formatted line until Ctrl-C, the port
-    closing, or (for tests) `max_lines` lines shown or `seconds` passed.
-    Returns the lines shown."""
+    closing, or (for tests) `max_lines` lines shown or `seconds` passed;
+    `opened(url)` is called once the port is open.  Returns the lines shown."""
     import serial
+    url = resolve_port(url)
     port = open_port(url)
+    if opened is not None:
+        opened(url)
     shown = 0
     pending = b""
     end = None if seconds is None else time.monotonic() + seconds
@@ -102,7 +103,8 @@ def follow(url: str, emit: Callable[[str], None], max_lines: int | None = None,
             try:
                 chunk = port.read(port.in_waiting or 1)
             except (serial.SerialException, OSError) as e:
-                raise NoSerial("the board went away: %s" % e) from None
+                raise NoSerial("the board at %s went away (%s): was the cable pulled?"
+                               % (url, e)) from None
             if not chunk:
                 continue
             pending += chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
@@ -114,8 +116,6 @@ def follow(url: str, emit: Callable[[str], None], max_lines: int | None = None,
                     shown += 1
                     if max_lines is not None and shown >= max_lines:
                         break
-    except KeyboardInterrupt:
-        pass
     finally:
         port.close()
     return shown

@@ -17,15 +17,28 @@ title (DTwww, Walzer, Dicefull, d-TT, Nokosu).  Names are matched without
 regard to case or repeated spaces; a UID may be written with ':', '-' or
 spaces between its bytes.
 
-parse_csv() checks every row and raises CsvError listing every bad one by
-line (unknown game, unknown or ambiguous item, bad UID, the same UID twice,
-the same item twice), so a caller writes nothing unless all rows are good.
+read_csv(path) is the one reader of a registry CSV file: it refuses what is
+not a CSV of tags at all with the place of the first problem (not UTF-8
+text, binary, UTF-16, a file over MAX_BYTES, a cell over MAX_CELL
+characters, a quote not closed on its line, text after a closing quote, a
+control character) and a file without a single tag (empty, or a header and
+comments only), then parse_csv() checks every row and raises CsvError
+listing every bad one by line and column (unknown game, unknown or
+ambiguous item, bad UID, the same UID twice, the same item twice, a row
+that is not three cells), so a caller writes nothing unless all rows are
+good.  It is tolerant of what does not change the meaning: a UTF-8
+byte-order mark, CRLF or CR line ends, cells quoted or not, spaces around
+cells, empty trailing cells, blank and '#' comment lines, the header line or
+none.  Each problem is (line, column, message), 1-based; line 0 is the file
+as a whole.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
+from pathlib import Path
 from typing import Iterable
 
 import sim  # noqa: F401  (puts firmware/ on sys.path)
@@ -33,23 +46,58 @@ from dicetable.app import games
 from dicetable.app.registry import pack, uid_hex, unpack
 from dicetable.match.engine import GAMES
 from hal.storage import OK, Storage
+from host_tools.errors import ToolError, read_bytes
 
 HEADER = ("uid_hex", "game", "item")
 REGISTRY_FILE = "registry.bin"
 
 Entry = tuple[bytes, int, int]
 
+MAX_BYTES = 1 << 20     # a full registry (201 tags) with names and comments is ~10 KB
+MAX_CELL = 200          # characters: a UID with separators is 29, the longest name ~20
+WHAT = "a CSV file of tags (uid_hex,game,item)"
+ROW_FORM = "a row is uid_hex,game,item, e.g. 04a1b2c3,dtwww,red d6 copy 1"
+_SAVE_AS = "save the sheet as 'CSV UTF-8 (comma delimited)'"
+# The problems, each as docs/refusals.md quotes it.
+NOT_UTF8 = "byte 0x%02x is not UTF-8 (another encoding, or not text): %s"
+OPEN_QUOTE = "this quote is not closed on its line (a cell is on one line: close the quote)"
+AFTER_QUOTE = "text after a closing quote (quote the whole cell, or none of it)"
+CONTROL = "a control character U+%04X (a CSV file is text; %s)"
+LONG_CELL = "a cell of %d characters (a UID, game or item is at most %d)"
+NO_TAGS = "no tags in it (it is empty, or a header and comments only): %s"
+ONE_COLUMN = "one column, its cells separated by %s: save the sheet as CSV with commas"
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")   # not \t (\r and \n end lines)
 
-class CsvError(ValueError):
-    """Every bad row of a CSV: `errors` is [(line number, message)]."""
 
-    def __init__(self, errors: list[tuple[int, str]]):
-        self.errors = errors
-        super().__init__("\n".join("line %d: %s" % e for e in errors))
+class CsvError(ToolError, ValueError):
+    """The problems of a CSV, first first: `problems` is [(line, column, message)],
+    `errors` [(line, message)] (line 0: the file as a whole)."""
+
+    def __init__(self, problems: list[tuple[int, int, str]]):
+        self.problems = problems
+        self.errors = [(line, message) for line, _, message in problems]
+        super().__init__(self.where(problems[0]) if problems else "")
+
+    @staticmethod
+    def where(problem: tuple[int, int, str], name: str = "") -> str:
+        """'name:line:column: message' ('name: message' for the whole file)."""
+        line, column, message = problem
+        place = ":".join(str(x) for x in ((name,) if name else ()) + (
+            (line, column) if line else ()))
+        return "%s: %s" % (place, message) if place else message
+
+    def lines(self, name: str) -> list[str]:
+        """One 'name:line:column: message' line per problem."""
+        return [self.where(p, name) for p in self.problems]
 
 
 def _norm(text: str) -> str:
     return " ".join(text.lower().split())
+
+
+def _shown(text: str, width: int = 30) -> str:
+    """A cell as a message quotes it: escaped, and cut if long."""
+    return repr(text if len(text) <= width else text[:width] + "...")
 
 
 def game_index(name: str) -> int:
@@ -58,7 +106,9 @@ def game_index(name: str) -> int:
     for g in range(len(GAMES)):
         if key in (GAMES[g], _norm(games.TITLES[g])):
             return g
-    raise ValueError("unknown game %r (games: %s)" % (name, ", ".join(GAMES)))
+    if not key:
+        raise ValueError("the game is empty (games: %s)" % ", ".join(GAMES))
+    raise ValueError("unknown game %s (games: %s)" % (_shown(name), ", ".join(GAMES)))
 
 
 def item_names(g: int) -> dict[int, str]:
@@ -82,10 +132,13 @@ def item_by_name(g: int, text: str) -> int:
     """The item a name or a decimal number stands for in game g; ValueError if none."""
     names = item_names(g)
     text = text.strip()
-    if text.isdigit():
-        if int(text) in names:
+    if not text:
+        raise ValueError("the item is empty (an item's name, e.g. %r, or its number)"
+                         % next(iter(names.values())))
+    if text.isascii() and text.isdigit():      # not int(): it takes '٣' and 10,000 digits
+        if len(text) <= 6 and int(text) in names:
             return int(text)
-        raise ValueError("unknown item %s in %s" % (text, GAMES[g]))
+        raise ValueError("unknown item %s in %s" % (_shown(text), GAMES[g]))
     if g not in _BY_NAME:
         _BY_NAME[g] = {_norm(n): v for v, n in names.items()}
     found = _BY_NAME[g].get(_norm(text))
@@ -93,23 +146,139 @@ def item_by_name(g: int, text: str) -> int:
         return found
     shared = sorted(n for n in names.values() if _norm(n).startswith(_norm(text) + " copy "))
     if shared:
-        raise ValueError("item %r of %s is ambiguous: say %s" % (
-            text, GAMES[g], " or ".join(repr(n) for n in shared)))
-    raise ValueError("unknown item %r in %s" % (text, GAMES[g]))
+        raise ValueError("item %s of %s is ambiguous: say %s" % (
+            _shown(text), GAMES[g], " or ".join(repr(n) for n in shared)))
+    raise ValueError("unknown item %s in %s" % (_shown(text), GAMES[g]))
 
 
 def parse_uid(text: str) -> bytes:
     """UID bytes from hex ('04a1b2c3', '04:A1:B2:C3'); 4, 7 or 10 bytes."""
     digits = text.strip()
+    if not digits:
+        raise ValueError("the UID is empty (4, 7 or 10 bytes in hex, e.g. 04a1b2c3)")
     for sep in ":- ":
         digits = digits.replace(sep, "")
     try:
+        if not digits.isascii():
+            raise ValueError
         uid = bytes.fromhex(digits)
     except ValueError:
-        raise ValueError("UID %r is not hex" % text) from None
+        raise ValueError("UID %s is not hex (4, 7 or 10 bytes, e.g. 04a1b2c3)"
+                         % _shown(text)) from None
     if len(uid) not in (4, 7, 10):
-        raise ValueError("UID %r has %d bytes (a tag's UID has 4, 7 or 10)" % (text, len(uid)))
+        raise ValueError("UID %s has %d bytes (a tag's UID has 4, 7 or 10)" % (
+            _shown(text), len(uid)))
     return uid
+
+
+# --- the file -------------------------------------------------------------------
+
+def _place(data: bytes, at: int) -> tuple[int, int]:
+    """(line, column) of byte `at` of undecoded data, the column in characters."""
+    start = max(data.rfind(b"\n", 0, at), data.rfind(b"\r", 0, at)) + 1
+    line = data.count(b"\n", 0, at) + data.count(b"\r", 0, at) - data.count(b"\r\n", 0, at) + 1
+    return line, len(data[start:at].decode("utf-8", "replace")) + 1
+
+
+def decode(data: bytes) -> str:
+    """The text of a CSV file's bytes (a UTF-8 byte-order mark dropped, line ends
+    made \\n); CsvError with the place of the first problem if it is not UTF-8
+    text."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise CsvError([(1, 1, "UTF-16 text: %s" % _SAVE_AS)])
+    nul = data.find(b"\0")
+    if nul >= 0:
+        for half in (data[0::2], data[1::2]):
+            if len(half) >= 2 and half.count(0) * 4 >= len(half) * 3:   # every other byte
+                raise CsvError([(1, 1, "UTF-16 text: %s" % _SAVE_AS)])
+        line, column = _place(data, nul)
+        raise CsvError([(line, column, "binary data (a NUL byte): this is not a CSV file; %s"
+                         % _SAVE_AS)])
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line, column = _place(data, e.start)
+        raise CsvError([(line, column, NOT_UTF8 % (data[e.start], _SAVE_AS))]) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def split_line(text: str, line: int) -> list[tuple[int, str]]:
+    """The cells of one line of CSV: [(column, cell)], quoted cells unquoted
+    (a doubled quote inside one is a quote).  CsvError for a quote not closed
+    on its line or text after a closing quote."""
+    cells: list[tuple[int, str]] = []
+    i, n = 0, len(text)
+    while True:
+        start = i
+        while i < n and text[i] in " \t":
+            i += 1
+        if i < n and text[i] == '"':
+            opened = i
+            parts = []
+            j = i + 1
+            while True:
+                k = text.find('"', j)
+                if k < 0:
+                    raise CsvError([(line, opened + 1, OPEN_QUOTE)])
+                parts.append(text[j:k])
+                if text.startswith('"', k + 1):
+                    parts.append('"')
+                    j = k + 2
+                    continue
+                break
+            i = k + 1
+            while i < n and text[i] in " \t":
+                i += 1
+            if i < n and text[i] != ",":
+                raise CsvError([(line, i + 1, AFTER_QUOTE)])
+            cells.append((opened + 1, "".join(parts)))
+        else:
+            k = text.find(",", i)
+            k = n if k < 0 else k
+            cells.append((i + 1 if i < k else start + 1, text[start:k]))
+            i = k
+        if i >= n:
+            return cells
+        i += 1                  # the comma
+        if i == n:
+            cells.append((n + 1, ""))
+            return cells
+
+
+def rows(text: str) -> list[tuple[int, list[tuple[int, str]]]]:
+    """(line, [(column, cell)]) of every row of CSV text that is not blank or a
+    comment, cells stripped and empty trailing cells dropped; CsvError at the
+    first line that is not CSV text."""
+    out = []
+    for number, line in enumerate(text.split("\n"), 1):
+        if line.lstrip(" \t").startswith("#"):
+            continue
+        bad = _CONTROL.search(line)
+        if bad:
+            raise CsvError([(number, bad.start() + 1, CONTROL % (ord(bad.group()), _SAVE_AS))])
+        cells = [(column, cell.strip()) for column, cell in split_line(line, number)]
+        while cells and not cells[-1][1]:
+            cells.pop()     # a spreadsheet's empty trailing columns
+        if not cells or cells[0][1].startswith("#"):
+            continue
+        for column, cell in cells:
+            if len(cell) > MAX_CELL:
+                raise CsvError([(number, column, LONG_CELL % (len(cell), MAX_CELL))])
+        out.append((number, cells))
+    return out
+
+
+def read_csv(path: str | Path, existing: Iterable[Entry] = ()) -> list[Entry]:
+    """The entries of the CSV file at `path`: ToolError if the file cannot be read,
+    CsvError for its problems (see the module docstring), a file without a tag
+    included."""
+    text = decode(read_bytes(path, WHAT, MAX_BYTES))
+    entries = parse_csv(text, existing)
+    if not entries:
+        raise CsvError([(0, 0, NO_TAGS % ROW_FORM)])
+    return entries
 
 
 def parse_csv(text: str, existing: Iterable[Entry] = ()) -> list[Entry]:
@@ -117,7 +286,7 @@ def parse_csv(text: str, existing: Iterable[Entry] = ()) -> list[Entry]:
 
     `existing` entries (the registry a row is added to) count for the
     duplicate checks.  Raises CsvError naming every bad row."""
-    errors: list[tuple[int, str]] = []
+    problems: list[tuple[int, int, str]] = []
     entries: list[Entry] = []
     uid_line: dict[bytes, int] = {}
     item_line: dict[tuple[int, int], int] = {}
@@ -125,45 +294,56 @@ def parse_csv(text: str, existing: Iterable[Entry] = ()) -> list[Entry]:
         uid_line[bytes(uid)] = 0
         item_line[(g, item)] = 0
     first = True
-    for number, row in enumerate(csv.reader(io.StringIO(text.lstrip("\ufeff"))), 1):
-        cells = [c.strip() for c in row]
-        while cells and not cells[-1]:
-            cells.pop()     # a spreadsheet's empty trailing columns
-        if not cells or cells[0].startswith("#"):
+    for number, cells in rows(text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")):
+        header = first
+        first = False
+        words = [cell for _, cell in cells]
+        if header and tuple(_norm(c) for c in words) == HEADER:
             continue
-        if first:
-            first = False
-            if tuple(_norm(c) for c in cells) == HEADER:
-                continue
         if len(cells) != 3:
-            errors.append((number, "expected 3 columns uid_hex,game,item, got %d" % len(cells)))
+            if len(cells) == 1 and (";" in words[0] or "\t" in words[0]):
+                problems.append((number, 1, ONE_COLUMN % ("';'" if ";" in words[0] else "tabs")))
+            else:
+                column = cells[3][0] if len(cells) > 3 else cells[-1][0] + len(words[-1])
+                problems.append((number, column, "expected 3 columns uid_hex,game,item, got %d "
+                                 "(e.g. 04a1b2c3,dtwww,red d6 copy 1)" % len(cells)))
             continue
-        problems = []
+        found: list[tuple[int, str]] = []
         uid = g = item = None
         try:
-            uid = parse_uid(cells[0])
+            uid = parse_uid(words[0])
         except ValueError as e:
-            problems.append(str(e))
+            found.append((cells[0][0], str(e)))
         try:
-            g = game_index(cells[1])
-            item = item_by_name(g, cells[2])
+            g = game_index(words[1])
         except ValueError as e:
-            problems.append(str(e))
+            found.append((cells[1][0], str(e)))
+        else:
+            try:
+                item = item_by_name(g, words[2])
+            except ValueError as e:
+                found.append((cells[2][0], str(e)))
+        if header and uid is None and g is None:
+            problems.append((number, 1, "neither a tag nor the header uid_hex,game,item (%s)"
+                             % ROW_FORM))
+            continue
         if uid is not None and uid in uid_line:
-            problems.append("UID %s is already %s" % (uid_hex(uid), _where(uid_line[uid])))
+            found.append((cells[0][0], "UID %s is already %s" % (
+                uid_hex(uid), _where(uid_line[uid]))))
         if g is not None and item is not None and (g, item) in item_line:
-            problems.append("item %s of %s already has a tag %s" % (
-                item_names(g)[item], GAMES[g], _where(item_line[(g, item)])))
+            found.append((cells[2][0], "item %s of %s already has a tag %s" % (
+                item_names(g)[item], GAMES[g], _where(item_line[(g, item)]))))
         if uid is not None:
             uid_line.setdefault(uid, number)
         if g is not None and item is not None:
             item_line.setdefault((g, item), number)
-        if problems:
-            errors.append((number, "; ".join(problems)))
+        if found:
+            found.sort()
+            problems.append((number, found[0][0], "; ".join(m for _, m in found)))
         elif uid is not None and g is not None and item is not None:
             entries.append((uid, g, item))
-    if errors:
-        raise CsvError(errors)
+    if problems:
+        raise CsvError(problems)
     return entries
 
 

@@ -2,62 +2,89 @@
 
 A saved match is either the board's journal.bin (the journal image `backup`
 writes: its segments one after the other; or a backup folder holding one) or
-a match file written by `python -m sim --save`.  The
-journal's own records of the table (SEATS, kind 15, and SEED, kind 14: see
-dicetable/app/table.py) are not the game's and are skipped; what is left is
-folded by sim.play.replay, so the transcript is the one `python -m sim
---replay` prints for the same match.
+a match file written by `python -m sim --save`.  The journal is read by
+journal_image.py, the match file by sim/matchfile.py: each the one reader of
+its kind, and each refuses a header the match engine refuses
+(engine.header_refusal) with one line.  The journal's own records of the
+table (SEATS and SEED: see dicetable/app/table.py) are not the game's and
+are skipped; what is left is folded by sim.play.replay, so the transcript is
+the one `python -m sim --replay` prints for the same match.
 """
 
 from __future__ import annotations
 
+import os
 import pathlib
 
 import sim  # noqa: F401  (puts firmware/ on sys.path)
-from dicetable.match.engine import GAMES
-from hal.storage import CORRUPT, STATUS_NAMES, TORN
-from host_tools.backup import load_image
+from dicetable.match.engine import header_refusal
+from host_tools import journal_image
+from host_tools.errors import ToolError, shown, why
 from sim import matchfile
 from sim.play import replay
 
 JOURNAL_FILE = "journal.bin"
-_TABLE_KINDS = (0xE, 0xF)     # SEED, SEATS
+NO_JOURNAL = "%s is a folder without a journal.bin (give a journal.bin, a backup or a match file)"
+A_REGISTRY = "%s is a registry.bin (the tags), not a match: give a journal.bin or a match file"
+NEITHER = "neither a match file nor a journal.bin (one starts with the bytes DJ)"
 
 
-class ReplayError(ValueError):
+class ReplayError(ToolError, ValueError):
     pass
 
 
-def read_journal(data: bytes) -> tuple[str, int, int, list[int], str]:
+def read_journal(data: bytes, name: str = JOURNAL_FILE) -> tuple[str, int, int, list[int], str]:
     """(game, players, options, actions, note) from journal.bin bytes; `note`
     says what the load dropped ('' when the journal is whole)."""
-    header, actions, status = load_image(bytes(data))
-    if header is None:
-        raise ReplayError("journal.bin holds no match (%s)" % STATUS_NAMES[status])
-    if header[0] >= len(GAMES):
-        raise ReplayError("journal.bin names game %d, which the table does not have" % header[0])
-    note = ""
-    if status == TORN:
-        note = "the journal's last record was torn (a power cut while writing it) and is left out"
-    elif status == CORRUPT:
-        note = "the journal is damaged after action %d; the transcript stops there" % len(actions)
-    actions = [a for a in actions if a >> 20 not in _TABLE_KINDS]
-    return GAMES[header[0]], header[1], header[2] | (header[3] << 8), actions, note
+    try:
+        j = journal_image.read_image(bytes(data), name)
+    except journal_image.JournalError as e:
+        raise ReplayError(str(e)) from None
+    return j.game, j.players, j.options, j.actions, j.note
+
+
+def _sniff(path: pathlib.Path) -> bytes:
+    """The first bytes of a file, to tell a journal image from a match file."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(2)
+    except OSError:
+        return b""          # the reader that follows says what is wrong
 
 
 def load(path: str | pathlib.Path) -> tuple[str, int, int, list[int], str]:
     """(game, players, options, actions, note) of a journal.bin, a folder
-    holding one, or a match file."""
+    holding one, or a match file; ReplayError with one line if it is none."""
     p = pathlib.Path(path)
-    if p.is_dir():
-        p = p / JOURNAL_FILE
-    data = p.read_bytes()
-    if data[:1] == b"D" and data[1:2] in (b"J", b"S") and len(data) % 4096 == 0:
-        return read_journal(data)
+    if not os.fspath(path):
+        raise ReplayError("no file named (give a journal.bin, a backup folder or a match file)")
+    try:
+        if p.is_dir():
+            p = p / JOURNAL_FILE
+            if not p.exists():
+                raise ReplayError(NO_JOURNAL % shown(path))
+    except OSError as e:
+        raise ReplayError("cannot read %s: %s" % (shown(path), why(e))) from None
+    head = _sniff(p)
+    if head == b"DR":
+        raise ReplayError(A_REGISTRY % shown(p))
+    if head in (b"DJ", b"DS"):
+        try:
+            j = journal_image.read_file(p)
+        except ToolError as e:
+            raise ReplayError(str(e)) from None
+        return j.game, j.players, j.options, j.actions, j.note
     try:
         game, players, options, actions = matchfile.read(str(p))
-    except (matchfile.MatchFileError, UnicodeDecodeError) as e:
-        raise ReplayError("%s is neither a journal.bin nor a match file: %s" % (p, e)) from None
+    except ValueError as e:     # MatchFileError: 'path:line:column: what is wrong'
+        text = str(e)
+        hint = getattr(matchfile, "_JOURNAL_HINT", None)
+        if hint and hint in text:   # binary: and not a journal image either (sniffed above)
+            text = text.replace(hint, NEITHER)
+        raise ReplayError(text) from None
+    why_not = header_refusal(game, players, options)
+    if why_not:
+        raise ReplayError("%s: %s" % (shown(p), why_not))
     return game, players, options, actions, ""
 
 
@@ -75,4 +102,3 @@ def replay_into(path: str | pathlib.Path, out: list[str]) -> str:
     game, players, options, actions, note = load(path)
     replay(game, players, options, actions, out)
     return note
-

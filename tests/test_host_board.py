@@ -81,6 +81,29 @@ def test_board_api(vboard):
         assert b.exec("print('after')").strip() == "after"
 
 
+def test_writes_go_through_a_temporary_file(vboard):
+    """A write cut before its last chunk leaves the old file whole; write_many
+    changes nothing until its one renaming step."""
+    with Board(vboard.url) as b:
+        b.write("f.bin", b"old")
+        real = b.exec
+
+        def cut(code, timeout=30.0):
+            if "os.rename" in code:
+                raise NoBoard("cable pulled")
+            return real(code, timeout)
+        b.exec = cut                                    # type: ignore[method-assign]
+        with pytest.raises(NoBoard):
+            b.write("f.bin", bytes(10000))
+        with pytest.raises(NoBoard):
+            b.write_many({"f.bin": b"new", "g.bin": b"new"})
+        b.exec = real                                   # type: ignore[method-assign]
+        assert b.read("f.bin") == b"old" and not b.exists("g.bin")
+        b.write_many({"f.bin": b"new", "g.bin": b"new"}, remove=("nothing",))
+        assert b.read("f.bin") == b.read("g.bin") == b"new"
+        assert [n for n in b.listdir("") if n.endswith(".tmp")] == []
+
+
 def test_no_board():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

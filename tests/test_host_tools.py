@@ -233,20 +233,25 @@ def test_cli_help():
     assert r.returncode == 0 and "import" in r.stdout and "scan" in r.stdout
 
 
-def test_cli_monitor_without_a_board_is_one_line_exit_2():
+def test_cli_monitor_without_a_board_is_one_line_exit_1():
     r = run_cli("monitor", "--port", NOBODY)
-    assert r.returncode == 2
-    assert r.stderr.splitlines()[-1].startswith("error: no board answers at " + NOBODY)
+    assert r.returncode == 1
+    assert r.stderr.splitlines() == [
+        "error: no board at %s: nothing answers there; check the cable and the port (--port, "
+        "e.g. /dev/ttyACM0, COM5 or socket://host:port)" % NOBODY]
 
 
 @pytest.mark.parametrize("args", [["provision", "export", "-"], ["backup", "BACKUP"]])
-def test_cli_board_commands_without_a_board_exit_2(tmp_path, args):
+def test_cli_board_commands_without_a_board_exit_1(tmp_path, args):
     pytest.importorskip("host_tools.board")
     args = [str(tmp_path / a) if a == "BACKUP" else a for a in args]
     r = run_cli(*args, "--port", NOBODY, timeout=45)
-    assert r.returncode == 2, r.stderr
+    assert r.returncode == 1, r.stderr
     assert "Traceback" not in r.stderr
-    assert r.stderr.strip().splitlines()[-1].startswith("error:")
+    assert r.stderr.splitlines() == ["error: no board at %s: nothing answers there; check the "
+                                     "cable and the port (--port, e.g. /dev/ttyACM0, COM5 or "
+                                     "socket://host:port)" % NOBODY]
+    assert not (tmp_path / "BACKUP").exists()
 
 
 # --- provision import/export on the virtual board -----------------------------------
@@ -272,7 +277,8 @@ def test_provision_import_export_on_the_virtual_board(vboard, tmp_path, capsys):
     bad = tmp_path / "bad.csv"
     bad.write_text(BAD)
     assert main(["provision", "import", str(bad), "--port", url]) == 1
-    assert main(["provision", "export", str(out), "--port", url]) == 0
+    assert main(["provision", "export", str(out), "--port", url]) == 1     # it exists
+    assert main(["provision", "export", str(out), "--port", url, "--force"]) == 0
     assert sorted(registry_csv.parse_csv(out.read_text())) == sorted(sample_entries())
     capsys.readouterr()
 
