@@ -818,18 +818,18 @@ def test_the_menu_offers_exactly_what_the_engines_take():
     engine takes (engine.header_refusal): the menu never offers a refusal."""
     from dicetable.app import menu as menu_mod
     from itertools import product
-    assert menu_mod.MAX_LENGTH == LONGEST
+    assert max(games.MAX_LENGTHS) == LONGEST
     for g, name in enumerate(GAMES):
         cls = type(games.new_match(g, games.PLAYERS[g][0], 0))
         assert games.OPTIONS[g] == cls.OPTIONS | games.COUNT
-        assert cls.MAX_COUNT == LONGEST
+        assert cls.MAX_COUNT == games.MAX_LENGTHS[g]
         low, high = games.PLAYERS[g]
         m = menu_mod.Menu([0, 1, 2, 3, 4, 5, 6])
         m.game = g
         flags = [f for f in m.fields() if f in (F_HANDS, F_ROLLS, F_VARIANT)]
         assert F_LENGTH in m.fields()
         for values in product((0, 1), repeat=len(flags)):
-            for length in range(menu_mod.MAX_LENGTH + 1):
+            for length in range(games.MAX_LENGTHS[g] + 1):
                 for f, v in zip(flags, values):
                     m.values[f] = v
                 m.values[F_LENGTH] = length
@@ -838,7 +838,7 @@ def test_the_menu_offers_exactly_what_the_engines_take():
                     why = header_refusal(name, players, m.options())
                     assert (why is None) == m._players_ok(), (name, players, m.options(), why)
         # one past the menu's range is the engine's to refuse
-        assert header_refusal(name, low, options(0, LONGEST + 1)) is not None
+        assert header_refusal(name, low, options(0, cls.MAX_COUNT + 1)) is not None
         assert header_refusal(name, high, cls.OPTIONS) is None
 
 
@@ -1218,3 +1218,18 @@ def test_the_app_runs_the_same_on_micropython(capsys):
     expected = capsys.readouterr().out
     assert expected.count(" over ") == 3
     assert mpy_wasm.run(mpy_wasm.parts(script)) == expected
+
+
+def test_a_length_past_the_next_games_longest_is_cut_to_it_when_the_game_changes():
+    """Dicefull takes 12 challenges, Nokosu (two steps on) 5 rounds: the menu
+    never holds a length the game it shows would refuse."""
+    from dicetable.app import menu as menu_mod
+    m = menu_mod.Menu([0, 1, 2, 3, 4, 5, 6])
+    m.game = games.DICEFULL
+    m.values[F_LENGTH] = 12
+    m.button(0, PLUS)                      # the game field: d-TT
+    assert m.game == games.DTT and m.values[F_LENGTH] == games.MAX_LENGTHS[games.DTT] == 6
+    m.button(0, PLUS)                      # Nokosu
+    assert m.game == games.NOKOSU and m.values[F_LENGTH] == 5
+    m.joined = [0, 1, 2, 3, 4]
+    assert header_refusal("nokosu", 5, m.options()) is None

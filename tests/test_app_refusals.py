@@ -32,7 +32,7 @@ def test_menu_a_seat_other_than_the_menu_seat_pressing_minus_or_plus_is_out_of_t
     assert d.leds(2) == count_leds(OUT_OF_TURN, RED)
 
 
-def test_menu_ok_with_too_few_seats_and_a_length_past_12_are_out_of_range():
+def test_menu_ok_with_too_few_seats_and_a_length_past_the_longest_are_out_of_range():
     d = Driver()
     t = d.table
     t.boot()
@@ -43,12 +43,12 @@ def test_menu_ok_with_too_few_seats_and_a_length_past_12_are_out_of_range():
     d.press(1, OK)
     while t.menu.field != 5:                      # the length field
         d.press(0, OK)
-    for _ in range(12):
+    for _ in range(6):
         d.press(0, PLUS)
     d.advance(3000)
-    d.press(0, PLUS)                              # 13: no engine takes it
+    d.press(0, PLUS)                              # 7: DTwww's longest is 6 games
     assert d.lines[-1] == "seat 0 refused: out of range"
-    assert t.menu.values[5] == 12 and d.leds(0) == count_leds(OUT_OF_RANGE, RED)
+    assert t.menu.values[5] == 6 and d.leds(0) == count_leds(OUT_OF_RANGE, RED)
 
 
 # --- provisioning ----------------------------------------------------------------------------

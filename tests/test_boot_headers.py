@@ -99,8 +99,10 @@ def test_every_player_count_and_single_option_bit_boots(rig, game):
     cls = games.engine(g).MATCH
     reads = bin(cls.OPTIONS).count("1")
     counts = cls.MAX_PLAYERS - cls.MIN_PLAYERS + 1
-    # no option, the flags it reads and the length bits 8-11 (lengths 1, 2, 4, 8)
-    assert taken == counts * (1 + reads + 4)
+    # no option, the flags it reads and the single length bits up to its longest
+    # (lengths 1, 2, 4, 8 of bits 8-11)
+    lengths = len([bit for bit in range(8, 16) if 1 << (bit - 8) <= cls.MAX_COUNT])
+    assert taken == counts * (1 + reads + lengths)
 
 
 @pytest.mark.parametrize("game", GAMES)

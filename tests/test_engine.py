@@ -7,7 +7,7 @@ import pytest
 
 from dicetable.match.actions import NOTHING_TO_UNDO, OK
 from dicetable.match.engine import (
-    GAMES, LONGEST, OPEN_PLAY, TABLE_ROLLS, VARIANT, header_refusal, journal_actions,
+    GAMES, OPEN_PLAY, TABLE_ROLLS, VARIANT, header_refusal, journal_actions,
     journal_header, journal_header_refusal, options)
 from match_helpers import new_match, play_random, snapshot
 
@@ -83,7 +83,7 @@ def test_every_header_a_game_refuses_says_why_and_raises_on_new(game):
         for opts in [0] + [1 << bit for bit in range(16)]:
             why = header_refusal(game, players, opts)
             taken = (cls.MIN_PLAYERS <= players <= cls.MAX_PLAYERS
-                     and (opts & 0xFF & ~cls.OPTIONS) == 0 and opts >> 8 <= LONGEST)
+                     and (opts & 0xFF & ~cls.OPTIONS) == 0 and opts >> 8 <= cls.MAX_COUNT)
             assert (why is None) == taken, (players, opts, why)
             if why is None:
                 m = new_match(game, players, opts)
@@ -102,12 +102,12 @@ def test_header_refusal_lines():
     assert header_refusal("walzer", 3, 1 << 8 | 0x80) == \
         "walzer has no option bit 7 (it reads the bits in 1)"
     assert header_refusal("dtwww", 2, options(0, 13)) == \
-        "dtwww's length is 1 to 12 (0: the game's own), not 13"
+        "dtwww's length is 1 to 6 (0: the game's own), not 13"
     assert header_refusal("dtwww", 2, 1 << 16) == "options are 16 bits (0 to 65535), not 65536"
     assert header_refusal("dtwww", 2, -1) == "options are 16 bits (0 to 65535), not -1"
     assert header_refusal("chess", 2, 0) == \
         "no game 'chess': the games are dtwww, walzer, dicefull, dtt, nokosu"
-    assert header_refusal("dtwww", 4, OPEN_PLAY | options(TABLE_ROLLS | VARIANT, 12)) is None
+    assert header_refusal("dtwww", 4, OPEN_PLAY | options(TABLE_ROLLS | VARIANT, 6)) is None
 
 
 def test_journal_header_refusal_reads_the_four_bytes():

@@ -547,7 +547,7 @@ def test_the_board_filesystem_adapter_keeps_the_registry(tmp_path):
 
 def longest_journal():
     """A 5-player Nokosu match one action before its end."""
-    m = play("nokosu", 5, 4, ["heuristic"] * 5, 1)
+    m = play("nokosu", 5, 0, ["heuristic"] * 5, 1)
     return bytes(m.journal_bytes()[:4]), m.journal[:-1]
 
 

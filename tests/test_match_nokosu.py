@@ -255,7 +255,7 @@ def test_rounds_follow_the_player_count_and_the_count_option():
 @pytest.mark.parametrize("players,opts,why", [
     (4, VARIANT, "nokosu has no option bit 2 (it reads the bits in 3)"),
     (4, OPEN_PLAY | 0x40, "nokosu has no option bit 6 (it reads the bits in 3)"),
-    (3, options(TABLE_ROLLS, 13), "nokosu's length is 1 to 12 (0: the game's own), not 13"),
+    (3, options(TABLE_ROLLS, 13), "nokosu's length is 1 to 5 (0: the game's own), not 13"),
     (2, 0, "nokosu is for 3 to 5 players, not 2"),
     (6, 0, "nokosu is for 3 to 5 players, not 6"),
 ])

@@ -31,11 +31,13 @@ TITLES = ("DTwww", "Walzer", "Dicefull", "d-TT", "Nokosu")
 PLAYERS = ((2, 4), (3, 4), (2, 5), (3, 3), (3, 5))   # (fewest, most), as the engines
 
 COUNT = const(0x100)      # option "length" (the engine's count field)
-# The options each game reads: its engine's OPTIONS, with COUNT (every engine
-# takes a length up to engine.LONGEST).  Kept here, not read from the engines,
-# so that the menu imports no game (tests/test_app.py checks they agree).
+# The options each game reads: its engine's OPTIONS, with COUNT; and the
+# longest length it takes, its engine's MAX_COUNT.  Kept here, not read from
+# the engines, so that the menu imports no game (tests/test_app.py checks
+# they agree).
 OPTIONS = (OPEN_PLAY | TABLE_ROLLS | VARIANT | COUNT, OPEN_PLAY | COUNT,
            TABLE_ROLLS | VARIANT | COUNT, OPEN_PLAY | COUNT, OPEN_PLAY | TABLE_ROLLS | COUNT)
+MAX_LENGTHS = (6, 9, 12, 6, 5)
 VARIANT_NAMES = ("dice total", "", "2d6 length", "", "")
 LENGTH_NAMES = ("games", "rounds", "challenges", "deals", "rounds")
 

@@ -21,7 +21,7 @@ from dicetable.app import frames as fr
 from dicetable.app import games
 from dicetable.app.events import MINUS, PLUS, OK, LONG
 from dicetable.match.actions import OUT_OF_RANGE, OUT_OF_TURN
-from dicetable.match.engine import LONGEST, OPEN_PLAY, TABLE_ROLLS, VARIANT, options
+from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, options
 
 F_GAME = const(0)
 F_SEATS = const(1)
@@ -31,7 +31,6 @@ F_VARIANT = const(4)
 F_LENGTH = const(5)
 
 PROVISION = const(5)       # the game field's last value: provisioning mode
-MAX_LENGTH = LONGEST       # the length field: 0 (the game's default) to the longest
                            # an engine takes (12); games.OPTIONS: the fields shown
 
 FIELD_NAMES = ("game", "seats", "hands", "rolls", "variant", "length")
@@ -112,13 +111,15 @@ class Menu:
             step = 1 if code == PLUS else -1
             if self.field == F_GAME:
                 self.game = (self.game + step) % (PROVISION + 1)
+                if self.game != PROVISION and self.values[F_LENGTH] > games.MAX_LENGTHS[self.game]:
+                    self.values[F_LENGTH] = games.MAX_LENGTHS[self.game]
             elif self.field == F_SEATS:
                 if (self.lead in self.joined) == (step > 0):
                     return None, OUT_OF_RANGE
                 self._toggle(self.lead)
             elif self.field == F_LENGTH:
                 v = self.values[F_LENGTH] + step
-                if v < 0 or v > MAX_LENGTH:
+                if v < 0 or v > games.MAX_LENGTHS[self.game]:
                     return None, OUT_OF_RANGE
                 self.values[F_LENGTH] = v
             else:

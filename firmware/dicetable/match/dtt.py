@@ -128,6 +128,9 @@ class DttMatch(Match):
     MIN_PLAYERS = 3
     MAX_PLAYERS = 3
     OPTIONS = OPEN_PLAY
+    # Its longest journal no longer than a 5-player Nokosu match's (~760
+    # actions), the longest the boot is tested with (tests/test_boot_full_table.py).
+    MAX_COUNT = 6
 
     def __init__(self, players, options=0):
         check_header(DttMatch, players, options)

@@ -150,6 +150,9 @@ class DtwwwMatch(Match):
     MIN_PLAYERS = dt.MIN_PLAYERS
     MAX_PLAYERS = dt.MAX_PLAYERS
     OPTIONS = OPEN_PLAY | TABLE_ROLLS | VARIANT
+    # Its longest journal no longer than a 5-player Nokosu match's (~760
+    # actions), the longest the boot is tested with (tests/test_boot_full_table.py).
+    MAX_COUNT = 6
 
     # --- state -------------------------------------------------------------
 

@@ -53,7 +53,7 @@ OPEN_PLAY = const(1)     # hands are not scanned: accept what cannot be disprove
 TABLE_ROLLS = const(2)   # the table rolls for the players instead of their entries
 VARIANT = const(4)       # the game's published variant (each game says which)
 _COUNT_SHIFT = const(8)  # bits 8-15: a count overriding the game's default length
-LONGEST = const(12)      # the longest length a match may ask for (the menu's too)
+LONGEST = const(12)      # the longest length any game takes (each game's MAX_COUNT)
 _SEAT_HIGH = const(0x80000)    # bit 19: no seat number uses it
 
 GAMES = ("dtwww", "walzer", "dicefull", "dtt", "nokosu")
@@ -122,7 +122,7 @@ class Match:
     MIN_PLAYERS = 0
     MAX_PLAYERS = 0
     OPTIONS = 0            # the option flags (bits 0-7) the game reads
-    MAX_COUNT = LONGEST    # the longest length its options may ask for
+    MAX_COUNT = LONGEST    # the longest length its options may ask for (see each game)
 
     def __init__(self, players, options=0):
         self.players = players

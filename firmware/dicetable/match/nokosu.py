@@ -212,6 +212,9 @@ class NokosuMatch(Match):
     MIN_PLAYERS = core.MIN_PLAYERS
     MAX_PLAYERS = core.MAX_PLAYERS
     OPTIONS = OPEN_PLAY | TABLE_ROLLS
+    # Five rounds of five players (~760 actions) is the longest journal of any
+    # game: the one the boot is tested with (tests/test_boot_full_table.py).
+    MAX_COUNT = 5
 
     def __init__(self, players, options=0):
         check_header(NokosuMatch, players, options)

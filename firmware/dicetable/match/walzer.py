@@ -96,6 +96,9 @@ class WalzerMatch(Match):
     MIN_PLAYERS = walzer.MIN_PLAYERS
     MAX_PLAYERS = walzer.MAX_PLAYERS
     OPTIONS = OPEN_PLAY
+    # Its longest journal no longer than a 5-player Nokosu match's (~760
+    # actions), the longest the boot is tested with (tests/test_boot_full_table.py).
+    MAX_COUNT = 9
 
     def __init__(self, players, options=0):
         check_header(WalzerMatch, players, options)
