@@ -25,7 +25,7 @@ from dicetable.app.inputs import Inputs
 from dicetable.app.registry import pack
 from dicetable.app.rng import draw
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD
-from dicetable.match.engine import TABLE_ROLLS
+from dicetable.match.engine import GAMES, TABLE_ROLLS, options
 from sim.hw import hands
 from sim.play import play
 
@@ -212,3 +212,17 @@ def test_the_boot_needs_no_free_block_larger_than_a_few_kb():
     assert bench_heap.largest_free(heap_map) <= HOLE + 512
     assert out[-2].split() == ["resumed", "play", str(len(actions)),
                                str(sum(actions) % 1000003)]
+
+
+@pytest.mark.parametrize("game", ["dtwww", "walzer", "dicefull", "dtt", "nokosu"])
+def test_no_game_at_its_longest_makes_a_longer_journal(game):
+    # Each game's MAX_COUNT is chosen for this: the journal above is the longest
+    # a power-up has to read back.
+    cls = games.engine(GAMES.index(game)).MATCH
+    longest = len(nokosu_match().journal)
+    for players in range(cls.MIN_PLAYERS, cls.MAX_PLAYERS + 1):
+        flags = cls.OPTIONS & TABLE_ROLLS          # the table's rolls are actions too
+        for bot in ("heuristic", "random"):
+            for seed in (1, 2):
+                m = play(game, players, options(flags, cls.MAX_COUNT), [bot] * players, seed)
+                assert len(m.journal) <= longest, (players, bot, seed)
