@@ -1,10 +1,9 @@
 """Playing and replaying matches, and the transcript a person reads."""
 
-import importlib
 import random
 
 from dicetable.match.actions import REFUSAL_NAMES, TABLE, TABLE_BIT
-from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT
+from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, new_match
 from sim.games import game_text
 
 TITLES = {
@@ -24,10 +23,6 @@ class RefusedAction(Exception):
     def __init__(self, message, number=0, action=0, reason=""):
         super().__init__(message)
         self.number, self.action, self.reason = number, action, reason
-
-
-def new_match(game, players, options=0):
-    return importlib.import_module("dicetable.match." + game).new(players, options)
 
 
 def player_range(game):

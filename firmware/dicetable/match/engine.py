@@ -104,6 +104,12 @@ def header_refusal(game, players, options):
     return refusal_of_header(cls, players, options)
 
 
+def new_match(game, players, options=0):
+    """A fresh match of the game named `game` (one of GAMES); ValueError with
+    refusal_of_header()'s line for a header the game does not take."""
+    return __import__("dicetable.match." + game, None, None, ("new",)).new(players, options)
+
+
 def check_header(cls, players, options):
     """Raise ValueError with refusal_of_header()'s line if there is one."""
     why = refusal_of_header(cls, players, options)
