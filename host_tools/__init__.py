@@ -4,5 +4,16 @@ board.py (the connection), flash.py, backup.py (backup and restore),
 registry_csv.py (the tag registry as CSV: its one reader), journal_image.py
 (the board's journal: its one reader on the host), replay.py, monitor.py,
 errors.py (the one-line refusals and safe host writes); the CLI is
-`python -m host_tools` (__main__.py).
+`python -m host_tools` (__main__.py), installed as `dicetable-tools`.
+
+The tools read journals and registries with the board's own code, imported
+from firmware/ (never a copy): importing the package puts firmware/ on
+sys.path, as the simulator's package does for itself.
 """
+
+import pathlib
+import sys
+
+FIRMWARE = str(pathlib.Path(__file__).resolve().parent.parent / "firmware")
+if FIRMWARE not in sys.path:
+    sys.path.insert(0, FIRMWARE)

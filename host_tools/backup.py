@@ -33,26 +33,18 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from hal import storage as st
 from host_tools.board import Board
 from host_tools.errors import ToolError, read_bytes, shown, why
-
-_ROOT = Path(__file__).resolve().parents[1]
-for _p in (_ROOT / "firmware", _ROOT):
-    if str(_p) not in sys.path:
-        sys.path.insert(0, str(_p))
-
-from dicetable.app.registry import unpack  # noqa: E402
-from hal import storage as st  # noqa: E402
-from host_tools.journal_image import (  # noqa: E402,F401  (load_image, encode: the API)
+from host_tools.journal_image import (  # noqa: F401  (load_image, encode: the API)
     MAX_BLOCKS, Journal, JournalError, check_replays, encode, load_image, read_image,
     segment_name)
-from sim.hw.norflash import BLOCK  # noqa: E402
-from sim.hw.vflash import VFlash  # noqa: E402
+from host_tools.registry_csv import from_registry_bin
+from sim.hw.norflash import BLOCK
 
 JOURNAL = "journal.bin"
 REGISTRY = "registry.bin"
@@ -115,8 +107,10 @@ def check_destination(folder: str | Path, force: bool = False) -> None:
 
 def registry_count(data: bytes) -> int | None:
     """The number of tags in a registry.bin, None if it does not load."""
-    records, status = st.Storage(VFlash({REGISTRY: bytearray(data)})).load_registry()
-    return len(unpack(records)) if status == st.OK else None
+    try:
+        return len(from_registry_bin(data))
+    except ValueError:
+        return None
 
 
 def describe(name: str, data: bytes) -> str:

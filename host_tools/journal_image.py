@@ -30,11 +30,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import sim  # noqa: F401  (puts firmware/ on sys.path)
-from dicetable.app import games
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD
 from dicetable.match.actions import KIND_SHIFT, OK, REFUSAL_NAMES
-from dicetable.match.engine import GAMES, journal_header, journal_header_refusal, malformed
+from dicetable.match.engine import (journal_header, journal_header_refusal, malformed,
+                                    new_match)
 from hal import storage as st
 from host_tools.errors import ToolError, read_bytes, size_text
 from sim.hw.norflash import BLOCK, NorFlash
@@ -142,7 +141,7 @@ def read_file(path: str | Path) -> Journal:
 def check_replays(journal: Journal) -> int:
     """Fold every action of `journal` through its game's engine; the number of
     actions.  JournalError names the first one that is malformed or refused."""
-    match = games.new_match(GAMES.index(journal.game), journal.players, journal.options)
+    match = new_match(journal.game, journal.players, journal.options)
     for number, a in enumerate(journal.actions, 1):
         if malformed(a):
             raise JournalError(MALFORMED % (journal.name, number, a))

@@ -41,12 +41,12 @@ import re
 from pathlib import Path
 from typing import Iterable
 
-import sim  # noqa: F401  (puts firmware/ on sys.path)
 from dicetable.app import games
 from dicetable.app.registry import pack, uid_hex, unpack
 from dicetable.match.engine import GAMES
 from hal.storage import OK, Storage
 from host_tools.errors import ToolError, read_bytes
+from sim.hw.vflash import VFlash
 
 HEADER = ("uid_hex", "game", "item")
 REGISTRY_FILE = "registry.bin"
@@ -362,54 +362,18 @@ def format_csv(entries: Iterable[Entry], names: bool = False) -> str:
     return out.getvalue()
 
 
-# --- registry.bin -------------------------------------------------------------
-
-class MemFS:
-    """A filesystem in a dict, enough for hal.storage.Storage on the host."""
-
-    def __init__(self, files: dict[str, bytes] | None = None):
-        self.files: dict[str, bytes] = dict(files or {})
-
-    def open(self, path: str, mode: str):
-        if "r" in mode:
-            if path not in self.files:
-                raise OSError(2, "no such file", path)
-            return io.BytesIO(self.files[path])
-        fs = self
-
-        class _File(io.BytesIO):
-            def flush(self):
-                fs.files[path] = self.getvalue()
-
-            def close(self):
-                if not self.closed:
-                    self.flush()
-                super().close()
-
-        f = _File(self.files.get(path, b"") if "a" in mode else b"")
-        f.seek(0, io.SEEK_END)
-        return f
-
-    def remove(self, path: str) -> None:
-        del self.files[path]
-
-    def rename(self, old: str, new: str) -> None:
-        self.files[new] = self.files.pop(old)
-
-    def exists(self, path: str) -> bool:
-        return path in self.files
-
+# --- registry.bin: hal.storage's own code over the board's virtual flash -----
 
 def to_registry_bin(entries: Iterable[Entry]) -> bytes:
     """The exact bytes hal.storage writes as registry.bin for these entries."""
-    fs = MemFS()
-    Storage(fs).save_registry(pack(list(entries)))
-    return fs.files[REGISTRY_FILE]
+    flash = VFlash()
+    Storage(flash).save_registry(pack(list(entries)))
+    return flash.read(REGISTRY_FILE)
 
 
 def from_registry_bin(data: bytes) -> list[Entry]:
     """The entries of a registry.bin; ValueError if it fails its checks."""
-    records, status = Storage(MemFS({REGISTRY_FILE: bytes(data)})).load_registry()
+    records, status = Storage(VFlash({REGISTRY_FILE: bytearray(data)})).load_registry()
     if status != OK:
         raise ValueError("registry.bin is corrupt (check code or an entry is wrong)")
     return unpack(records)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import pathlib
 
-import sim  # noqa: F401  (puts firmware/ on sys.path)
 from dicetable.match.engine import header_refusal
 from host_tools import journal_image
 from host_tools.errors import ToolError, shown, why

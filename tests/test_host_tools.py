@@ -24,9 +24,10 @@ from hal.storage import Storage
 from host_tools import monitor, registry_csv
 from host_tools.backup import encode
 from host_tools.__main__ import main
-from host_tools.registry_csv import CsvError, MemFS
+from host_tools.registry_csv import CsvError
 from host_tools.replay import read_journal
 from sim.__main__ import main as sim_main
+from sim.hw.vflash import VFlash
 from sim.play import play
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -64,9 +65,9 @@ def test_csv_is_the_firmware_export_format():
 def test_registry_bin_is_the_boards_bytes_and_round_trips():
     entries = sample_entries()
     data = registry_csv.to_registry_bin(entries)
-    fs = MemFS()
+    fs = VFlash()
     Storage(fs).save_registry(pack(entries))
-    assert data == fs.files["registry.bin"]
+    assert data == fs.read("registry.bin")
     assert sorted(registry_csv.from_registry_bin(data)) == sorted(entries)
     with pytest.raises(ValueError):
         registry_csv.from_registry_bin(data[:-1] + bytes((data[-1] ^ 1,)))

@@ -20,6 +20,11 @@ after it.  `written` is the units done.  reboot() returns a new VFlash
 holding what survived; a new Storage over it is the board after the power
 came back.  fill_after(n) makes the filesystem full instead (small files).
 Portable: runs under MicroPython.
+
+It is the project's one in-memory filesystem: the virtual board (sim/hw/rig.py),
+the storage tests, and the host tools, which read and write registry.bin and
+journal images with hal.storage's own code over it (host_tools/registry_csv.py,
+backup.py, journal_image.py).
 """
 
 from sim.hw.norflash import BLOCK, NorFlash, PowerLost
@@ -114,6 +119,11 @@ class VFlash:
         """True if the file exists."""
         self._alive()
         return path in self.files or path in self.placed
+
+    def read(self, path):
+        """The whole contents of a file, as bytes (OSError ENOENT if none)."""
+        with self.open(path, "rb") as f:
+            return bytes(f.read())
 
     def _alive(self):
         if self.raw.dead:
