@@ -6,10 +6,17 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: test lint sim bench golden deps clean flash
+.PHONY: test quick lint sim bench golden deps clean flash
 
+# Everything, lint first: what .ci/run runs.
 test: deps lint
 	$(PY) -m pytest
+
+# The edit loop: every test but those marked slow (pyproject.toml registers the
+# marker), in well under a minute; no lint.  make test still runs everything.
+# More pytest options with ARGS (make quick ARGS="tests/test_app.py -x").
+quick: deps
+	$(PY) -m pytest -m "not slow" $(ARGS)
 
 # ruff (pinned in requirements.txt, configured in pyproject.toml) over the whole
 # tree; then the board code type-checks against MicroPython's rp2 stubs (pyright,
@@ -34,16 +41,18 @@ flash: deps
 	$(PY) -m host_tools flash $(if $(PORT),--port '$(PORT)') $(ARGS)
 
 # Every figure the docs quote (docs/performance.md says which bench prints which).
+# The benches live in bench/, apart from the tests (some tests import them).
 bench: deps
-	$(PY) tests/bench_core.py
-	$(PY) tests/bench_match.py
-	$(PY) tests/bench_heap.py
-	$(PY) tests/bench_flash.py
-	$(PY) tests/bench_ws2812.py
-	$(PY) tests/bench_latency.py
+	$(PY) bench/bench_core.py
+	$(PY) bench/bench_match.py
+	$(PY) bench/bench_heap.py
+	$(PY) bench/bench_flash.py
+	$(PY) bench/bench_ws2812.py
+	$(PY) bench/bench_latency.py
 
+# Rewrite the reviewed golden transcripts (tests/golden/) after a deliberate change.
 golden: deps
-	$(PY) tests/golden_transcripts.py
+	$(PY) tools/golden_transcripts.py
 
 deps: $(VENV)/.installed node_modules/.installed
 

@@ -396,7 +396,7 @@ def main():
     print("table app heap on MicroPython (WebAssembly build) with the Pico's %d-byte heap;"
           " %d tags registered" % (mpy_wasm.PICO_GC_HEAP, len(hands.full_registry())))
     print("board's share: the run's heap less the virtual parts and the harness (see"
-          " tests/bench_heap.py); bytes")
+          " bench/bench_heap.py); bytes")
     print("%-8s %7s %7s %8s %8s %-9s %8s %8s %9s %9s %9s" % (
         "game", "players", "actions", "median", "max", "max kind", "code", "booted",
         "live peak", "free boot", "free end"))

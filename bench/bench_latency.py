@@ -1,7 +1,7 @@
 """From a tag put down to the LEDs showing the answer, on the Pico: `make bench`.
 
-Prints, in this order: the readers' costs (tests/bench_readers.py), the main
-loop at idle (tests/bench_loop.py), the app's work per reader event, and the
+Prints, in this order: the readers' costs (bench/bench_readers.py), the main
+loop at idle (bench/bench_loop.py), the app's work per reader event, and the
 latency the main loop's schedule gives with them.
 
 THE APP'S WORK.  Under MicroPython (the WebAssembly build, the Pico's heap)
@@ -15,7 +15,7 @@ round's end, its deal and its tricks come as often as in a real match.
 Each event is timed as the readers pass runs it:
 Table.reader_event (the frame drawn, the journal append) and pixels.show
 (the current limiter into the strip's buffer; the board's WS2812 then sends
-it by DMA), converted to Pico time with the unit of tests/pico_cost.py.  An
+it by DMA), converted to Pico time with the unit of bench/pico_cost.py.  An
 accepted play: a tag of an action the app offers, on its seat's reader; a
 refused one: the same tag on a reader where the app refuses it; each
 event's time is the fastest of three runs of the same events, each in
@@ -28,8 +28,8 @@ THE LATENCY.  The main loop (hal/mainloop.py) in a simulation of its passes
 on one CPU, as MainLoop.run() runs them: each pass when it is due and the
 CPU is free, the earliest due first, its next due its start tick plus the
 wait it returned; every pass costs its modelled time and MainLoop.due()'s
-dispatch, every wake the loop's turn (tests/bench_loop.py).  The readers
-pass runs the calls recorded in tests/bench_readers.py with their costs,
+dispatch, every wake the loop's turn (bench/bench_loop.py).  The readers
+pass runs the calls recorded in bench/bench_readers.py with their costs,
 keeping the readers' two grids as Readers.service() does: a look at every
 reader each period, and between those, every AWAITED_MS, a look at the
 awaited reader alone.  An accepted tag comes where the table awaits it:
@@ -356,7 +356,7 @@ def latencies(schedule, apps, collecting, seed=1, trials=TRIALS):
 
 
 def print_app(apps, scale):
-    print("The app's work per reader event on the Pico (tests/bench_latency.py): reader_event"
+    print("The app's work per reader event on the Pico (bench/bench_latency.py): reader_event"
           " with")
     print("the frame drawn and the journal append, and pixels.show; %d events of each kind,"
           % len(apps["accepted"]))
@@ -380,7 +380,7 @@ def print_parts(readers, loop, apps):
     """Where a tag's time goes, as the schedule adds it up."""
     scale = readers["scale"]
     f = AWAITED_MS
-    print("Where the time goes (tests/bench_latency.py), ms:")
+    print("Where the time goes (bench/bench_latency.py), ms:")
     print()
     print("| part | modelled | calibrated |")
     print("|---|---|---|")
@@ -419,7 +419,7 @@ def kinds(apps):
 def print_latency(readers, loop, apps):
     scale = readers["scale"]
     period = readers["period"]
-    print("From a tag put down to the LEDs showing the answer (tests/bench_latency.py): a 7-byte"
+    print("From a tag put down to the LEDs showing the answer (bench/bench_latency.py): a 7-byte"
           " tag on")
     print("seat 0.  Accepted: seat 0 awaited (a look at it every %d ms), a tag held on every"
           " other reader;" % AWAITED_MS)
@@ -449,7 +449,7 @@ def print_latency(readers, loop, apps):
                     label, kind, "during a collection" if collecting else "any moment",
                     got[50], got[90], got[99], got["max"]))
     print()
-    print("The awaited readers' period, calibrated: idle busy (tests/bench_loop.py's passes, the"
+    print("The awaited readers' period, calibrated: idle busy (bench/bench_loop.py's passes, the"
           " readers'")
     print("calls of a recorded cycle) at the menu (nothing awaited), in a match (seat 0 awaited,"
           " a tag")

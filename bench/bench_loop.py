@@ -1,5 +1,5 @@
 """What the main loop costs the Pico when nothing happens: `make bench`
-(tests/bench_latency.py prints it; run alone, this file prints its part).
+(bench/bench_latency.py prints it; run alone, this file prints its part).
 
 The CPU is busy at idle for the passes of the main loop (hal/mainloop.py)
 and for the loop's own turn between them; between wakes it sleeps
@@ -11,13 +11,13 @@ BUTTON_MS.  So
            + turn x wakes a second
 
 with, each timed under MicroPython (the WebAssembly build, the Pico's heap)
-and converted to Pico time with the unit of tests/pico_cost.py:
+and converted to Pico time with the unit of bench/pico_cost.py:
 
 - buttons: a pass with nothing pressed, on the virtual table of five seats,
   every level read at once as on the board (a Python call stands in for
   the board's machine.mem32 read, which costs less), every BUTTON_MS;
 - frames: a pass whose frame did not change, every FRAME_MS;
-- readers: a look at every reader, every period (tests/bench_readers.py:
+- readers: a look at every reader, every period (bench/bench_readers.py:
   Python, wire and the 0.4 ms the CPU waits for the last REQA), and, in a
   match, a look at the awaited reader alone every AWAITED_MS between those
   (the whole 0.4 ms of its REQA waited for): the calls of a recorded cycle
@@ -34,7 +34,7 @@ and converted to Pico time with the unit of tests/pico_cost.py:
   with one more look at the queue and poll: the one that sleeps.
 
 Calibrated figures scale the Python by the readers' calibration
-(tests/bench_readers.py).
+(bench/bench_readers.py).
 """
 
 import pathlib
@@ -209,7 +209,7 @@ CYCLES = {"idle": "nothing on the table (the menu)",
 def busy(loop, readers, scale, cycle="idle", period=None):
     """[(what, us, times a second, busy fraction)] at idle and the total,
     Python x scale, the readers' calls those of a recorded `cycle` (its
-    name in tests/bench_readers.py's measure(), whose readers these are),
+    name in bench/bench_readers.py's measure(), whose readers these are),
     or, with `period`, its look at every reader every `period` ms."""
     from bench_readers import PERIODS, total
     calls = readers["calls"][cycle]
@@ -228,7 +228,7 @@ def busy(loop, readers, scale, cycle="idle", period=None):
 
 def print_busy(loop, readers):
     scale = readers["scale"]
-    print("The main loop at idle (tests/bench_loop.py): Pico us a pass (with MainLoop.due()"
+    print("The main loop at idle (bench/bench_loop.py): Pico us a pass (with MainLoop.due()"
           " finding it)")
     print("and a wake; busy = us x times a second.")
     print()

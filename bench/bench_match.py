@@ -9,7 +9,7 @@
   heuristic bots, the longest of seeds 1-8): the bytes one undo allocates on
   real MicroPython, before (BEFORE: every reset made its buffers afresh) and
   now, and the Pico time of one refold (reset and apply of every action) by
-  the unit of tests/pico_cost.py.
+  the unit of bench/pico_cost.py.
 - Random complete d-TT deals per CPU-second through the match engine on CPython.
 """
 

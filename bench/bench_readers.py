@@ -1,5 +1,5 @@
 """The readers' cost on the Pico, from a model run here: `make bench`
-(tests/bench_latency.py prints it; run alone, this file prints its part).
+(bench/bench_latency.py prints it; run alone, this file prints its part).
 
 1. Counts.  The driver talks to its register-level twins (sim/hw/vmfrc522.py)
    wired as on the board: six readers (the five seats and the centre) behind
@@ -10,7 +10,7 @@
    chip-select stores (pin writes for 1bfedd1).
 2. Pico time = Python + wire + radio.
    Python: the same calls, replayed under MicroPython (the WebAssembly build,
-   tests/pico_cost.py) against a bus that gives back the replies recorded in
+   bench/pico_cost.py) against a bus that gives back the replies recorded in
    step 1: a write is a C builtin, a read one Python shim whose own cost is
    timed and taken off, a chip select a C store (a pin call for 1bfedd1);
    expressed in units of `for i in range(n): s += i` timed in the same run,
@@ -28,7 +28,7 @@
    by call: a period with every reader empty; a period with a tag held on
    every reader but seat 0; and a 7-byte tag put on seat 0 just before a
    look, confirmed (TAG_PLACED), and taken off four periods later: its
-   calls are what tests/bench_latency.py schedules.  The same with readers
+   calls are what bench/bench_latency.py schedules.  The same with readers
    awaited (Readers.awaited), for each awaited period weighed
    (AWAITED_PERIODS): seat 0 awaited, a tag on every other reader, the new
    tag put down just before each of the looks of a period (the look at
@@ -588,7 +588,7 @@ class Call:
 
 
 def measure():
-    """Everything the model needs, measured (see main() and tests/bench_latency.py)."""
+    """Everything the model needs, measured (see main() and bench/bench_latency.py)."""
     old = old_namespace()
     old_table = old_ops(old)
     new_table = new_reads()
@@ -638,7 +638,7 @@ def alone_calls(calls, period):
 def print_costs(m):
     """The table of driver operations, modelled and calibrated."""
     scale = m["scale"]
-    print("Reader costs on the Pico (tests/bench_readers.py): Python modelled in the"
+    print("Reader costs on the Pico (bench/bench_readers.py): Python modelled in the"
           " WebAssembly build")
     print("(less the replay's read shim, %.1f us a call), wire at %d bit/s,"
           % (m["shim"], table_config.SPI_BAUDRATE))

@@ -10,7 +10,7 @@ It is a model: it holds where the code is the interpreter's bytecode loop
 is, and says nothing about work in C (bus transfers, flash) or time spent
 waiting on hardware, which the benchmarks add from datasheet figures.  How
 far the board's Python is from the model is measured once, on the reader
-driver the board was timed with (tests/bench_readers.py: the calibration).
+driver the board was timed with (bench/bench_readers.py: the calibration).
 
 TIMER is MicroPython source for a benchmark script:
 
@@ -31,7 +31,7 @@ so a batch's ratio to its own unit loop holds, and the median of many
 (each a few ms, shorter than a time slice) passes over the batches it
 slowed unevenly.  The script first runs the unit loop for a second: the
 timings of a run's first half second come out up to twice as slow, until
-V8 has optimised the interpreter (`python tests/pico_cost.py` prints the
+V8 has optimised the interpreter (`python bench/pico_cost.py` prints the
 unit loop's time over a run's first seconds).  run(source) passes NODE_ARGS
 to node: V8's optimising compiler from the start, a few % faster after.
 """
@@ -39,7 +39,8 @@ to node: V8's optimising compiler from the start, a few % faster after.
 import pathlib
 import sys
 
-sys.path[:0] = [str(pathlib.Path(__file__).resolve().parent.parent)]   # sim, for mpy_wasm
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT)]   # mpy_wasm, and sim for it
 
 import mpy_wasm  # noqa: E402
 

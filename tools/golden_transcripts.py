@@ -2,7 +2,7 @@
 rules.  `make golden` writes them again after a deliberate change; review
 the diff before committing it.
 
-    python tests/golden_transcripts.py
+    python tools/golden_transcripts.py
 """
 
 import pathlib
