@@ -300,6 +300,36 @@ def board_code(game):
     return firmware - stand_ins, both - firmware
 
 
+def frozen_saving(game):
+    """What freezing the firmware would take off the heap, measured here.
+
+    The firmware's modules, then the game's, are imported as in board_code()
+    twice: from the filesystem as .mpy (the board today) and from a ROMFS
+    image that this build imports in place (mpy_wasm.run(rom=True)), the
+    bytecode and its constants left in the image as a frozen firmware leaves
+    them in flash.  What an import in place still takes is what stays on the
+    heap when frozen (module globals dicts, functions, classes, instances),
+    but for the names it adds to the string pool (micropython.qstr_info()):
+    a frozen module's names are in the firmware's own pool, in flash.
+
+    Returns {"firmware"/"game": (from the filesystem, frozen, saved)} in bytes."""
+    source = (BOARD_CODE % GAMES[game]).replace(
+        "print(gc.mem_alloc())", "print(gc.mem_alloc())\nmicropython.qstr_info()")
+
+    def marks(rom):
+        out = mpy_wasm.run(source, rom=rom).split("\n")
+        return [(int(line), int(out[k + 1].rsplit("n_total_bytes=", 1)[1]))
+                for k, line in enumerate(out) if line.strip().isdigit()]
+
+    fs, rom = marks(False), marks(True)
+    figures = {}
+    for name, a, b in (("firmware", 0, 1), ("game", 1, 2)):
+        loaded = fs[b][0] - fs[a][0]
+        frozen = (rom[b][0] - rom[a][0]) - (rom[b][1] - rom[a][1])
+        figures[name] = (loaded, frozen, loaded - frozen)
+    return figures
+
+
 def largest_free(lines):
     """The longest run of free blocks in a heap map (micropython.mem_info(1)), in bytes.
 
@@ -410,6 +440,15 @@ def main():
           " a game is chosen;")
     print("booted/live peak: the board's live heap after boot and at most during the match;"
           " free: the largest free block")
+    print()
+    print("Frozen firmware (firmware/manifest.py): heap the code takes, imported from the"
+          " filesystem / frozen (imported in place from ROMFS, less the string pool); bytes")
+    print("%-20s %8s %8s %8s" % ("modules", "loaded", "frozen", "saved"))
+    for game in range(len(PLAYERS)):
+        figures = frozen_saving(game)
+        if game == 0:
+            print("%-20s %8d %8d %8d" % (("firmware, no game",) + figures["firmware"]))
+        print("%-20s %8d %8d %8d" % ((games.TITLES[game] + "'s modules",) + figures["game"]))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 // Runs a Python script under the official MicroPython WebAssembly build.
 //
-//   node tests/mpy_wasm.mjs SCRIPT.py HEAPSIZE GC_HEAP FILES.json
+//   node tests/mpy_wasm.mjs SCRIPT.py HEAPSIZE GC_HEAP FILES.json [ROMFS]
 //
 // THE HEAP.  HEAPSIZE is the loader's `heapsize`: the raw area, of which the
 // collector keeps a part for its tables.  GC_HEAP is the gc.mem_free() +
@@ -22,8 +22,11 @@
 //
 // FILES.json lists [path in MicroPython's filesystem, file on the host]: the
 // firmware as the board has it, the virtual hardware (sim/hw) and the
-// portable conformance cases (tests/mpy_wasm.py makes the list).  A Python
-// exception exits with status 1 and its traceback on stderr.
+// portable conformance cases (tests/mpy_wasm.py makes the list).  ROMFS, if
+// given, is a ROMFS image mounted at /rom and put first on sys.path: this
+// build imports a .mpy from it in place, its bytecode left in the image (as a
+// frozen module's is left in the board's flash).  A Python exception exits
+// with status 1 and its traceback on stderr.
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -31,12 +34,14 @@ import { dirname } from "node:path";
 // What this build adds to gc.mem_free(): the most it could still grow by.
 const GROWTH_ROOM = 128 * 1024 * 1024;
 
-const [script, heapArg, gcHeapArg, filesArg] = process.argv.slice(2);
+const [script, heapArg, gcHeapArg, filesArg, romfsArg] = process.argv.slice(2);
 const heapsize = Number(heapArg);
 const expected = Number(gcHeapArg || "0");
 
 const mp = await loadMicroPython({
   heapsize,
+  // Copied outside the GC heap by the loader.
+  romfs: romfsArg ? new Uint8Array(readFileSync(romfsArg)) : undefined,
   stdout: (line) => process.stdout.write(line + "\n"),
   stderr: (line) => process.stderr.write(line + "\n"),
 });
@@ -47,7 +52,8 @@ for (const [to, from] of JSON.parse(readFileSync(filesArg, "utf8"))) {
 }
 
 // The heap's size as the runner sees it, read without allocating.
-mp.runPython("import gc\nimport sys\nsys.path[:0] = ['/firmware', '/tests', '/']\n" +
+const path = (romfsArg ? "'/rom', " : "") + "'/firmware', '/tests', '/'";
+mp.runPython("import gc\nimport sys\nsys.path[:0] = [" + path + "]\n" +
              "def _heap_total():\n    return gc.mem_free() + gc.mem_alloc()\n" +
              "_heap_at_start = _heap_total()");
 const start = mp.globals.get("_heap_at_start");
