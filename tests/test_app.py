@@ -947,6 +947,7 @@ def test_boot_over_a_finished_match_shows_the_standings():
         assert t.leds(p) == bar(t.match.standings()[p], 2)
 
 
+@pytest.mark.slow
 def test_the_real_storage_on_virtual_flash_survives_a_power_cut_at_every_byte():
     """hal/storage.py over sim/hw/vflash.py: a short match through the app
     (table rolls, then an undo of a scan and its roll) with the power cut

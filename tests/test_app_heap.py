@@ -20,6 +20,7 @@ PER_ACTION = 4096                       # bytes an accepted action may allocate
 LIVE_SHARE = mpy_wasm.PICO_GC_HEAP // 2  # the live heap stays under half the Pico's
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", range(len(games.TITLES)), ids=games.TITLES)
 def test_a_match_allocates_little_per_action_and_stays_small(game):
     r = bench_heap.measure(game, bench_heap.PLAYERS[game])

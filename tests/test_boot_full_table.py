@@ -115,6 +115,7 @@ vt = t = again = None
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["one action before the end", "the table's roll due"])
 def test_power_up_on_a_full_table_resumes_every_action_even_after_a_second_cut(where):
     m = nokosu_match()
@@ -198,6 +199,7 @@ print("resumed", t.mode, len(t.match.journal), sum(t.match.journal) % 1000003)
 """
 
 
+@pytest.mark.slow
 def test_the_boot_needs_no_free_block_larger_than_a_few_kb():
     # The game's modules are imported before the heap is cut up: here the
     # virtual parts' names have filled MicroPython's string pool to where the

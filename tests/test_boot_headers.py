@@ -89,6 +89,7 @@ def check_boot(rig, g, players, opts):
     return why
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_every_player_count_and_single_option_bit_boots(rig, game):
     g = GAMES.index(game)
@@ -124,6 +125,7 @@ def test_random_option_words_boot(rig, game):
     assert 0 < taken < RANDOM_WORDS
 
 
+@pytest.mark.slow
 def test_game_numbers_past_the_games_boot_to_the_menu(rig):
     rng = random.Random("boot-games")
     for g in list(range(len(GAMES), 256)) + [rng.randrange(5, 256) for _ in range(RANDOM_WORDS)]:

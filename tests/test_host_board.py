@@ -43,6 +43,7 @@ def _preload(folder: Path, files: dict[str, bytes]) -> None:
         p.write_bytes(data)
 
 
+@pytest.mark.slow
 def test_mpremote_cli_against_the_virtual_board(vboard, tmp_path):
     mp = [sys.executable, "-m", "mpremote", "connect", vboard.url]
     src = tmp_path / "x.txt"
@@ -62,6 +63,7 @@ def test_mpremote_cli_against_the_virtual_board(vboard, tmp_path):
     assert "File exists" in r.stderr
 
 
+@pytest.mark.slow
 def test_board_api(vboard):
     with Board(vboard.url) as b:
         assert b.exec("print(1 + 1)").strip() == "2"
@@ -81,6 +83,7 @@ def test_board_api(vboard):
         assert b.exec("print('after')").strip() == "after"
 
 
+@pytest.mark.slow
 def test_writes_go_through_a_temporary_file(vboard):
     """A write cut before its last chunk leaves the old file whole; write_many
     changes nothing until its one renaming step."""
@@ -112,6 +115,7 @@ def test_no_board():
         Board(f"socket://127.0.0.1:{port}", timeout=2)
 
 
+@pytest.mark.slow
 def test_flash_full_then_nothing(vboard, built):
     steps = []
     with Board(vboard.url) as b:
@@ -134,6 +138,7 @@ class _Cut(Exception):
     pass
 
 
+@pytest.mark.slow
 def test_interrupted_flash_keeps_maintenance_and_rerun_repairs(tmp_path, built):
     # An older firmware on the board: several modules differ, one is gone, a
     # stale source file is there.
@@ -199,6 +204,7 @@ def _board_files(header: bytes, actions: list[int]) -> dict[str, bytes]:
     return files
 
 
+@pytest.mark.slow
 def test_backup_restore_round_trip(vboard, tmp_path):
     header, actions = _match(6)
     files = _board_files(header, actions)
@@ -218,6 +224,7 @@ def test_backup_restore_round_trip(vboard, tmp_path):
         assert again != image and load_image(again) == (header, actions, 0)
 
 
+@pytest.mark.slow
 def test_restore_refuses_a_corrupt_journal(vboard, tmp_path):
     header, actions = _match(6)
     image = bytearray(encode(header, actions))
@@ -232,6 +239,7 @@ def test_restore_refuses_a_corrupt_journal(vboard, tmp_path):
         assert b.read("journal0.seg") == b"old"
 
 
+@pytest.mark.slow
 def test_flash_keeps_the_registry_and_the_running_match(tmp_path, built):
     # A board flashed with an older firmware, a match running and tags registered.
     old_fw = tmp_path / "old"

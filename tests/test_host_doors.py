@@ -541,6 +541,7 @@ BOARD_REFUSALS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(BOARD_REFUSALS))
 def test_board_refusal(case, board, tmp_path, capsys):
     argv, files, status, line = BOARD_REFUSALS[case]
@@ -563,6 +564,7 @@ def _run(capsys, *argv):
     return status, captured.err.strip()
 
 
+@pytest.mark.slow
 def test_what_restore_backup_and_import_say(board, tmp_path, capsys):
     """The successes name what they did and what they checked; a backup never mixes
     two boards' files; and the board ends as the module's fixture made it."""
@@ -637,6 +639,7 @@ def test_what_restore_backup_and_import_say(board, tmp_path, capsys):
     assert snapshot(board) == original
 
 
+@pytest.mark.slow
 def test_ctrl_c_in_a_restore_leaves_the_board_as_it_was(board, tmp_path, capsys, monkeypatch):
     from host_tools.board import Board
     src = tmp_path / "src"
@@ -659,6 +662,7 @@ def test_ctrl_c_in_a_restore_leaves_the_board_as_it_was(board, tmp_path, capsys,
     assert after == before
 
 
+@pytest.mark.slow
 def test_ctrl_c_in_a_backup_or_an_export_writes_nothing(board, tmp_path, capsys, monkeypatch):
     def interrupt(fd):
         raise KeyboardInterrupt
@@ -705,6 +709,7 @@ def _popen(*args, **kw):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
 
 
+@pytest.mark.slow
 def test_ctrl_c_exits_130_with_one_line(board):
     p = _popen("monitor", "--port", board)
     assert p.stderr is not None
@@ -730,6 +735,7 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
         assert (p.returncode, err) == (141, b"")
 
 
+@pytest.mark.slow
 def test_make_flash_without_a_board_is_one_line():
     r = subprocess.run(["make", "-s", "-o", ".venv/.installed", "-o", "node_modules/.installed",
                         "flash", "PORT=" + NOBODY], cwd=ROOT, capture_output=True, text=True,
@@ -879,6 +885,7 @@ def test_scan_registers_the_tag(fake_board, capsys):
         ENTRIES[:2] + [(bytes.fromhex("04aabbcc"), 3, registry_csv.item_by_name(3, "hearts Q"))])
 
 
+@pytest.mark.slow
 def test_a_board_that_goes_quiet_or_away(board, capsys, monkeypatch):
     import host_tools.board
     from mpremote.transport import TransportError
@@ -973,6 +980,7 @@ FUZZ = settings(max_examples=300, deadline=None,
                                        HealthCheck.too_slow])
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=CSV_BYTES)
 def test_fuzz_the_csv_reader(data, tmp_path_factory):
@@ -988,6 +996,7 @@ def test_fuzz_the_csv_reader(data, tmp_path_factory):
         assert entries and len({e[0] for e in entries}) == len(entries)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=CSV_BYTES, replace=st.booleans())
 def test_fuzz_import_writes_the_whole_registry_or_nothing(data, replace, tmp_path_factory,
@@ -1024,6 +1033,7 @@ def _mutate(base, flips, cut):
     return bytes(image if cut is None else image[:cut])
 
 
+@pytest.mark.slow
 @FUZZ
 @given(how=_mutations(), noise=st.binary(max_size=64))
 def test_fuzz_the_journal_reader(how, noise):
@@ -1036,6 +1046,7 @@ def test_fuzz_the_journal_reader(how, noise):
             assert str(e) and "\n" not in str(e)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(how=_mutations(), registry=st.one_of(st.none(), st.just(REGISTRY_BIN),
                                                st.binary(max_size=40)))

@@ -267,6 +267,7 @@ def vboard(tmp_path):
         yield board
 
 
+@pytest.mark.slow
 def test_provision_import_export_on_the_virtual_board(vboard, tmp_path, capsys):
     url = vboard.url
     good = tmp_path / "set.csv"

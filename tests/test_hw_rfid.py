@@ -1089,6 +1089,7 @@ def run_on_cpython(source):
     return lines
 
 
+@pytest.mark.slow
 def test_driver_and_model_give_the_same_events_under_micropython():
     expected = run_on_cpython(SCENARIO.replace("#: next run", ""))
     assert expected[0].startswith("placed [(1, 0, b'Z\\x1b,=')")
@@ -1096,6 +1097,7 @@ def test_driver_and_model_give_the_same_events_under_micropython():
     assert mpy_wasm.run(SCENARIO).splitlines() == expected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("awaited", [0, 1], ids=["nothing awaited", "awaited"])
 def test_service_allocates_no_heap_under_micropython(awaited):
     # The reader awaited or not: looked at every AWAITED_MS or PERIOD_MS.

@@ -97,6 +97,7 @@ def test_round_trip_of_a_real_match_costs_a_page_program_per_action():
     assert sum(flash.raw.programs) - programs == len(OPS)          # its header page + 1 per record
 
 
+@pytest.mark.slow
 def test_power_cut_at_every_byte_and_erase_keeps_exactly_the_committed_actions():
     # The same area number every run, so that every run programs the same
     # bytes (a byte of it that is 0xFF takes no unit of work).
@@ -134,6 +135,7 @@ def long_script():
     return h, ops, committed
 
 
+@pytest.mark.slow
 def test_a_cut_while_the_next_segment_starts_loses_nothing_committed():
     h, ops, committed = long_script()
     # The 480th record fills the first segment: cut all around the next one's start.
@@ -156,6 +158,7 @@ def test_a_cut_while_the_next_segment_starts_loses_nothing_committed():
         assert Storage(storage.fs.reboot()).load() == (h, committed[-1], OK)
 
 
+@pytest.mark.slow
 def test_many_undos_are_compacted_and_a_cut_during_it_keeps_the_match():
     m = play("nokosu", 3, 1, ["heuristic"] * 3, 1)
     h = bytes(m.journal_bytes()[:4])
@@ -288,6 +291,7 @@ def test_a_torn_record_is_passed_over_without_an_erase():
         assert sum(again.raw.erases) == erases
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.integers(min_value=0, max_value=BLOCK - 1), st.binary(min_size=1, max_size=300))
 def test_garbage_anywhere_loads_without_raising(at, garbage):

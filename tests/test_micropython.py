@@ -31,6 +31,7 @@ def test_micropython_matches_cpython(game):
     assert on_micropython == on_cpython
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_per_play_calls_allocate_nothing_on_micropython(game):
     allocated = results_table(mpy_wasm.run(HEAP_SCRIPT % game))

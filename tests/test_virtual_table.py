@@ -6,6 +6,8 @@ only, and the LEDs are read from the frames the strip received."""
 
 import random
 
+import pytest
+
 import mpy_wasm
 from dicetable.app import frames as fr
 from dicetable.app.events import CENTRE, OK
@@ -81,6 +83,7 @@ def check_final(vt):
     assert status == 0 and actions[2:] == m.journal   # everything accepted is on flash
 
 
+@pytest.mark.slow
 def test_a_full_dtwww_match_played_with_tags_and_buttons_on_virtual_hardware():
     vt = table_with_registry()
     start(vt, DTWWW, (0, 2, 3))
@@ -93,6 +96,7 @@ def test_a_full_dtwww_match_played_with_tags_and_buttons_on_virtual_hardware():
     assert t.match.players == 3
 
 
+@pytest.mark.slow
 def test_a_full_nokosu_match_played_with_tags_and_buttons_on_virtual_hardware():
     vt = table_with_registry()
     start(vt, NOKOSU, (1, 2, 4))
@@ -140,6 +144,7 @@ def test_refusals_that_come_from_the_hardware_change_nothing():
     assert vt.leds(1)[0] == fr.ERROR      # one red LED: refusal code 1
 
 
+@pytest.mark.slow
 def test_the_firmware_runs_a_scripted_match_on_micropython_as_on_cpython(capsys):
     scripted.main()
     on_cpython = capsys.readouterr().out

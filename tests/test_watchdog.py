@@ -288,6 +288,7 @@ def timeout_ms():
     return maintenance.WATCHDOG_MS
 
 
+@pytest.mark.slow
 def test_fed_while_every_task_beats_and_a_crashed_app_restarts(pico):
     # The slowest task makes a pass just inside the allowance.
     allowance = timeout_ms() - timeout_ms() // 8

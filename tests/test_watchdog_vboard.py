@@ -89,6 +89,7 @@ def watchdog_running(vb: VirtualBoard) -> bool:
         return b.exec(RUNNING).strip() == "True"
 
 
+@pytest.mark.slow
 def test_the_running_app_feeds_it_and_a_hung_task_resets_the_board(vboard):
     start_app(vboard)
     assert vboard.resets() == 0
@@ -103,6 +104,7 @@ def test_the_running_app_feeds_it_and_a_hung_task_resets_the_board(vboard):
     assert not watchdog_running(vboard)
 
 
+@pytest.mark.slow
 def test_not_reset_during_a_flash(vboard, firmware, tmp_path):
     newer = shutil.copytree(firmware, tmp_path / "newer")
     with open(newer / "hal" / "storage.py", "a") as f:
@@ -117,6 +119,7 @@ def test_not_reset_during_a_flash(vboard, firmware, tmp_path):
     assert vboard.resets() == 0 and watchdog_running(vboard)
 
 
+@pytest.mark.slow
 def test_not_reset_during_a_backup(vboard, tmp_path):
     start_app(vboard)
     data = bytes(range(200))
@@ -148,6 +151,7 @@ def _session(vb: VirtualBoard, keys: list[bytes], pause: float) -> bytes:
     return got
 
 
+@pytest.mark.slow
 def test_not_reset_during_an_interactive_repl_session(vboard):
     start_app(vboard)
     n = 12
@@ -156,6 +160,7 @@ def test_not_reset_during_an_interactive_repl_session(vboard):
     assert vboard.resets() == 0
 
 
+@pytest.mark.slow
 def test_not_reset_after_a_soft_reset_at_the_repl(vboard):
     start_app(vboard)
     got = _session(vboard, [b"\x03", b"\x04", b""], OUTLAST)
