@@ -62,6 +62,26 @@ BLINK_MS = const(250)     # error blink half-period
 CHASE_MS = const(125)     # ring chase step while the centre waits for a scan
 
 
+def led_count(config):
+    """The LEDs on the chain: a segment for every seat up to the last fitted,
+    then the ring (config: table_config's seats, LEDS_PER_SEAT, RING_LEDS)."""
+    return (max(config.seats) + 1) * config.LEDS_PER_SEAT + config.RING_LEDS
+
+
+class Layout:
+    """Where each seat's LEDs and the ring are in the frame."""
+
+    def __init__(self, config):
+        self.width = config.LEDS_PER_SEAT
+        self.ring_leds = config.RING_LEDS
+        self.ring = (max(config.seats) + 1) * self.width
+        self.leds = led_count(config)
+
+    def first(self, seat):
+        """The first LED of a seat's segment."""
+        return seat * self.width
+
+
 def put(buf, led, c, shift=0):
     """Set one LED to colour c = (R, G, B), dimmed by `shift` bits."""
     i = 3 * led

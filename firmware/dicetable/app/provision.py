@@ -21,7 +21,7 @@ from dicetable.app import frames as fr
 from dicetable.app import games
 from dicetable.app.events import LONG, MINUS, OK, PLUS
 from dicetable.app.registry import uid_hex
-from dicetable.app.table import STORAGE_ERROR
+from dicetable.app.refusals import STORAGE_ERROR
 from dicetable.match.actions import ALREADY_PLACED, OUT_OF_RANGE, WRONG_PHASE
 from dicetable.match.engine import GAMES
 

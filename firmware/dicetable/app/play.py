@@ -1,0 +1,383 @@
+"""A match at the table: scans and buttons become actions, the engine takes
+them, the journal records them, the table draws its own, undo takes back.
+
+Every function takes the Table (app/table.py), which holds the match's
+state.  An action is submitted to the engine once (legality is checked
+there, once), then appended to storage (which flushes) before anything shows
+it; an action storage cannot take is taken back from the match.  Undo is an
+append too (storage.undo(): one UNDO record per action taken back), so the
+journal stays append-only.
+
+Besides the engine's actions the journal holds two table records, right
+after the header, stripped before the engine folds the journal: SEATS (kind
+15, never a game's kind; value = the mask of the physical seats that play)
+and SEED (kind 14; value = 20 bits of seed).  The table's own draws are a
+function of the seed and the journal's length (Table.draw()), so a draw
+made again after a power cut gives the value the players saw before.
+"""
+
+try:
+    from micropython import const  # pyright: ignore[reportAssignmentType]
+except ImportError:
+    def const(x):
+        return x
+
+from dicetable.app import games
+from dicetable.app.entry import Entry
+from dicetable.app.events import MAX_SEATS, CENTRE, MINUS, PLUS, OK, LONG
+from dicetable.app.inputs import Inputs
+from dicetable.app.refusals import UNKNOWN_TAG, WRONG_GAME, STORAGE_ERROR
+from dicetable.app.registry import uid_hex
+from dicetable.app.render import TRICK_MS, PLAY_MODE, OVER
+from dicetable.match.actions import (
+    TABLE, PASS, PLAY, ROLL, OK as ACCEPTED, OUT_OF_TURN, WRONG_PHASE, ALREADY_PLACED,
+    NOT_IN_HAND, NOTHING_TO_UNDO, action, kind_of, seat_of, value_of)
+
+# The table's records in the journal: action words of kinds no game uses.
+SEATS_RECORD = const(0xF00000)     # | mask of the physical seats that play
+SEED_RECORD = const(0xE00000)      # | the seed of the table's draws (20 bits)
+SEATS_KIND = const(0xF)
+SEED_KIND = const(0xE)
+SEED_BITS = const(0xFFFFF)
+
+
+def new_journal(t, m, mask, seed):
+    """Start the journal of match m: its header, then the seats and seed
+    records (raises what storage raises)."""
+    t.storage.new_match(m.header(), (SEATS_RECORD | mask, SEED_RECORD | seed))
+
+
+def rewrite_journal(t):
+    """Write the journal again from the engine's (after a record the engine
+    refused, or an undo only partly recorded), so that later appends follow
+    good records."""
+    m = t.match
+    if m is None:
+        return
+    try:
+        new_journal(t, m, t._seat_mask(), t.seed)
+        for a in m.journal:
+            t.storage.append(a)
+    except (OSError, ValueError) as e:
+        t.say("journal rewrite failed: %r" % (e,))
+
+
+# --- scans ----------------------------------------------------------------------------
+
+def scan(t, reader, uid):
+    """A tag put on `reader` (a seat or CENTRE) during play."""
+    ins = t.inputs
+    if t.match is None or ins is None:
+        return
+    p = TABLE if reader == CENTRE else t.player[reader]
+    if p < 0:
+        t._refuse(reader, OUT_OF_TURN, "seat %d is not in this match" % reader)
+        return
+    found = t.registry.lookup(uid)
+    if found is None:
+        t._refuse(reader, UNKNOWN_TAG, "tag %s" % uid_hex(uid))
+        return
+    g, item = found
+    if g != t.game:
+        t._refuse(reader, WRONG_GAME, "%s %s" % (games.TITLES[g], games.item_name(g, item)))
+        return
+    cands = ins.scan(p, item)
+    if len(cands) == 1:
+        commit(t, cands[0], reader)
+    elif cands and p != TABLE:
+        t.entries[p] = Entry(cands, True)
+        t.say("seat %d: %s, choose with -/+ and OK" % (reader, games.item_name(g, item)))
+        t._render()
+    else:
+        _refuse_scan(t, reader, p, item, cands)
+
+
+def _refuse_scan(t, reader, p, item, cands):
+    # A scan that means no action now, refused with the engine's reason.
+    if cands:
+        code = WRONG_PHASE          # several meanings at the centre: no buttons there
+    else:
+        code = t.inputs.refusal(t.match, p, item)
+    if item == t.last_ident[reader] and (
+            code == NOT_IN_HAND or code == OUT_OF_TURN or code == WRONG_PHASE):
+        code = ALREADY_PLACED       # the item this reader took last, put back on it
+    t._refuse(reader, code, games.item_name(t.game, item))
+
+
+# --- taking an action ----------------------------------------------------------------------
+
+def commit(t, a, seat):
+    """Take action `a`, made at physical seat `seat` (or CENTRE): the engine
+    checks and takes it, storage records it (or the match gives it back)."""
+    m = t.match
+    if m is None:
+        return
+    scored = len(m.history)
+    code = m.submit(a)
+    if code != ACCEPTED:
+        t._refuse(seat, code, games.action_words(t.game, a))
+        return
+    if not _record(t, a):
+        m.undo(1)
+        t._refuse(seat, STORAGE_ERROR, "action not taken")
+        return
+    t._clear_shows()
+    _taken(t, a, scored)
+    mark(t, len(m.journal) - 1, False)
+    item = games.is_item_kind(t.game, kind_of(a))
+    if item:
+        t.last_ident[seat] = games.identity(t.game, value_of(a))
+    if 0 <= seat < MAX_SEATS and t.player[seat] >= 0:
+        t.entries[t.player[seat]] = None
+    settle(t, seat if item else -1)
+    t._render()
+
+
+def _record(t, a):
+    try:
+        t.storage.append(a)
+    except (OSError, ValueError) as e:
+        t.say("storage: %r" % (e,))
+        return False
+    return True
+
+
+def _who(t, a):
+    s = seat_of(a)
+    if s == TABLE:
+        return "table"
+    return "seat %d" % t.phys[s]
+
+
+def _taken(t, a, scored):
+    # Say what the match took and what it completed (a trick, a round with
+    # `scored` rounds before it, the match).
+    m = t.match
+    t.say("%s %s" % (_who(t, a), games.action_words(t.game, a)))
+    if kind_of(a) == PLAY and games.has_tricks(t.game) and m.trick.count == 0:
+        _trick_done(t, m)
+    if len(m.history) > scored:
+        scores = m.history[-1]
+        t.say("scored: " + ", ".join(["seat %d %+d" % (t.phys[p], scores[p])
+                                      for p in range(m.players)]))
+        if not m.over():
+            since = t.now + (TRICK_MS if t.trick_show is not None else 0)
+            t.score_show = (_places(scores), since)
+    if m.over():
+        t.mode = OVER
+        places = m.standings()
+        t.say("final: " + ", ".join(["seat %d place %d (%d)" % (
+            t.phys[p], places[p], m.totals[p]) for p in range(m.players)]))
+
+
+def _trick_done(t, m):
+    w = m.waiting()
+    leader = -1
+    for p in range(m.players):
+        if w == 1 << p:
+            leader = t.phys[p]
+    winner = t.phys[m.last_winner]
+    t.trick_show = (winner, leader, t.now)
+    t.say("trick: seat %d wins%s" % (winner, ", seat %d leads" % leader if leader >= 0 else ""))
+
+
+def settle(t, origin=-1):
+    """Draw the table's own actions, then work out every seat's inputs (a
+    value entry opens by itself where the seat is asked for a value).  A roll
+    the table makes right after a scan shows at that reader (`origin`)."""
+    m = t.match
+    if m is None:
+        return
+    while True:
+        ins = Inputs(t.game, m)
+        t.inputs = ins
+        if not ins.auto:
+            break
+        # from the engine's own list: taken as it is, not checked again
+        a = ins.auto[t.draw(len(ins.auto))]
+        if not _record(t, a):
+            t._refuse(CENTRE, STORAGE_ERROR, "table draw not taken")
+            break
+        if origin >= 0 and kind_of(a) == ROLL:
+            n = games.entry_view(t.game, m, a)[0]
+            t.roll_show = (origin, 0 if n is None else n, t.now)
+        origin = -1
+        scored = len(m.history)
+        m.take(a)
+        _taken(t, a, scored)
+        mark(t, len(m.journal) - 1, True)
+    for p in range(m.players):
+        _entry(t, ins, p)
+
+
+def _entry(t, ins, p):
+    # Seat p's value entry after a change: a choice after a scan stays while
+    # the match allows every candidate; a value entry follows the values.
+    e = t.entries[p]
+    if e is not None and e.choice:
+        for a in e.candidates:
+            if not ins.allows(p, a):
+                e = None
+                break
+        t.entries[p] = e
+        return
+    values = ins.values(p)
+    if not values:
+        t.entries[p] = None
+    elif e is None or not e.same(values):
+        t.entries[p] = Entry(values)
+
+
+def mark(t, i, drawn):
+    """Note whether journal action i was the table's own draw (undo takes
+    those back with the player's action before them)."""
+    flags = t._drawn
+    if i >> 3 >= len(flags):
+        t._drawn = flags = flags + bytearray(len(flags) + 16)
+    if drawn:
+        flags[i >> 3] |= 1 << (i & 7)
+    else:
+        flags[i >> 3] &= ~(1 << (i & 7)) & 0xFF
+
+
+# --- buttons -------------------------------------------------------------------------------
+
+def button(t, seat, code):
+    """A seat's button during a match or at its standings."""
+    if t.match is None or t.inputs is None:
+        return
+    if t.score_show is not None:
+        t._clear_shows()            # the first press only puts the scores away
+        t._render()
+    elif t.confirm:
+        _confirmed(t, seat, code)
+    elif code == MINUS + LONG:
+        undo(t, seat)
+    elif code == OK + LONG and seat == t.lead:
+        t.confirm = True
+        t.say("abandon the match? OK at seat %d confirms, any other button keeps it" % seat)
+        t._render()
+    elif t.mode == OVER:
+        if code == OK:
+            t._to_menu(True)
+    else:
+        _seat_button(t, seat, code & ~LONG)
+
+
+def _confirmed(t, seat, code):
+    # The press after the menu seat asked to abandon the match.
+    t.confirm = False
+    if seat == t.lead and code == OK:
+        t.say("match abandoned")
+        t._to_menu(True)
+    else:
+        t.say("abandon cancelled")
+        t._render()
+
+
+def _seat_button(t, seat, code):
+    # A player's -, + or OK (a long press as a short one).
+    p = t.player[seat] if 0 <= seat < MAX_SEATS else -1
+    if p < 0:
+        t._refuse(seat, OUT_OF_TURN, "seat %d is not in this match" % seat)
+        return
+    t.trick_show = None
+    e = t.entries[p]
+    if code == MINUS or code == PLUS:
+        if e is None:
+            t._refuse(seat, WRONG_PHASE if t.inputs.active(p) else OUT_OF_TURN)
+            return
+        r = e.move(1 if code == PLUS else -1)
+        if r != ACCEPTED:
+            t._refuse(seat, r, "%s to %s" % ("lowest" if code == MINUS else "highest",
+                                             games.action_words(t.game, e.current())))
+            return
+        t._render()
+    elif code == OK:
+        if e is not None:
+            commit(t, e.current(), seat)
+        else:
+            _ok(t, seat, p)
+
+
+def _ok(t, seat, p):
+    # OK with no value entry open: seat p passes, if it may.
+    ins = t.inputs
+    a = ins.pass_action(p)
+    if a:
+        commit(t, a, seat)
+    elif not ins.active(p):
+        t._refuse(seat, OUT_OF_TURN)
+    elif games.has_pass(t.game):
+        # the engine's reason only, for the refusal: nothing is taken
+        t._refuse(seat, t.match.refusal(action(PASS, p, 0)) or WRONG_PHASE, "pass")
+    else:
+        t._refuse(seat, WRONG_PHASE, "scan an item")
+
+
+# --- undo ----------------------------------------------------------------------------------
+
+def undo(t, seat):
+    """Take back the last action a player made and the table's draws that
+    followed it, with one fold of the match; journalled (an UNDO record per
+    action) before it shows."""
+    m = t.match
+    if m is None:
+        return
+    flags = t._drawn
+    last = len(m.journal) - 1
+    first = last
+    while first >= 0 and (flags[first >> 3] >> (first & 7)) & 1:
+        first -= 1
+    if first < 0:
+        t._refuse(seat, NOTHING_TO_UNDO)    # nothing of the players' to take back
+        return
+    words = _words(t, m, first, last)
+    done = _undo_records(t, last - first + 1)
+    if done == 0:
+        t._refuse(seat, STORAGE_ERROR, "undo not taken")
+        return
+    m.undo(last - first + 1)
+    if done <= last - first:
+        rewrite_journal(t)          # part recorded: make storage match the match
+    t.say("seat %d undo: took back %s" % (seat, words))
+    t.mode = PLAY_MODE
+    t._clear_shows()
+    for s in range(MAX_SEATS + 1):
+        t.last_ident[s] = -1
+    for p in range(m.players):
+        t.entries[p] = None
+    settle(t)
+    t._render()
+
+
+def _words(t, m, first, last):
+    # Journal actions last down to first, in words.
+    words = games.action_words(t.game, m.journal[last])
+    for i in range(last - 1, first - 1, -1):
+        words += ", " + games.action_words(t.game, m.journal[i])
+    return words
+
+
+def _undo_records(t, count):
+    # Up to `count` UNDO records appended: how many storage took.
+    done = 0
+    try:
+        while done < count:
+            t.storage.undo()
+            done += 1
+    except (OSError, ValueError) as e:
+        t.say("storage: %r" % (e,))
+    return done
+
+
+def _places(scores):
+    """Competition places (1 = best) of one round's scores."""
+    out = []
+    for s in scores:
+        above = 0
+        for t in scores:
+            if t > s:
+                above += 1
+        out.append(above + 1)
+    return out

@@ -1,0 +1,155 @@
+"""Power-up: the registry and the journal read back, the match resumed at
+its last committed action, or the menu offered.  Bad data is logged, never
+fatal.
+
+The table imports this module for boot() and forgets it afterwards: a match
+does not need its code on the Pico's heap.
+"""
+
+from dicetable.app import games
+from dicetable.app.play import SEATS_KIND, SEED_KIND, SEED_BITS, mark, rewrite_journal
+from dicetable.app.refusals import refusal_name
+from dicetable.app.table import _forget
+from dicetable.match.actions import TABLE, OK as ACCEPTED, kind_of, seat_of
+from dicetable.match.engine import GAMES, journal_header_refusal
+
+# Load statuses, as hal/storage.py numbers them.
+STATUS_OK = 0
+STATUS_NONE = 1
+STATUS_TORN = 2
+STATUS_CORRUPT = 3
+
+
+def boot(t):
+    """Load table t's registry and journal: resume the match or show the menu."""
+    _registry(t)
+    loaded = _journal(t)
+    if loaded is None:
+        t._to_menu(False)
+        return
+    header, actions, torn = loaded
+    m = games.new_match(header[0], header[1], header[2] | (header[3] << 8))
+    mask, seed, rewrite = _fold(t, header[0], m, actions)
+    if torn:
+        t.say("journal: torn last record dropped")   # storage cuts it off
+    players = header[1]
+    seats = [s for s in t.seats if (mask >> s) & 1]
+    if len(seats) != players:
+        seats = t.seats[:players]
+    if len(seats) != players:
+        t.say("journal needs %d seats, the table has %d: choose a new match"
+              % (players, len(t.seats)))
+        t._to_menu(False)
+        return
+    t.say("resumed %s at action %d" % (games.TITLES[header[0]], len(m.journal)))
+    if seed < 0:
+        seed = t.rng.randrange(SEED_BITS + 1)
+        rewrite = True
+    t.seed = seed
+    t._begin(header[0], m, seats)
+    if rewrite:
+        rewrite_journal(t)
+
+
+def status_word(status):
+    """'ok', 'torn' or 'corrupt' from a storage load status (hal/storage.py's
+    numbers; words are read too).  No journal or registry yet counts as ok."""
+    if status is None or status is True or status == STATUS_OK or status == STATUS_NONE:
+        return "ok"
+    if status == STATUS_TORN:
+        return "torn"
+    if status == STATUS_CORRUPT:
+        return "corrupt"
+    text = str(status).lower()
+    if "torn" in text:
+        return "torn"
+    if "corrupt" in text or "bad" in text:
+        return "corrupt"
+    return "ok"
+
+
+def _registry(t):
+    try:
+        records, status = t.storage.load_registry()
+    except Exception as e:  # noqa: BLE001 - boot must go on whatever storage does
+        records, status = bytearray(), "corrupt: %r" % (e,)
+    word = status_word(status)
+    if word == "corrupt":
+        records = bytearray()
+    bad = t.registry.adopt(records)
+    if word != "ok":
+        t.say("registry %s: carrying on with %d tags" % (word, len(t.registry)))
+    if bad:
+        t.say("registry: %d invalid entries skipped" % bad)
+    t.say("registry: %d tags" % len(t.registry))
+
+
+def _journal(t):
+    # (header, actions, torn) of a journal a game takes, or None (said why).
+    try:
+        header, actions, status = t.storage.load()
+    except Exception as e:  # noqa: BLE001
+        header, actions, status = None, [], "corrupt: %r" % (e,)
+    word = status_word(status)
+    if header is None:
+        if word == "corrupt":
+            t.say("journal corrupt: no match to resume; choose a new match")
+        return None
+    if word == "corrupt":
+        t.say("journal corrupt after %d records: not resumed; choose a new match"
+              % len(actions))
+        return None
+    why = header_refusal(header)
+    if why is not None:
+        # Not resumed, not deleted: the journal stays on flash as it is
+        # until a player starts a new match (nothing is lost unasked).
+        t.say("journal not resumed: %s; choose a new match" % why)
+        return None
+    return header, actions, word == "torn"
+
+
+def _fold(t, g, m, actions):
+    # The journal's actions into match m: (seats mask, seed or -1, whether
+    # the journal must be written again: it held a record the engine refused).
+    mask = 0
+    seed = -1
+    for i in range(len(actions)):
+        a = actions[i]
+        # The table's records come before the match's first action (a
+        # later one is malformed, as is any word the engine cannot read).
+        if a >> 20 == SEATS_KIND and not m.journal:
+            mask = a & 0xFFFF
+        elif a >> 20 == SEED_KIND and not m.journal:
+            seed = a & SEED_BITS
+        else:
+            # The table's own draws: its actions with no item that no seat
+            # enters (Inputs(g, m).auto of the state before, without listing
+            # its actions).
+            drawn = (seat_of(a) == TABLE and not games.is_item_kind(g, kind_of(a))
+                     and games.table_entry_seat(g, m) < 0)
+            code = m.submit(a)
+            if code != ACCEPTED:
+                t.say("journal record %d (%#x) refused: %s; resumed before it"
+                      % (i, a, refusal_name(code)))
+                return mask, seed, True
+            mark(t, len(m.journal) - 1, drawn)
+    return mask, seed, False
+
+
+def header_refusal(header):
+    """engine.journal_header_refusal() of a journal's header, never raising.
+    A game imported only to hear it refuse the header is forgotten again
+    (engine and rules core): the board holds only the game it plays."""
+    import sys
+    try:
+        name = GAMES[header[0]] if header[0] < len(GAMES) else ""
+        new = [p for p in ("dicetable.match", "dicetable.rules")
+               if name and p + "." + name not in sys.modules]
+        why = journal_header_refusal(header)
+    except (IndexError, ValueError, TypeError) as e:
+        return "header unreadable (%r)" % (e,)
+    if why is not None:
+        for p in new:
+            _forget(name, p)
+    return why
+
