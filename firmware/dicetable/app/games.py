@@ -16,7 +16,7 @@ except ImportError:
         return x
 
 from dicetable.match.actions import (
-    TABLE, DEAL, PLAY, ROLL, PASS_ITEM, KEEP, BID, PICK, PASS, ZERO_BID, REVEAL, CHOOSE,
+    TABLE, DEAL, PLAY, ROLL, PASS_ITEM, KEEP, PICK, PASS, ZERO_BID, REVEAL, CHOOSE,
     KIND_NAMES, kind_of, seat_of, value_of)
 from dicetable.match.engine import GAMES, OPEN_PLAY, TABLE_ROLLS, VARIANT
 from dicetable.app import frames as fr
@@ -200,40 +200,48 @@ def entry_view(g, m, a):
     colour, pick or zero bid, the number in open play)."""
     k = kind_of(a)
     v = value_of(a)
-    prompt = fr.PROMPTS[k]
     if g == DTWWW:
-        c = core(g)
-        if k == PLAY:
-            return c.number(v), _DT_RGB[c.effective_colour(v)]
-        if k == CHOOSE:
-            return c.sides(v), _SIZE_RGB[v % 6]
-        if k == ROLL and m.phase == engine(g).PHASE_ROLLOFF:
-            return v & 0xFF, _SIZE_RGB[(v >> 8) % 6]
-        return v, prompt
+        return _dtwww_entry(m, k, v)
     if g == NOKOSU:
-        c = core(g)
-        if k == ZERO_BID:
-            return 0, fr.GREY
-        if k == PICK or k == PLAY:
-            return c.number(v), _NK_RGB[c.colour(v)]
-        return v, prompt
+        return _nokosu_entry(k, v)
     if g == DICEFULL and k == ROLL:
-        c = core(g)
-        e = engine(g)
-        if m.phase != e.ROLLING:
-            return v + 1, prompt           # a d6 (game length, roll-off)
-        seat = seat_of(a)
-        if seat == TABLE:
-            return v + 1, prompt
-        code = c.face(c.rolled(m.pending_die(seat), v))
-        if code >= c.SYMBOL:
-            return None, _DF_SYMBOL_RGB.get(code, fr.GREY)
-        if c.kind_of(m.pending_die(seat)) == c.DECIMAL:
-            return code, fr.VIOLET         # tenths
-        return code // 10, prompt
-    if g == DTT and k == BID:
-        return v, prompt
-    return v, prompt
+        return _dicefull_roll(m, seat_of(a), v)
+    return v, fr.PROMPTS[k]
+
+
+def _dtwww_entry(m, k, v):
+    c = core(DTWWW)
+    if k == PLAY:
+        return c.number(v), _DT_RGB[c.effective_colour(v)]
+    if k == CHOOSE:
+        return c.sides(v), _SIZE_RGB[v % 6]
+    if k == ROLL and m.phase == engine(DTWWW).PHASE_ROLLOFF:
+        return v & 0xFF, _SIZE_RGB[(v >> 8) % 6]
+    return v, fr.PROMPTS[k]
+
+
+def _nokosu_entry(k, v):
+    c = core(NOKOSU)
+    if k == ZERO_BID:
+        return 0, fr.GREY
+    if k == PICK or k == PLAY:
+        return c.number(v), _NK_RGB[c.colour(v)]
+    return v, fr.PROMPTS[k]
+
+
+def _dicefull_roll(m, seat, v):
+    # A Dicefull roll: a d6 (game length, roll-off, the table's), or the face
+    # a seat's pending die shows (a symbol, tenths, or its value).
+    prompt = fr.PROMPTS[ROLL]
+    if m.phase != engine(DICEFULL).ROLLING or seat == TABLE:
+        return v + 1, prompt
+    c = core(DICEFULL)
+    code = c.face(c.rolled(m.pending_die(seat), v))
+    if code >= c.SYMBOL:
+        return None, _DF_SYMBOL_RGB.get(code, fr.GREY)
+    if c.kind_of(m.pending_die(seat)) == c.DECIMAL:
+        return code, fr.VIOLET         # tenths
+    return code // 10, prompt
 
 
 _DF_SYMBOL_RGB = {10000: fr.GREY, 10001: fr.GREEN, 10002: fr.PINK, 10100: fr.RED,

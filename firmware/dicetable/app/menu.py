@@ -89,43 +89,51 @@ class Menu:
                 self._toggle(seat)
                 return None, 0
             return None, OUT_OF_TURN
-        fields = self.fields()
         if code == MINUS + LONG:
+            fields = self.fields()
             i = fields.index(self.field)
             self.field = fields[i - 1] if i > 0 else fields[0]
             return None, 0
         if code == OK:
-            if self.game == PROVISION:
-                return ENTER_PROVISION, 0
-            if self.field == F_SEATS and not self._players_ok():
-                return None, OUT_OF_RANGE
-            i = fields.index(self.field)
-            if i + 1 < len(fields):
-                self.field = fields[i + 1]
-                return None, 0
-            if not self._players_ok():
-                self.field = F_SEATS
-                return None, OUT_OF_RANGE
-            return START, 0
+            return self._ok()
         if code == MINUS or code == PLUS:
-            step = 1 if code == PLUS else -1
-            if self.field == F_GAME:
-                self.game = (self.game + step) % (PROVISION + 1)
-                if self.game != PROVISION and self.values[F_LENGTH] > games.MAX_LENGTHS[self.game]:
-                    self.values[F_LENGTH] = games.MAX_LENGTHS[self.game]
-            elif self.field == F_SEATS:
-                if (self.lead in self.joined) == (step > 0):
-                    return None, OUT_OF_RANGE
-                self._toggle(self.lead)
-            elif self.field == F_LENGTH:
-                v = self.values[F_LENGTH] + step
-                if v < 0 or v > games.MAX_LENGTHS[self.game]:
-                    return None, OUT_OF_RANGE
-                self.values[F_LENGTH] = v
-            else:
-                self.values[self.field] ^= 1
-            return None, 0
+            return None, self._step(1 if code == PLUS else -1)
         return None, 0
+
+    def _ok(self):
+        # OK at the menu seat: the next field, or the match (provisioning).
+        if self.game == PROVISION:
+            return ENTER_PROVISION, 0
+        if self.field == F_SEATS and not self._players_ok():
+            return None, OUT_OF_RANGE
+        fields = self.fields()
+        i = fields.index(self.field)
+        if i + 1 < len(fields):
+            self.field = fields[i + 1]
+            return None, 0
+        if not self._players_ok():
+            self.field = F_SEATS
+            return None, OUT_OF_RANGE
+        return START, 0
+
+    def _step(self, step):
+        # - or + at the menu seat on the current field: 0 or the refusal.
+        if self.field == F_GAME:
+            self.game = (self.game + step) % (PROVISION + 1)
+            if self.game != PROVISION and self.values[F_LENGTH] > games.MAX_LENGTHS[self.game]:
+                self.values[F_LENGTH] = games.MAX_LENGTHS[self.game]
+        elif self.field == F_SEATS:
+            if (self.lead in self.joined) == (step > 0):
+                return OUT_OF_RANGE
+            self._toggle(self.lead)
+        elif self.field == F_LENGTH:
+            v = self.values[F_LENGTH] + step
+            if v < 0 or v > games.MAX_LENGTHS[self.game]:
+                return OUT_OF_RANGE
+            self.values[F_LENGTH] = v
+        else:
+            self.values[self.field] ^= 1
+        return 0
 
     def _toggle(self, seat):
         if seat in self.joined:
