@@ -7,7 +7,7 @@ pins.py.  `python -m hardware.budget` prints them.
 
 import math
 
-from hardware.pinmap import CONFIG, PINS, load
+from hardware.pinmap import CONFIG, PINS, ROOT, load
 
 LED_MA_PER_CHANNEL = 20      # a WS2812B channel at full brightness (hal/pixels.estimate_ma)
 LED_IDLE_MA = 1              # a dark WS2812B (its controller)
@@ -18,10 +18,14 @@ HEADROOM = 1.25              # the supply is sized 25 % above the worst case
 SUPPLY_STEP_MA = 500         # supplies come in half-ampere steps
 
 
+# The firmware's own count (dicetable/app/frames.py, which hal/board.py sizes the
+# NeoPixel chain with), read as pinmap reads pins.py: no sys.path change.
+_FRAMES = load(ROOT / "firmware" / "dicetable" / "app" / "frames.py")
+
+
 def leds(config):
-    """LEDs on the chain: a segment for every seat up to the last fitted, then the ring
-    (hal/board.py sizes the NeoPixel chain the same way)."""
-    return (max(config.seats) + 1) * config.LEDS_PER_SEAT + config.RING_LEDS
+    """LEDs on the chain: a segment for every seat up to the last fitted, then the ring."""
+    return _FRAMES.led_count(config)
 
 
 def readers(config):

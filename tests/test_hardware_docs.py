@@ -10,7 +10,7 @@ import pytest
 
 import pins
 import table_config
-from dicetable.app import games
+from dicetable.app import frames, games
 from hardware import budget, pinmap, rp2040
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -94,11 +94,13 @@ def md_table(text, first_header):
 
 
 def test_the_led_count_is_the_one_the_board_drives():
-    # hal/board.py sizes the NeoPixel chain this way; the simulator's rig too.
+    # One formula, frames.led_count(): the board sizes the NeoPixel chain with it, the
+    # app its frame, the simulator's rig its strip and the budget its LEDs.
     n = (max(table_config.seats) + 1) * table_config.LEDS_PER_SEAT + table_config.RING_LEDS
-    assert budget.leds(table_config) == n == 56
-    assert "(max(table_config.seats) + 1) * table_config.LEDS_PER_SEAT + " \
-        "table_config.RING_LEDS" in (ROOT / "firmware" / "hal" / "board.py").read_text()
+    assert frames.led_count(table_config) == budget.leds(table_config) == n == 56
+    assert frames.Layout(table_config).leds == n
+    for path in ("firmware/hal/board.py", "sim/hw/rig.py"):
+        assert "led_count(" in (ROOT / path).read_text(), path
 
 
 def test_power_md_matches_table_config():

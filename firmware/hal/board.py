@@ -23,6 +23,7 @@ from machine import I2C, SPI, Pin, mem32
 import pins
 import table_config
 from dicetable.app.events import CENTRE
+from dicetable.app.frames import led_count
 from dicetable.app.rng import Rng
 from dicetable.app.table import Table
 from hal import watchdog
@@ -60,8 +61,7 @@ class Board:
                  for s in range(len(pins.BUTTONS))]
         bits = [gpio for trio in wired if trio is not None for gpio in trio]
         self.buttons = Buttons(input_pins(wired), levels=gpio_levels(), bits=bits)
-        leds = (max(table_config.seats) + 1) * table_config.LEDS_PER_SEAT + table_config.RING_LEDS
-        self.pixels = Pixels(WS2812(Pin(pins.NEOPIXEL, Pin.OUT), leds),
+        self.pixels = Pixels(WS2812(Pin(pins.NEOPIXEL, Pin.OUT), led_count(table_config)),
                              table_config.CURRENT_BUDGET_MA)
         self.display = Display(I2C(pins.I2C_ID, sda=Pin(pins.I2C_SDA), scl=Pin(pins.I2C_SCL)))
         self.table = Table(table_config, board_storage(),

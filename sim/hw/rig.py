@@ -11,6 +11,7 @@ what it observes.  Portable: it runs under MicroPython as well as CPython.
 """
 
 from dicetable.app.events import CENTRE, LONG
+from dicetable.app.frames import led_count
 from dicetable.app.rng import Rng
 from dicetable.app.table import Table
 from hal.buttons import Buttons
@@ -52,7 +53,7 @@ class VirtualTable:
         self.vbuttons = VButtons(seats)
         self.buttons = Buttons(self.vbuttons.pins)
         config = Config(list(seats), leds_per_seat, ring_leds)
-        self.strip = RecordingNeoPixel((max(seats) + 1) * leds_per_seat + ring_leds)
+        self.strip = RecordingNeoPixel(led_count(config))
         self.pixels = Pixels(self.strip, budget_ma)
         self.flash = VFlash() if flash is None else flash
         # Four journal segments (the board has eight) keep the virtual flash small
