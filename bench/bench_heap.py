@@ -72,7 +72,8 @@ import micropython
 #: next run
 import pins
 import table_config
-from dicetable.app import entry, events, frames, games, inputs, registry, rng, table
+from dicetable.app import (
+    entry, events, frames, games, inputs, play, refusals, registry, render, rng, table)
 from dicetable.match import actions, engine
 from hal import buttons, chipselect, display, journal, mainloop, mfrc522, pixels, readers, storage
 #: next run
@@ -281,8 +282,11 @@ print(gc.mem_alloc())
 import maintenance
 from hal import board
 from dicetable.app import table
-# The menu shows at power-up (its names stay in the string pool) and is
-# forgotten when the match begins (app/table.py).
+# The power-up's module and the menu are loaded at power-up (their names
+# stay in the string pool) and forgotten after the boot and when the match
+# begins (app/table.py).
+table._module("resume")
+table._forget("resume")
 table._module("menu")
 table._forget("menu")
 #: next run
