@@ -6,6 +6,7 @@ RULES.md section 4, or checks an invariant a whole random deal must keep.
 
 from array import array
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -156,12 +157,14 @@ def test_is_legal_agrees_with_legal_plays(case, card):
 
 # --- Trick result -------------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(three_tricks(), trumps)
 def test_resolve_matches_reference(played, trump):
     assert dtt.resolve(make_trick(played), trump) == reference_winner(played, trump)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(three_tricks(), trumps)
 def test_winner_is_a_trump_or_follows_the_lead(played, trump):
@@ -206,6 +209,7 @@ def test_a_random_legal_deal(cards, rnd, bid):
 
 # --- Scoring ---------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(deal_outcome())
 def test_deal_scores_match_reference_and_sum_to_zero(outcome):
@@ -226,6 +230,7 @@ def test_a_maker_never_loses_unless_all_made(outcome):
             assert (scores[p] > 0) == makers[p]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(deal_outcome(), st.permutations(range(3)))
 def test_scores_follow_the_players_not_the_seats(outcome, order):

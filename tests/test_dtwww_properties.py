@@ -7,6 +7,7 @@ the core computes it.
 
 from array import array
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from dicetable.rules import dtwww as dt
@@ -161,6 +162,7 @@ def test_face_ranges():
 
 # --- playing a die --------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(hand_and_trick())
 def test_legal_plays_match_the_rule_text(deal):
@@ -171,6 +173,7 @@ def test_legal_plays_match_the_rule_text(deal):
     assert bool(got) == bool(hand)                     # never stuck with dice in hand
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(hand_and_trick(), rolled_dice(3))
 def test_is_legal_agrees_with_legal_plays(deal, strangers):
@@ -202,6 +205,7 @@ def test_a_white_die_in_hand_always_follows(deal):
             assert dt.play(d, lead_colour) in got
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(hand_and_trick(max_trick=3), rolled_dice(1))
 def test_open_play_refuses_exactly_what_no_hand_could_play(deal, extra):
@@ -223,6 +227,7 @@ def test_open_play_refuses_exactly_what_no_hand_could_play(deal, extra):
 
 # --- trick result ------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(full_trick())
 def test_resolve_and_next_leader_match_sorting(items):
@@ -233,6 +238,7 @@ def test_resolve_and_next_leader_match_sorting(items):
     assert all(ref_number(p) <= ref_number(items[leader]) for p in items)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(st.integers(dt.MIN_PLAYERS, dt.MAX_PLAYERS), st.data())
 def test_a_whole_game_of_legal_plays(players, data):
@@ -269,6 +275,7 @@ def test_a_whole_game_of_legal_plays(players, data):
 
 # --- scoring -------------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(score_table, st.randoms(use_true_random=False))
 def test_ranks_are_competition_ranks_with_r2(table, rnd):

@@ -78,6 +78,7 @@ def random_words(rng, players):
     return words
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game,opts", list(configurations()))
 def test_every_flipped_bit_is_refused_or_another_legal_action(game, opts):
     cls = match_class(game)

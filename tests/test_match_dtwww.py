@@ -603,6 +603,7 @@ def check_complement(m, values):
     assert snapshot(m) == before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("opts", (0, TABLE_ROLLS, OPEN_PLAY))
 def test_refusal_accepts_exactly_the_legal_actions(opts):
     rng = random.Random(opts)

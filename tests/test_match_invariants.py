@@ -86,6 +86,7 @@ def check_replay(match):
     assert snapshot(again) == snapshot(match)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game,players", list(configurations()))
 def test_random_matches_keep_every_invariant(game, players):
     rng = random.Random("%s-%d" % (game, players))

@@ -10,6 +10,7 @@ import pathlib
 import random
 from array import array
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from dicetable.rules import nokosu as K
@@ -319,6 +320,7 @@ def play_round(players, rnd):
     return kept, taken, row
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.integers(K.MIN_PLAYERS, K.MAX_PLAYERS), st.randoms(use_true_random=False))
 def test_a_whole_round_plays_out_leaving_each_player_one_die(players, rnd):

@@ -412,6 +412,7 @@ TYPED = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("line, hint", [c[1:] for c in TYPED], ids=[c[0] for c in TYPED])
 def test_a_bad_line_at_the_table_gets_one_hint_and_changes_nothing(line, hint):
     quiet, _ = table("quit\n")
@@ -482,6 +483,7 @@ def test_the_command_refuses_with_one_line(tmp_path):
     assert err.decode().count("\n") == 1 and b"use python -m host_tools replay" in err
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_batch_with_130_and_one_line():
     p = command("--game", "dtt", "--matches", "1000000", "--seed", "0")
     time.sleep(1.5)                                    # imports done, matches being played

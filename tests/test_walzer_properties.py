@@ -6,6 +6,7 @@ RULES.md section 2, or checks an invariant a whole random round must keep.
 
 from array import array
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -140,6 +141,7 @@ def test_an_x_in_hand_is_always_legal(case):
 
 # --- Trick result -----------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(full_trick())
 def test_resolve_matches_reference(played):
@@ -195,6 +197,7 @@ def test_a_random_legal_round(players, cards, rnd):
 
 # --- Scoring ----------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(piles_strategy)
 def test_round_scores_match_reference(piles):
