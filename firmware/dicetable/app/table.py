@@ -31,7 +31,7 @@ from dicetable.app.events import (
 from dicetable.app.frames import ORDER, Layout
 from dicetable.app.refusals import TWO_TAGS_CODE, READER_FAULT_CODE, STORAGE_ERROR, refusal_name
 from dicetable.app.registry import Registry, uid_hex
-from dicetable.app.render import (  # noqa: F401 - ERROR_MS and SCORE_MS: named here for tests
+from dicetable.app.render import (  # noqa: F401 - the tests take the timings from here
     MENU, PROVISION, PLAY_MODE, OVER, ERROR_MS, TRICK_MS, SCORE_MS, ticks_diff)
 from dicetable.app.rng import draw
 from dicetable.app.play import SEATS_RECORD, SEED_RECORD, SEED_BITS  # noqa: F401 - host tools
