@@ -1203,6 +1203,7 @@ MATCHES = [
 '''
 
 
+@pytest.mark.slow
 def test_the_app_runs_the_same_on_micropython(capsys):
     space = {"__name__": "session"}
     exec(compile(SESSION, "session", "exec"), space)

@@ -106,6 +106,7 @@ def test_every_player_count_and_single_option_bit_boots(rig, game):
     assert taken == counts * (1 + reads + lengths)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_random_option_words_boot(rig, game):
     g = GAMES.index(game)

@@ -12,6 +12,7 @@ from collections import Counter
 from fractions import Fraction
 from itertools import permutations, product
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -223,6 +224,7 @@ def test_challenge_set_r9():
 
 # --- Evaluation --------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(a_roll(), a_test())
 def test_evaluate_equals_brute_force_reference(dice, test_kv):
@@ -247,6 +249,7 @@ def a_sign_heavy_roll(draw):
     return dice
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(a_sign_heavy_roll(), st.sampled_from([df.COUNT_AT_LEAST, df.TOTAL_EXACTLY,
                                              df.SAME_AT_LEAST, df.ALL_DIFFERENT,
@@ -265,6 +268,7 @@ def test_several_signs_equal_brute_force_reference(dice, test, k, v):
         reference_evaluate(reference_results(dice), test, k, v)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(a_sign_heavy_roll(), st.data())
 def test_every_allowed_choice_is_found(dice, data):
@@ -282,6 +286,7 @@ def test_every_allowed_choice_is_found(dice, data):
     assert df.evaluate(results, n, df.SAME_AT_LEAST, max(Counter(nums).values()), 0) == 1
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.lists(a_roll(), min_size=2, max_size=5), st.sampled_from(df.CHALLENGES))
 def test_shipped_challenges_award_as_the_reference(seats, challenge):
@@ -295,6 +300,7 @@ def test_shipped_challenges_award_as_the_reference(seats, challenge):
         [vp if s in expected else 0 for s in range(len(seats))]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(a_roll(), a_test(), st.randoms(use_true_random=False))
 def test_result_order_does_not_matter(dice, test_kv, rnd):
@@ -306,6 +312,7 @@ def test_result_order_does_not_matter(dice, test_kv, rnd):
         df.evaluate(array("H", shuffled), len(shuffled), test, k, v)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(a_roll(), a_test())
 def test_a_sign_never_hurts(dice, test_kv):
@@ -348,6 +355,7 @@ def reference_legal(n, centre, action, passed, players):
 CENTRE_DICE = [df.die(k, s) for k in KINDS for s in range(3)]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 7), st.lists(st.sampled_from(CENTRE_DICE), max_size=20, unique=True),
        st.booleans(), st.integers(df.MIN_PLAYERS, df.MAX_PLAYERS))
@@ -366,6 +374,7 @@ def test_is_legal_agrees_with_legal_plays_and_the_reference(n, centre, passed, p
         assert count >= 1
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.integers(df.MIN_PLAYERS, df.MAX_PLAYERS), st.integers(0, 40), st.data())
 def test_whole_pick_phase(players, centre_size, data):

@@ -127,6 +127,7 @@ def test_trump_matches_reference(face_up):
     assert dtt.trump_suit(face_up) == reference_trump(face_up)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.permutations(DECK).map(lambda cards: cards[:4]), st.permutations(range(4)))
 def test_trump_does_not_depend_on_the_order_cards_are_turned(face_up, order):
@@ -135,6 +136,7 @@ def test_trump_does_not_depend_on_the_order_cards_are_turned(face_up, order):
 
 # --- Follow obligation ------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(hand_and_trick())
 def test_legal_plays_match_reference_and_are_never_empty(case):
@@ -145,6 +147,7 @@ def test_legal_plays_match_reference_and_are_never_empty(case):
     assert list(out[:k]) == reference_legal(hand, played)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(hand_and_trick(), st.sampled_from(DECK))
 def test_is_legal_agrees_with_legal_plays(case, card):
@@ -219,6 +222,7 @@ def test_deal_scores_match_reference_and_sum_to_zero(outcome):
     assert sum(scores) == 0
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(deal_outcome())
 def test_a_maker_never_loses_unless_all_made(outcome):

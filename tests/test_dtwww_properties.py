@@ -191,6 +191,7 @@ def test_is_legal_agrees_with_legal_plays(deal, strangers):
         assert dt.is_legal(hand_array, len(hand), trick, item) == (item in allowed)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(hand_and_trick(max_trick=3))
 def test_a_white_die_in_hand_always_follows(deal):
@@ -296,6 +297,7 @@ def test_ranks_are_competition_ranks_with_r2(table, rnd):
         [got[i] for i in order]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(score_table)
 def test_game_points(table):
@@ -311,6 +313,7 @@ def test_game_points(table):
     assert dt.game_points(totals, counts, dt.SCORE_TOTAL) == totals
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(score_table, st.data())
 def test_next_game_leader_r3(table, data):
@@ -335,6 +338,7 @@ rolls = st.sampled_from(SIDES).flatmap(
                             st.just(sides)))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(rolls, rolls)
 def test_roll_off(a, b):

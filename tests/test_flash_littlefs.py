@@ -100,6 +100,7 @@ def old_design_cost(actions):
     return (sum(nor.erases) - erases) / n, (sum(nor.programs) - programs) / n
 
 
+@pytest.mark.slow
 def test_the_old_append_and_flush_erases_a_sector_per_action():
     _, journal = nokosu()
     erases, _ = old_design_cost(journal)

@@ -561,6 +561,7 @@ def test_refusals_in_the_pick_phase():
     refused(m, action(PICK, 0, die(df.D4)), ALREADY_PLACED)    # already its own
 
 
+@pytest.mark.slow
 def test_an_action_is_accepted_exactly_when_it_is_listed_as_legal():
     rng = random.Random(5)
     values = sorted(set(engine.dice_set()) | set(range(40)) | {df.PASS, 0x1234})

@@ -203,6 +203,7 @@ def heap_script(game, players, journal, ends):
     return mpy_wasm.parts(parts)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_undo_allocates_only_what_scoring_makes_under_micropython(game):
     players, journal = longest_journal(game)

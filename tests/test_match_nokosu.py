@@ -582,6 +582,7 @@ def test_open_play_gives_identical_history_and_totals(players, flags):
         assert opened.standings() == registered.standings()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_open_play_keeps_the_waiting_and_legal_invariants(players):
     rng = random.Random(players)
@@ -654,6 +655,7 @@ def test_open_play_refuses_what_the_table_can_disprove():
 KINDS = (DEAL, PLAY, ROLL, PICK, ZERO_BID, CHOOSE, 4, 5, 6, 8, 10)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players,opts", [(3, 0), (4, TABLE_ROLLS), (5, OPEN_PLAY)])
 def test_legal_actions_are_exactly_the_accepted_actions(players, opts):
     rng = random.Random(players)

@@ -138,6 +138,7 @@ def ref_standings(totals, last_bids):
 
 # ------------------------------------------------------------------- legality
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(situations())
 def test_legal_plays_match_the_reference(s):
@@ -145,6 +146,7 @@ def test_legal_plays_match_the_reference(s):
     assert core_legal(hand, played, tc, tn) == ref_legal(hand, played, tc, tn)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(situations(), st.sampled_from(components([6] * 25)))
 def test_is_legal_agrees_with_legal_plays(s, stranger):
@@ -158,6 +160,7 @@ def test_is_legal_agrees_with_legal_plays(s, stranger):
         assert not K.is_legal(items, len(hand), trick, encode(stranger), tc, tn)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(situations(min_hand=2))
 def test_a_hand_with_two_or_more_items_can_always_play(s):
@@ -165,6 +168,7 @@ def test_a_hand_with_two_or_more_items_can_always_play(s):
     assert core_legal(hand, played, tc, tn)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(situations())
 def test_no_legal_play_is_black_or_gives_up_the_last_die(s):
@@ -176,6 +180,7 @@ def test_no_legal_play_is_black_or_gives_up_the_last_die(s):
             assert any(is_die(u) for u in rest)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(situations())
 def test_a_follower_plays_the_led_colour_whenever_one_is_legal(s):
@@ -196,6 +201,7 @@ def tricks(draw):
     return [t for t in pool if not is_black(t)][:size], draw(trumps)
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(tricks())
 def test_resolve_matches_the_reference(case):
@@ -216,6 +222,7 @@ def test_the_winner_is_led_colour_or_trump_and_beats_everything_after_it(case):
     assert all(strength[pos] > s for s in strength[pos + 1:])
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(tricks(), st.randoms(use_true_random=False))
 def test_reordering_the_followers_keeps_the_winning_colour_and_number(case, rnd):
@@ -230,6 +237,7 @@ def test_reordering_the_followers_keeps_the_winning_colour_and_number(case, rnd)
 
 # --------------------------------------------------------------------- scoring
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 14)), min_size=3, max_size=5))
 def test_round_scores_match_the_reference(rows):

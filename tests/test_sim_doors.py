@@ -587,6 +587,7 @@ def mutated(draw):
     return data
 
 
+@pytest.mark.slow
 @FUZZ
 @given(mutated())
 def test_fuzz_mutations_of_a_real_match_file(data):

@@ -109,6 +109,7 @@ piles_strategy = st.permutations(DECK).flatmap(
 
 # --- Follow obligation ------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(hand_and_trick())
 def test_legal_plays_match_reference_and_are_never_empty(case):
@@ -119,6 +120,7 @@ def test_legal_plays_match_reference_and_are_never_empty(case):
     assert list(out[:k]) == reference_legal(hand, played)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(hand_and_trick(), st.sampled_from(DECK))
 def test_is_legal_agrees_with_legal_plays(case, card):
@@ -148,6 +150,7 @@ def test_resolve_matches_reference(played):
     assert walzer.resolve(make_trick(played)) == reference_winner(played)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(full_trick())
 def test_winner_is_an_x_or_a_card_that_may_win(played):
