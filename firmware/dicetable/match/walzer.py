@@ -91,6 +91,13 @@ def slot(v):
     return _SLOTS[v] - 1
 
 
+def _append_all(out, base, cards, n):
+    """Append to `out` the action `base` with each of the first `n` of `cards`
+    as its value (card | base is action(kind, seat, card): a card fits 16 bits)."""
+    for j in range(n):
+        out.append(cards[j] | base)
+
+
 class WalzerMatch(Match):
     GAME = "walzer"
     MIN_PLAYERS = walzer.MIN_PLAYERS
@@ -156,15 +163,13 @@ class WalzerMatch(Match):
 
     def _finish_pass(self):
         """Every seat has passed: each takes the 2 cards from its right."""
-        n = self.players
         for i in range(len(_DECK)):
             p = self.place[i]
             if (p & ~_SEAT_MASK) == PASSED:
-                left = ((p & _SEAT_MASK) + 1) % n
-                self.place[i] = IN_HAND | left
-                self.hand_n[left] += 1
-        for s in range(n):
-            self.passed_n[s] = 0
+                p = ((p & _SEAT_MASK) + 1) % self.players  # the left neighbour
+                self.place[i] = IN_HAND | p
+                self.hand_n[p] += 1
+        fill(self.passed_n, 0)
         self._start_play()
 
     def _finish_trick(self):
@@ -219,36 +224,48 @@ class WalzerMatch(Match):
     def refusal(self, a):
         if malformed(a):
             return MALFORMED
-        if self.phase == OVER:
-            return MATCH_OVER
-        k = kind_of(a)
-        s = seat_of(a)
-        i = slot(value_of(a))
-        if self.phase == DEALING:
-            if k != DEAL:
-                return WRONG_PHASE
-            if s >= self.players or self.hand_n[s] >= self.hand_size:
-                return OUT_OF_TURN
-            if i < 0:
-                return UNKNOWN_ITEM
-            if self.place[i] != NOWHERE:
-                return ALREADY_PLACED
-            return OK
-        if self.phase == PASSING:
-            if k != PASS_ITEM:
-                return WRONG_PHASE
-            if s >= self.players or self.passed_n[s] >= walzer.PASS_CARDS:
-                return OUT_OF_TURN
-            if i < 0:
-                return UNKNOWN_ITEM
-            if self.place[i] != (IN_HAND | s):
-                return NOT_IN_HAND
-            return OK
-        # PLAYING
-        if k != PLAY:
+        ph = self.phase
+        if ph == DEALING:
+            return self._deal_refusal(a)
+        if ph == PASSING:
+            return self._pass_refusal(a)
+        if ph == PLAYING:
+            return self._play_refusal(a)
+        return MATCH_OVER
+
+    def _deal_refusal(self, a):
+        if kind_of(a) != DEAL:
             return WRONG_PHASE
+        s = seat_of(a)
+        if s >= self.players or self.hand_n[s] >= self.hand_size:
+            return OUT_OF_TURN
+        i = slot(value_of(a))
+        if i < 0:
+            return UNKNOWN_ITEM
+        if self.place[i] != NOWHERE:
+            return ALREADY_PLACED
+        return OK
+
+    def _pass_refusal(self, a):
+        if kind_of(a) != PASS_ITEM:
+            return WRONG_PHASE
+        s = seat_of(a)
+        if s >= self.players or self.passed_n[s] >= walzer.PASS_CARDS:
+            return OUT_OF_TURN
+        i = slot(value_of(a))
+        if i < 0:
+            return UNKNOWN_ITEM
+        if self.place[i] != (IN_HAND | s):
+            return NOT_IN_HAND
+        return OK
+
+    def _play_refusal(self, a):
+        if kind_of(a) != PLAY:
+            return WRONG_PHASE
+        s = seat_of(a)
         if s != self.turn:
             return OUT_OF_TURN
+        i = slot(value_of(a))
         if i < 0:
             return UNKNOWN_ITEM
         if self.open:
@@ -258,8 +275,12 @@ class WalzerMatch(Match):
             return OK
         if self.place[i] != (IN_HAND | s):
             return NOT_IN_HAND
+        return self._follow_refusal(s, value_of(a))
+
+    def _follow_refusal(self, s, v):
+        """ILLEGAL_PLAY when seat s's card v breaks the follow obligation."""
         hand = self.hand(s)
-        if not walzer.is_legal(hand, len(hand), self.trick, value_of(a)):
+        if not walzer.is_legal(hand, len(hand), self.trick, v):
             return ILLEGAL_PLAY
         return OK
 
@@ -297,36 +318,41 @@ class WalzerMatch(Match):
 
     def legal_actions(self, seat):
         out = []
-        if self.phase == DEALING:
+        ph = self.phase
+        if ph == DEALING:
             if seat == TABLE:
-                # Every card for every seat short of cards: the table app
-                # lists them per dealt card, so the inner loop is an OR.
-                place = self.place
-                short = self.hand_n
-                for i in range(len(_DECK)):
-                    if place[i] == NOWHERE:
-                        deal = action(DEAL, 0, _DECK[i])
-                        for s in range(self.players):
-                            if short[s] < self.hand_size:
-                                out.append(deal | (s << SEAT_SHIFT))
-            return out
-        if seat >= self.players:
-            return out
-        if self.phase == PASSING:
+                self._deals(out)
+        elif seat >= self.players:
+            pass
+        elif ph == PASSING:
             if self.passed_n[seat] < walzer.PASS_CARDS:
-                for card in self.hand(seat):
-                    out.append(action(PASS_ITEM, seat, card))
-            return out
-        if self.phase == PLAYING and seat == self.turn:
+                cards = self.hand(seat)
+                _append_all(out, action(PASS_ITEM, seat, 0), cards, len(cards))
+        elif ph == PLAYING and seat == self.turn:
             if self.open:
-                for card in self._cards(NOWHERE, []):
-                    out.append(action(PLAY, seat, card))
-                return out
-            hand = self.hand(seat)
-            legal = [0] * len(hand)
-            for j in range(walzer.legal_plays(hand, len(hand), self.trick, legal)):
-                out.append(action(PLAY, seat, legal[j]))
+                cards = self._cards(NOWHERE, [])
+                _append_all(out, action(PLAY, seat, 0), cards, len(cards))
+            else:
+                self._legal_plays(seat, out)
         return out
+
+    def _deals(self, out):
+        """Every card for every seat short of cards: the table app lists them
+        per dealt card, so the inner loop is an OR."""
+        for i in range(len(_DECK)):
+            if self.place[i] == NOWHERE:
+                self._deal_to_short(i, out)
+
+    def _deal_to_short(self, i, out):
+        deal = action(DEAL, 0, _DECK[i])
+        for s in range(self.players):
+            if self.hand_n[s] < self.hand_size:
+                out.append((s << SEAT_SHIFT) | deal)
+
+    def _legal_plays(self, seat, out):
+        hand = self.hand(seat)
+        n = walzer.legal_plays(hand, len(hand), self.trick, hand)  # compacted in place
+        _append_all(out, action(PLAY, seat, 0), hand, n)
 
     # --- places, results and inventory ----------------------------------------------
 

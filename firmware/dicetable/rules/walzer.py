@@ -156,7 +156,8 @@ def is_legal(hand, n, trick, item):
 
 
 def legal_plays(hand, n, trick, out):
-    """Write the legal items of hand[0:n] into `out`, in hand order; return how many."""
+    """Write the legal items of hand[0:n] into `out`, in hand order; return how many.
+    `out` may be `hand` itself (compacted in place)."""
     # Copy, then compact in place: two small frames stay within the 11 words
     # MicroPython keeps on the C stack; a bigger frame goes to the heap.
     for i in range(n):
