@@ -13,7 +13,7 @@ test: deps lint
 	$(PY) -m pytest
 
 # The edit loop: every test but those marked slow (pyproject.toml registers the
-# marker), in well under a minute; no lint.  make test still runs everything.
+# marker): about 45 s on two idle cores; no lint.  make test still runs everything.
 # More pytest options with ARGS (make quick ARGS="tests/test_app.py -x").
 quick: deps
 	$(PY) -m pytest -m "not slow" $(ARGS)
