@@ -5,7 +5,7 @@ collector runs in the middle of play otherwise, and a fragmented heap fails a
 later allocation), the whole booted table must leave room, and the registry
 must load in one pass however many tags the maker provisions.  Heap figures
 are deterministic, so they are asserted (times are only printed by the
-benches).  tests/bench_heap.py plays the matches and prints the figures.
+benches).  bench/bench_heap.py plays the matches and prints the figures.
 """
 
 import pytest

@@ -204,7 +204,7 @@ def test_the_boot_needs_no_free_block_larger_than_a_few_kb():
     # The game's modules are imported before the heap is cut up: here the
     # virtual parts' names have filled MicroPython's string pool to where the
     # game's names need a new pool block of ~9 KB; on the board they fit the
-    # pool it has (tests/bench_heap.py board_code()).
+    # pool it has (bench/bench_heap.py board_code()).
     m = nokosu_match()
     actions, torn = m.journal[:-1], m.journal[-1]
     script = "import gc\nGC_HEAP = %d\nHOLE = %d\n" % (mpy_wasm.PICO_GC_HEAP, HOLE)

@@ -98,7 +98,12 @@ function opt(name, dflt) {
 }
 const PORT = Number(opt("--port", "0"));
 const HOST_DIR = opt("--fs", null);
-const HEAPSIZE = Number(opt("--heapsize", "251664"));
+// The loader's heapsize that gives the Pico's heap: sim/pico.py pins it, sim/vboard passes it.
+const HEAPSIZE = Number(opt("--heapsize", "0"));
+if (!HEAPSIZE) {
+  console.error("vboard.mjs: --heapsize is required (sim/pico.py HEAPSIZE)");
+  process.exit(2);
+}
 const GC_HEAP = Number(opt("--gc-heap", "0"));
 // What this build adds to gc.mem_free(): the most it could still grow by.
 const GROWTH_ROOM = 128 * 1024 * 1024;
