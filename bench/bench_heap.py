@@ -59,7 +59,6 @@ from sim.hw import hands  # noqa: E402
 BLOCK = 16          # bytes per block of MicroPython's heap (on the Pico too)
 LINE_BLOCKS = 64    # blocks per line of the heap map
 SEGMENTS = 8        # the board's journal segments (hal/storage.py)
-LEDS = 5 * 8 + 16   # five seats of 8 LEDs and the ring
 
 # The most players each game takes, up to the table's five seats.
 PLAYERS = [min(5, most) for _, most in games.PLAYERS]
@@ -124,7 +123,7 @@ clock = Clock()
 bus = VSPI(clock, 4000000)
 chips = [VMFRC522(clock) for _ in range(events.CENTRE + 1)]
 vbuttons = VButtons(SEATS)
-strip = Strip(LEDS)
+strip = Strip(frames.led_count(Config))
 flash = VFlash()
 storage.Storage(flash).save_registry(registry.pack(REGISTRY))
 for b in range(SEGMENTS):
@@ -235,8 +234,8 @@ print("end of map")
 
 def script(game, players, seed, steps):
     """The MicroPython source playing one match of `steps` parts at most."""
-    head = ("SEED = %d\nUNDO_EVERY = %d\nGAME = %d\nPLAYER_SEATS = %r\nSEGMENTS = %d\n"
-            "LEDS = %d\n") % (seed, UNDO_EVERY, game, list(range(players)), SEGMENTS, LEDS)
+    head = "SEED = %d\nUNDO_EVERY = %d\nGAME = %d\nPLAYER_SEATS = %r\nSEGMENTS = %d\n" % (
+        seed, UNDO_EVERY, game, list(range(players)), SEGMENTS)
     setup = SETUP.replace("\nclock = Clock()", "\nREGISTRY = %r\nclock = Clock()" % (
         hands.full_registry(),))
     return head + setup + STEP * steps + END
