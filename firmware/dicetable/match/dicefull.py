@@ -54,7 +54,8 @@ from dicetable.match.actions import (
     OK, OUT_OF_TURN, WRONG_PHASE, UNKNOWN_ITEM, ILLEGAL_PLAY, OUT_OF_RANGE,
     ALREADY_PLACED, MATCH_OVER, MALFORMED, action, kind_of, seat_of, value_of,
 )
-from dicetable.match.engine import Match, check_header, malformed, TABLE_ROLLS, VARIANT, fill
+from dicetable.match.engine import (
+    Match, check_header, malformed, TABLE_ROLLS, VARIANT, fill, append_values)
 from dicetable.rules import dicefull as core
 from dicetable.rules.trick import Trick
 
@@ -267,7 +268,7 @@ class DicefullMatch(Match):
         if phase == CHECK:
             self._reveals(acts)
             return acts
-        _append_values(acts, action(ROLL, seat, 0), self._roll_faces(seat))
+        append_values(acts, action(ROLL, seat, 0), self._roll_faces(seat))
         return acts
 
     def _picks(self, seat):
@@ -514,13 +515,6 @@ class DicefullMatch(Match):
         self.winner = seat
         self.stage[seat] += 1
         self.phase = OVER
-
-
-def _append_values(out, base, n):
-    """Append to `out` the action `base` with each value 0 to n - 1 (v | base
-    is action(kind, seat, v))."""
-    for v in range(n):
-        out.append(v | base)
 
 
 def _pick_action(item, seat):

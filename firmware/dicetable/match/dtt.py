@@ -59,7 +59,8 @@ except ImportError:
 
 from dicetable.rules import dtt
 from dicetable.rules.trick import Trick
-from dicetable.match.engine import Match, check_header, malformed, OPEN_PLAY, fill
+from dicetable.match.engine import (
+    Match, check_header, malformed, OPEN_PLAY, fill, append_actions, append_values)
 from dicetable.match.actions import (
     TABLE, TABLE_BIT, DEAL, PLAY, KEEP, BID, REVEAL, action, kind_of, seat_of, value_of,
     OK, OUT_OF_TURN, WRONG_PHASE, UNKNOWN_ITEM, NOT_IN_HAND, ILLEGAL_PLAY, OUT_OF_RANGE,
@@ -251,38 +252,44 @@ class DttMatch(Match):
             return out
         p = self.phase
         if p == REVEALING:
-            for c in range(_SLOTS):
-                if self.where[c] == _STOCK:
-                    out.append(action(REVEAL, TABLE, c))
+            self._stock_actions(action(REVEAL, TABLE, 0), out)
         elif p == DEALING_1 or p == DEALING_2:
-            # Every card for every seat short of cards: the table app lists
-            # them per dealt card, so the inner loop is an OR.
-            where = self.where
-            short = self.packet_n
-            for c in range(_SLOTS):
-                if where[c] == _STOCK:
-                    deal = action(DEAL, 0, c)
-                    for s in range(3):
-                        if short[s] < dtt.DRAFT_CARDS:
-                            out.append(deal | (s << SEAT_SHIFT))
+            self._deals(out)
         elif p == DRAFT_1 or p == DRAFT_2:
-            for i in range(self.packet_n[seat]):
-                out.append(action(KEEP, seat, self.packets[seat][i]))
+            append_actions(out, action(KEEP, seat, 0), self.packets[seat], self.packet_n[seat])
         elif p == BIDDING:
-            for b in range(dtt.MAX_BID + 1):
-                out.append(action(BID, seat, b))
+            append_values(out, action(BID, seat, 0), dtt.MAX_BID + 1)
         elif p == PLAYING:
             if self.open:
-                for c in range(_SLOTS):
-                    if self.where[c] == _STOCK:
-                        out.append(action(PLAY, seat, c))
+                self._stock_actions(action(PLAY, seat, 0), out)
             else:
-                # A fresh buffer: legal_actions() must not change the state.
-                legal = array("H", [0] * dtt.HAND_SIZE)
-                n = dtt.legal_plays(self.hands[seat], self.hand_n[seat], self.trick, legal)
-                for i in range(n):
-                    out.append(action(PLAY, seat, legal[i]))
+                self._legal_plays(seat, out)
         return out
+
+    def _stock_actions(self, base, out):
+        """The action `base` for every card still in the stock."""
+        for c in range(_SLOTS):
+            if self.where[c] == _STOCK:
+                out.append(c | base)
+
+    def _deals(self, out):
+        """Every card for every seat short of cards: the table app lists them
+        per dealt card, so the inner loop is an OR."""
+        for c in range(_SLOTS):
+            if self.where[c] == _STOCK:
+                self._deal_to_short(c, out)
+
+    def _deal_to_short(self, c, out):
+        deal = action(DEAL, 0, c)
+        for s in range(3):
+            if self.packet_n[s] < dtt.DRAFT_CARDS:
+                out.append((s << SEAT_SHIFT) | deal)
+
+    def _legal_plays(self, seat, out):
+        # A fresh buffer: legal_actions() must not change the state.
+        legal = array("H", [0] * dtt.HAND_SIZE)
+        n = dtt.legal_plays(self.hands[seat], self.hand_n[seat], self.trick, legal)
+        append_actions(out, action(PLAY, seat, 0), legal, n)
 
     # --- Refusals (never change anything) ------------------------------------------
 
@@ -292,39 +299,56 @@ class DttMatch(Match):
         if self.phase == OVER:
             return MATCH_OVER
         kind = kind_of(a)
-        seat = seat_of(a)
-        value = value_of(a)
         if kind != self._kind():
             return WRONG_PHASE
         if kind == REVEAL:
-            if seat != TABLE:
-                return OUT_OF_TURN
-        elif kind == DEAL:
-            if seat >= 3 or self.packet_n[seat] >= dtt.DRAFT_CARDS:
-                return OUT_OF_TURN
-        elif seat >= 3 or not (self.waiting() & (1 << seat)):
+            return self._reveal_refusal(a)
+        if kind == DEAL:
+            return self._deal_refusal(a)
+        seat = seat_of(a)
+        if seat >= 3 or not (self.waiting() & (1 << seat)):
             return OUT_OF_TURN
         if kind == BID:
-            if not dtt.bid_ok(value):
-                return OUT_OF_RANGE
-            return OK
+            return OK if dtt.bid_ok(value_of(a)) else OUT_OF_RANGE
+        if kind == KEEP:
+            return self._keep_refusal(seat, value_of(a))
+        return self._play_refusal(seat, value_of(a))
+
+    def _reveal_refusal(self, a):
+        if seat_of(a) != TABLE:
+            return OUT_OF_TURN
+        return self._stock_refusal(value_of(a))
+
+    def _deal_refusal(self, a):
+        seat = seat_of(a)
+        if seat >= 3 or self.packet_n[seat] >= dtt.DRAFT_CARDS:
+            return OUT_OF_TURN
+        return self._stock_refusal(value_of(a))
+
+    def _stock_refusal(self, value):
+        """A card that must still be in the stock (undealt; open play: unseen)."""
         if not is_card(value):
             return UNKNOWN_ITEM
-        where = self.where[value]
-        if kind == REVEAL or kind == DEAL:
-            if where != _STOCK:
-                return ALREADY_PLACED
-        elif kind == KEEP:
-            if where != _PACKET + seat:
-                return NOT_IN_HAND
-        elif self.open:
-            if where != _STOCK:
-                return ALREADY_PLACED
-        else:
-            if where != _HAND + seat:
-                return NOT_IN_HAND
-            if not dtt.is_legal(self.hands[seat], self.hand_n[seat], self.trick, value):
-                return ILLEGAL_PLAY
+        if self.where[value] != _STOCK:
+            return ALREADY_PLACED
+        return OK
+
+    def _keep_refusal(self, seat, value):
+        if not is_card(value):
+            return UNKNOWN_ITEM
+        if self.where[value] != _PACKET + seat:
+            return NOT_IN_HAND
+        return OK
+
+    def _play_refusal(self, seat, value):
+        if self.open:
+            return self._stock_refusal(value)
+        if not is_card(value):
+            return UNKNOWN_ITEM
+        if self.where[value] != _HAND + seat:
+            return NOT_IN_HAND
+        if not dtt.is_legal(self.hands[seat], self.hand_n[seat], self.trick, value):
+            return ILLEGAL_PLAY
         return OK
 
     # --- Taking an action -----------------------------------------------------------
@@ -383,16 +407,17 @@ class DttMatch(Match):
         self._to_hand(seat, c)
         self.kept[seat] = c
         self.to_act &= ~(1 << seat)
-        if self.to_act:
-            return
-        # Everyone has kept: the packets move on together.
+        if self.to_act == 0:
+            self._move_packets()
+
+    def _move_packets(self):
+        """Everyone has kept: the packets move on together."""
         self.pick += 1
         step = LEFT if self.phase == DRAFT_1 else RIGHT
         _pass_on(self.packets, step)
         _pass_on(self.packet_n, step)
         for s in range(3):
-            for i in range(self.packet_n[s]):
-                self.where[self.packets[s][i]] = _PACKET + s
+            self._mark_packet(s)
         if self.pick < PICKS:
             self.to_act = _ALL
             return
@@ -405,6 +430,10 @@ class DttMatch(Match):
             self._start_bidding()
         else:
             self._start_play()
+
+    def _mark_packet(self, s):
+        for i in range(self.packet_n[s]):
+            self.where[self.packets[s][i]] = _PACKET + s
 
     def _to_hand(self, seat, c):
         self.where[c] = _HAND + seat
@@ -430,8 +459,10 @@ class DttMatch(Match):
         if self.trick.count < 3:
             self.turn = (seat + 1) % 3
             return
-        pos = dtt.resolve(self.trick, self.trump)
-        winner = self.trick.seats[pos]
+        self._finish_trick()
+
+    def _finish_trick(self):
+        winner = self.trick.seats[dtt.resolve(self.trick, self.trump)]
         for i in range(3):
             item = self.trick.items[i]
             self.last_trick_items[i] = item

@@ -66,6 +66,20 @@ def fill(buf, value):
         buf[i] = value
 
 
+def append_actions(out, base, items, n):
+    """Append to `out` the action word `base` (action(kind, seat, 0)) with
+    each of items[0:n] as its value: item | base is action(kind, seat, item)
+    for any 16-bit item.  (A frame of 11 words: legal_actions() calls it.)"""
+    for j in range(n):
+        out.append(items[j] | base)
+
+
+def append_values(out, base, n):
+    """Append to `out` the action word `base` with each value 0 to n - 1."""
+    for v in range(n):
+        out.append(v | base)
+
+
 def options(flags, count):
     """Pack option flags and a length override (0 = the game's default)."""
     return flags | (count << _COUNT_SHIFT)

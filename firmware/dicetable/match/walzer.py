@@ -57,7 +57,8 @@ from dicetable.match.actions import (
     TABLE, TABLE_BIT, DEAL, PLAY, PASS_ITEM, OK, OUT_OF_TURN, WRONG_PHASE, UNKNOWN_ITEM,
     NOT_IN_HAND, ILLEGAL_PLAY, ALREADY_PLACED, MATCH_OVER, MALFORMED, SEAT_SHIFT,
     action, kind_of, seat_of, value_of)
-from dicetable.match.engine import Match, check_header, malformed, OPEN_PLAY, fill
+from dicetable.match.engine import (
+    Match, check_header, malformed, OPEN_PLAY, fill, append_actions)
 from dicetable.rules import walzer
 from dicetable.rules.trick import Trick
 
@@ -89,13 +90,6 @@ def slot(v):
     if v < 0 or v > 255:
         return -1
     return _SLOTS[v] - 1
-
-
-def _append_all(out, base, cards, n):
-    """Append to `out` the action `base` with each of the first `n` of `cards`
-    as its value (card | base is action(kind, seat, card): a card fits 16 bits)."""
-    for j in range(n):
-        out.append(cards[j] | base)
 
 
 class WalzerMatch(Match):
@@ -327,11 +321,11 @@ class WalzerMatch(Match):
         elif ph == PASSING:
             if self.passed_n[seat] < walzer.PASS_CARDS:
                 cards = self.hand(seat)
-                _append_all(out, action(PASS_ITEM, seat, 0), cards, len(cards))
+                append_actions(out, action(PASS_ITEM, seat, 0), cards, len(cards))
         elif ph == PLAYING and seat == self.turn:
             if self.open:
                 cards = self._cards(NOWHERE, [])
-                _append_all(out, action(PLAY, seat, 0), cards, len(cards))
+                append_actions(out, action(PLAY, seat, 0), cards, len(cards))
             else:
                 self._legal_plays(seat, out)
         return out
@@ -352,7 +346,7 @@ class WalzerMatch(Match):
     def _legal_plays(self, seat, out):
         hand = self.hand(seat)
         n = walzer.legal_plays(hand, len(hand), self.trick, hand)  # compacted in place
-        _append_all(out, action(PLAY, seat, 0), hand, n)
+        append_actions(out, action(PLAY, seat, 0), hand, n)
 
     # --- places, results and inventory ----------------------------------------------
 
