@@ -132,6 +132,19 @@ def check_play(args):
     why = header_refusal(game, args.players, 0)
     if why:
         raise usage("argument --players: %s" % why)
+    args.options = check_options(args, game)
+    args.bots = check_bots(args.bots, args.players)
+    args.seed = 1 if args.seed is None else args.seed
+    args.matches = args.matches or 1
+    if args.seed + args.matches - 1 > SEED_MAX:
+        message = "argument --matches: the seeds %d to %d go past %d (lower --seed or --matches)"
+        raise usage(message % (args.seed, args.seed + args.matches - 1, SEED_MAX))
+    check_table(args)
+    check_save_args(args)
+
+
+def check_options(args, game):
+    """The option word of --open-play, --table-rolls, --variant and --length."""
     flags = 0
     for name, bit, words in FLAGS:
         if getattr(args, name[2:].replace("-", "_")):
@@ -145,16 +158,14 @@ def check_play(args):
     why = header_refusal(game, args.players, options(0, length))
     if why:
         raise usage("argument --length: %s" % why)
-    args.options = options(flags, length)
-    why = header_refusal(game, args.players, args.options)
+    why = header_refusal(game, args.players, options(flags, length))
     if why:
         raise usage(why)
-    args.bots = check_bots(args.bots, args.players)
-    args.seed = 1 if args.seed is None else args.seed
-    args.matches = args.matches or 1
-    if args.seed + args.matches - 1 > SEED_MAX:
-        message = "argument --matches: the seeds %d to %d go past %d (lower --seed or --matches)"
-        raise usage(message % (args.seed, args.seed + args.matches - 1, SEED_MAX))
+    return options(flags, length)
+
+
+def check_table(args):
+    """--table and --human, which go together."""
     if args.table:
         for name in ("save", "matches"):
             if getattr(args, name) not in (None, 1):
@@ -163,6 +174,10 @@ def check_play(args):
         args.human = check_human(args.human, args.players)
     elif args.human is not None:
         raise usage("argument --human: only with --table (your seats at the virtual table)")
+
+
+def check_save_args(args):
+    """--save and --force, which go together."""
     if args.save is not None:
         if args.matches > 1:
             raise usage("argument --save: not with --matches (a file holds one match)")

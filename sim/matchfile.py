@@ -170,20 +170,10 @@ def parse(data, path="<match file>"):
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     header = {}             # key -> (value word, line, column of the value)
     checked = None          # (game, players, options) once the first action came
-    players = 0
     actions = []
     numbers = []
     for number, line in enumerate(lines, 1):
-        bad = _CONTROL.search(line)
-        if bad:
-            char = bad.group()
-            message = "a control character U+%04X (a match file is plain text)"
-            raise MatchFileError(path, number, bad.start() + 1, message % ord(char))
-        words = [(m.group(), m.start() + 1) for m in _WORD.finditer(line)]
-        for i, (word, _) in enumerate(words):
-            if word.startswith("#"):
-                del words[i:]
-                break
+        words = _words(line, path, number)
         if not words:
             continue
         key, column = words[0]
@@ -192,73 +182,102 @@ def parse(data, path="<match file>"):
                 message = "%s %r line after the actions (the header comes before them)"
                 raise MatchFileError(path, number, column, message % (
                     "an" if key == "options" else "a", key))
-            if key in header:
-                raise MatchFileError(path, number, column, (
-                    "a second %r line (line %d gave it; the header names each once)")
-                    % (key, header[key][1]))
-            if len(words) < 2:
-                raise MatchFileError(path, number, column + len(key), (
-                    "%r needs a value (e.g. %s)") % (key, {
-                        "game": "game walzer", "players": "players 4",
-                        "options": "options 0"}[key]))
-            if len(words) > 2:
-                raise MatchFileError(path, number, words[2][1], (
-                    "an extra word %s (a header line is %r and one value)")
-                    % (_shown(words[2][0]), key))
-            header[key] = (words[1][0], number, words[1][1])
-            _check_value(key, header, path)
-            if len(header) == len(HEADER):
+            if _header_line(words, header, path, number):
                 checked = _header(header, path, number, column, "")
-                players = checked[1]
             continue
         if key not in KIND_NAMES[1:]:
-            if key.lower() in HEADER + KIND_NAMES[1:]:
-                right = "words are lower case: %r" % key.lower()
-            elif len(header) < len(HEADER):
-                right = "the header lines are game, players and options; the actions are " + \
-                    ", ".join(KIND_NAMES[1:])
-            else:
-                right = "the actions are " + ", ".join(KIND_NAMES[1:])
-            raise MatchFileError(path, number, column, "%s is %s (%s)" % (
-                _shown(key), "not an action" if len(header) == len(HEADER) else
-                "neither a header line nor an action", right))
+            _not_a_word(key, header, path, number, column)
         if checked is None:
             checked = _header(header, path, number, column, "the first action")
-            players = checked[1]
-        kind = KIND_NAMES.index(key)
-        if len(words) < 3:
-            end = words[-1][1] + len(words[-1][0])
-            raise MatchFileError(path, number, end, "%r needs %s (%s)" % (
-                key, "a seat and a value" if len(words) == 1 else "a value", _ACTION_FORM))
-        seat_word, seat_column = words[1]
-        seats = "seats are 0 to %d, or table" % (players - 1)
-        if seat_word == "table":
-            seat = TABLE
-        else:
-            seat = _number(seat_word, path, number, seat_column, seats)
-            if seat >= players:
-                message = "no seat %d in a %d-player match (%s)"
-                raise MatchFileError(path, number, seat_column, message % (seat, players, seats))
-        value_word, value_column = words[2]
-        values = "values are 0 to %d" % _MAX_VALUE
-        value = _number(value_word, path, number, value_column, values)
-        if value > _MAX_VALUE:
-            raise MatchFileError(path, number, value_column, "value %d is too large (%s)"
-                                 % (value, values))
-        if len(words) > 3:
-            raise MatchFileError(path, number, words[3][1], (
-                "an extra word %s (%s; a comment starts with #)") % (
-                    _shown(words[3][0]), _ACTION_FORM))
-        a = action(kind, seat, value)
-        if malformed(a):        # the checks above leave no bit without a meaning
-            raise MatchFileError(path, number, column, "a malformed action (%s)" % _ACTION_FORM)
-        actions.append(a)
+        actions.append(_action_line(words, checked[1], path, number))
         numbers.append(number)
     if checked is None:
         last = len(lines) - 1 if len(lines) > 1 and not lines[-1] else len(lines)
         checked = _header(header, path, last, len(lines[last - 1]) + 1, "the end")
     game, players, options = checked
     return MatchFile(game, players, options, actions, numbers)
+
+
+def _words(line, path, number):
+    """The words of a line, [(word, column)], up to a comment; a control
+    character is refused."""
+    bad = _CONTROL.search(line)
+    if bad:
+        message = "a control character U+%04X (a match file is plain text)"
+        raise MatchFileError(path, number, bad.start() + 1, message % ord(bad.group()))
+    words = [(m.group(), m.start() + 1) for m in _WORD.finditer(line)]
+    for i, (word, _) in enumerate(words):
+        if word.startswith("#"):
+            return words[:i]
+    return words
+
+
+def _header_line(words, header, path, number):
+    """Take a header line into `header`; True once the header is whole."""
+    key, column = words[0]
+    if key in header:
+        raise MatchFileError(path, number, column, (
+            "a second %r line (line %d gave it; the header names each once)")
+            % (key, header[key][1]))
+    if len(words) < 2:
+        raise MatchFileError(path, number, column + len(key), (
+            "%r needs a value (e.g. %s)") % (key, {
+                "game": "game walzer", "players": "players 4",
+                "options": "options 0"}[key]))
+    if len(words) > 2:
+        raise MatchFileError(path, number, words[2][1], (
+            "an extra word %s (a header line is %r and one value)")
+            % (_shown(words[2][0]), key))
+    header[key] = (words[1][0], number, words[1][1])
+    _check_value(key, header, path)
+    return len(header) == len(HEADER)
+
+
+def _not_a_word(key, header, path, number, column):
+    """Refuse a line that starts with neither a header word nor an action."""
+    if key.lower() in HEADER + KIND_NAMES[1:]:
+        right = "words are lower case: %r" % key.lower()
+    elif len(header) < len(HEADER):
+        right = "the header lines are game, players and options; the actions are " + \
+            ", ".join(KIND_NAMES[1:])
+    else:
+        right = "the actions are " + ", ".join(KIND_NAMES[1:])
+    raise MatchFileError(path, number, column, "%s is %s (%s)" % (
+        _shown(key), "not an action" if len(header) == len(HEADER) else
+        "neither a header line nor an action", right))
+
+
+def _action_line(words, players, path, number):
+    """The action of an action line: kind, seat and value, each checked."""
+    key, column = words[0]
+    kind = KIND_NAMES.index(key)
+    if len(words) < 3:
+        end = words[-1][1] + len(words[-1][0])
+        raise MatchFileError(path, number, end, "%r needs %s (%s)" % (
+            key, "a seat and a value" if len(words) == 1 else "a value", _ACTION_FORM))
+    seat_word, seat_column = words[1]
+    seats = "seats are 0 to %d, or table" % (players - 1)
+    if seat_word == "table":
+        seat = TABLE
+    else:
+        seat = _number(seat_word, path, number, seat_column, seats)
+        if seat >= players:
+            message = "no seat %d in a %d-player match (%s)"
+            raise MatchFileError(path, number, seat_column, message % (seat, players, seats))
+    value_word, value_column = words[2]
+    values = "values are 0 to %d" % _MAX_VALUE
+    value = _number(value_word, path, number, value_column, values)
+    if value > _MAX_VALUE:
+        raise MatchFileError(path, number, value_column, "value %d is too large (%s)"
+                             % (value, values))
+    if len(words) > 3:
+        raise MatchFileError(path, number, words[3][1], (
+            "an extra word %s (%s; a comment starts with #)") % (
+                _shown(words[3][0]), _ACTION_FORM))
+    a = action(kind, seat, value)
+    if malformed(a):        # the checks above leave no bit without a meaning
+        raise MatchFileError(path, number, column, "a malformed action (%s)" % _ACTION_FORM)
+    return a
 
 
 def _check_value(key, header, path):

@@ -125,63 +125,76 @@ class Session:
         if not words:
             return True
         word = words[0]
-        t = self.table
+        doers = {"help": self._help, "?": self._list_actions, "auto": self._auto,
+                 "items": self._list_items, "scan": self._scan, "wait": self._wait}
         if word in ALONE and len(words) > 1:
             self.hint("%s takes nothing after it, not %s" % (shown(word), shown(words[1])))
         elif word == "quit":
             return False
-        elif word == "help":
-            self.out.write((__doc__ or "").split("\n\n", 1)[1])
-        elif word == "?":
-            acts = self.your_actions(seat)
-            if not acts:
-                self.hint("nothing for you to do now (wait lets a second pass)")
-            for i, a in enumerate(acts):
-                self.out.write("  %d  %s\n" % (i, games.action_words(self.game, a)))
+        elif word in doers:
+            doers[word](seat, words)
         elif re.fullmatch(r"[0-9]+", word):
-            acts = self.your_actions(seat)
-            n = number(word)
-            if len(words) > 1:
-                self.hint("an action is one number, not %s (type ? for the list)"
-                          % shown(line.strip()))
-            elif n is not None and n < len(acts):
-                hands.make(self.vt, t, acts[n])
-            elif acts:
-                self.hint("no action %s: the list is 0 to %d (type ? to see it)" % (
-                    shown(word), len(acts) - 1))
-            else:
-                self.hint("no action %s: nothing for you to do now (wait lets a second pass)" % (
-                    shown(word)))
-        elif word == "auto":
-            acts = self.your_actions(seat)
-            if acts:
-                hands.make(self.vt, t, self.rng.choice(acts))
-            else:
-                self.hint("nothing for you to do now (wait lets a second pass)")
-        elif word == "items":
-            for i, item in enumerate(self.items):
-                self.out.write("  %d  %s\n" % (i, games.item_name(self.game, item)))
-        elif word == "scan":
-            right = "items are 0 to %d: type items to list them" % (len(self.items) - 1)
-            i = number(words[1]) if len(words) == 2 else None
-            if len(words) == 1:
-                self.hint("scan takes an item number (%s)" % right)
-            elif len(words) > 2:
-                self.hint("scan takes one item number, not %s (%s)" % (
-                    shown(" ".join(words[1:])), right))
-            elif i is None or i >= len(self.items):
-                self.hint("no item %s (%s)" % (shown(words[1]), right))
-            else:
-                item = self.items[i]
-                self.vt.scan(seat, hands.uid_for(self.game, games.identity(self.game, item)))
+            self._action_number(seat, words, line)
         elif word in BUTTON_WORDS:
             self.vt.press(seat, BUTTON_WORDS[word])
-        elif word == "wait":
-            self.vt.wait(1000)
         else:
             self.hint("no command %s (type help for the commands, ? for your actions)"
                       % shown(word))
         return True
+
+    def _help(self, seat, words):
+        self.out.write((__doc__ or "").split("\n\n", 1)[1])
+
+    def _list_actions(self, seat, words):
+        acts = self.your_actions(seat)
+        if not acts:
+            self.hint("nothing for you to do now (wait lets a second pass)")
+        for i, a in enumerate(acts):
+            self.out.write("  %d  %s\n" % (i, games.action_words(self.game, a)))
+
+    def _action_number(self, seat, words, line):
+        word = words[0]
+        acts = self.your_actions(seat)
+        n = number(word)
+        if len(words) > 1:
+            self.hint("an action is one number, not %s (type ? for the list)"
+                      % shown(line.strip()))
+        elif n is not None and n < len(acts):
+            hands.make(self.vt, self.table, acts[n])
+        elif acts:
+            self.hint("no action %s: the list is 0 to %d (type ? to see it)" % (
+                shown(word), len(acts) - 1))
+        else:
+            self.hint("no action %s: nothing for you to do now (wait lets a second pass)" % (
+                shown(word)))
+
+    def _auto(self, seat, words):
+        acts = self.your_actions(seat)
+        if acts:
+            hands.make(self.vt, self.table, self.rng.choice(acts))
+        else:
+            self.hint("nothing for you to do now (wait lets a second pass)")
+
+    def _list_items(self, seat, words):
+        for i, item in enumerate(self.items):
+            self.out.write("  %d  %s\n" % (i, games.item_name(self.game, item)))
+
+    def _scan(self, seat, words):
+        right = "items are 0 to %d: type items to list them" % (len(self.items) - 1)
+        i = number(words[1]) if len(words) == 2 else None
+        if len(words) == 1:
+            self.hint("scan takes an item number (%s)" % right)
+        elif len(words) > 2:
+            self.hint("scan takes one item number, not %s (%s)" % (
+                shown(" ".join(words[1:])), right))
+        elif i is None or i >= len(self.items):
+            self.hint("no item %s (%s)" % (shown(words[1]), right))
+        else:
+            item = self.items[i]
+            self.vt.scan(seat, hands.uid_for(self.game, games.identity(self.game, item)))
+
+    def _wait(self, seat, words):
+        self.vt.wait(1000)
 
     def hint(self, text):
         """One line on what a typed line got wrong; nothing changed, so no redraw."""

@@ -76,6 +76,19 @@ class Parts:
         self.rp2 = VRP2()
         self.flash = VFlash()
         self._mem32_read = mem32_read
+        self.machine = self._machine(wdt, timer)
+        monkeypatch.setitem(sys.modules, "machine", self.machine)
+        monkeypatch.setitem(sys.modules, "rp2", self.rp2)
+        monkeypatch.setattr(hal_storage, "FlashFS", lambda: self.flash)
+        _patch_time(monkeypatch, ticks_ms, ticks_us, sleep_ms)
+        # The modules that import machine or rp2 are imported afresh, then forgotten.
+        for name in FRESH:
+            monkeypatch.delattr(hal, name.split(".")[-1], raising=False)
+            monkeypatch.setitem(sys.modules, name, None)
+            del sys.modules[name]
+
+    def _machine(self, wdt, timer):
+        """The virtual `machine` module: Pin, SPI, I2C, mem32, WDT and Timer."""
         parts = self
 
         class Pin(VPin):
@@ -101,36 +114,8 @@ class Parts:
             def scan(self):
                 return []
 
-        self.machine = types.SimpleNamespace(Pin=Pin, SPI=lambda *a, **k: self.bus, I2C=NoI2C,
-                                             mem32=Mem32(), WDT=wdt, Timer=timer)
-        monkeypatch.setitem(sys.modules, "machine", self.machine)
-        monkeypatch.setitem(sys.modules, "rp2", self.rp2)
-        monkeypatch.setattr(hal_storage, "FlashFS", lambda: self.flash)
-        if ticks_ms is None:
-            start = time.monotonic_ns()
-
-            def ticks_ms():
-                return (time.monotonic_ns() - start) // 1000000
-
-            monkeypatch.setattr(time, "ticks_us",
-                                lambda: (time.monotonic_ns() - start) // 1000, raising=False)
-            monkeypatch.setattr(asyncio, "sleep_ms", lambda ms: asyncio.sleep(ms / 1000),
-                                raising=False)
-        else:
-            monkeypatch.setattr(time, "ticks_us", ticks_us, raising=False)
-        if sleep_ms is None:
-            def sleep_ms(ms):
-                time.sleep(ms / 1000)
-        monkeypatch.setattr(time, "ticks_ms", ticks_ms, raising=False)
-        monkeypatch.setattr(time, "sleep_ms", sleep_ms, raising=False)
-        monkeypatch.setattr(time, "ticks_diff",
-                            lambda a, b: ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000,
-                            raising=False)
-        # The modules that import machine or rp2 are imported afresh, then forgotten.
-        for name in FRESH:
-            monkeypatch.delattr(hal, name.split(".")[-1], raising=False)
-            monkeypatch.setitem(sys.modules, name, None)
-            del sys.modules[name]
+        return types.SimpleNamespace(Pin=Pin, SPI=lambda *a, **k: self.bus, I2C=NoI2C,
+                                     mem32=Mem32(), WDT=wdt, Timer=timer)
 
     def gpio_in(self):
         """The GPIO input register: bit n is GPIO n's level."""
@@ -143,3 +128,28 @@ class Parts:
     def strip(self):
         """The LED driver's state machine (what its DMA fed it)."""
         return self.rp2.machines[0]
+
+
+def _patch_time(monkeypatch, ticks_ms, ticks_us, sleep_ms):
+    """time.ticks_ms, ticks_us, ticks_diff, sleep_ms and asyncio.sleep_ms: on the
+    host's clock, or on the caller's `ticks_ms`, `ticks_us` and `sleep_ms`."""
+    if ticks_ms is None:
+        start = time.monotonic_ns()
+
+        def ticks_ms():
+            return (time.monotonic_ns() - start) // 1000000
+
+        monkeypatch.setattr(time, "ticks_us",
+                            lambda: (time.monotonic_ns() - start) // 1000, raising=False)
+        monkeypatch.setattr(asyncio, "sleep_ms", lambda ms: asyncio.sleep(ms / 1000),
+                            raising=False)
+    else:
+        monkeypatch.setattr(time, "ticks_us", ticks_us, raising=False)
+    if sleep_ms is None:
+        def sleep_ms(ms):
+            time.sleep(ms / 1000)
+    monkeypatch.setattr(time, "ticks_ms", ticks_ms, raising=False)
+    monkeypatch.setattr(time, "sleep_ms", sleep_ms, raising=False)
+    monkeypatch.setattr(time, "ticks_diff",
+                        lambda a, b: ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000,
+                        raising=False)

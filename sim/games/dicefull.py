@@ -121,61 +121,70 @@ def _round_lines(match):
 
 def narrate(match, a):
     """Transcript lines for action `a`, just accepted by `match`."""
-    k = kind_of(a)
-    value = value_of(a)
     phase = match.acted_phase
     lines = []
     if len(match.journal) == 1 and phase != engine.SETUP:
         lines.append(_round_header(match))
-    if phase == engine.SETUP:
-        roller = "the table" if match.flag(engine.TABLE_ROLLS) else "seat %d" % (
-            match.length_roller())
-        lines.append("%s rolls the game-length 2d6: %d" % (roller, engine.d6_number(value)))
-        if match.phase != engine.SETUP:
-            a, b = (engine.d6_number(x) for x in match.length_rolls)
-            lines.append("the game lasts %d + %d = %d challenges" % (a, b, match.rounds))
-            lines.append(_round_header(match))
-        return lines
-    if phase == engine.PICKING:
-        seat = seat_of(a)
-        if k == PICK:
-            lines.append("seat %d picks the %s (%d held)" % (seat, describe(value),
-                                                              match.held[seat]))
-        else:
-            first = " — first to pass: starts the next round" if match.first_passer == seat else ""
-            lines.append("seat %d passes with %d dice%s" % (seat, match.held[seat], first))
-        if match.phase == engine.CHECK:
-            why = " (the centre is empty, R6)" if match.ncentre == 0 else ""
-            lines.append("picking is over%s:" % why)
-            for s in range(match.players):
-                dice = [describe(match.hands[s][i]) for i in range(match.held[s])]
-                lines.append("  seat %d holds %s" % (s, ", ".join(dice) if dice else "nothing"))
-        return lines
-    if phase == engine.CHECK:
-        lines.append("challenge %d of %d revealed: #%d %s" % (
-            match.round + 1, match.rounds, value, challenge_text(df.CHALLENGES[value])))
-        if match.phase != engine.ROLLING:
-            lines.extend(_round_lines(match))
-        return lines
-    if phase == engine.ROLLING:
-        who = "seat %d" % match.last_roll_seat
-        if seat_of(a) == TABLE:
-            who = "the table for seat %d" % match.last_roll_seat
-        lines.append("%s rolls the %s: %s" % (who, describe(match.last_result),
-                                              face_text(df.face(match.last_result))))
-        if match.phase != engine.ROLLING:
-            lines.extend(_round_lines(match))
-        return lines
-    # The roll-off.
+    narrator = {engine.SETUP: _narrate_setup, engine.PICKING: _narrate_picking,
+                engine.CHECK: _narrate_check, engine.ROLLING: _narrate_rolling}.get(
+                    phase, _narrate_roll_off)
+    narrator(match, a, lines)
+    return lines
+
+
+def _narrate_setup(match, a, lines):
+    roller = "the table" if match.flag(engine.TABLE_ROLLS) else "seat %d" % (
+        match.length_roller())
+    lines.append("%s rolls the game-length 2d6: %d" % (roller, engine.d6_number(value_of(a))))
+    if match.phase != engine.SETUP:
+        first, second = (engine.d6_number(x) for x in match.length_rolls)
+        lines.append("the game lasts %d + %d = %d challenges" % (first, second, match.rounds))
+        lines.append(_round_header(match))
+
+
+def _narrate_picking(match, a, lines):
+    seat = seat_of(a)
+    if kind_of(a) == PICK:
+        lines.append("seat %d picks the %s (%d held)" % (seat, describe(value_of(a)),
+                                                          match.held[seat]))
+    else:
+        first = " — first to pass: starts the next round" if match.first_passer == seat else ""
+        lines.append("seat %d passes with %d dice%s" % (seat, match.held[seat], first))
+    if match.phase == engine.CHECK:
+        why = " (the centre is empty, R6)" if match.ncentre == 0 else ""
+        lines.append("picking is over%s:" % why)
+        for s in range(match.players):
+            dice = [describe(match.hands[s][i]) for i in range(match.held[s])]
+            lines.append("  seat %d holds %s" % (s, ", ".join(dice) if dice else "nothing"))
+
+
+def _narrate_check(match, a, lines):
+    value = value_of(a)
+    lines.append("challenge %d of %d revealed: #%d %s" % (
+        match.round + 1, match.rounds, value, challenge_text(df.CHALLENGES[value])))
+    if match.phase != engine.ROLLING:
+        lines.extend(_round_lines(match))
+
+
+def _narrate_rolling(match, a, lines):
+    who = "seat %d" % match.last_roll_seat
+    if seat_of(a) == TABLE:
+        who = "the table for seat %d" % match.last_roll_seat
+    lines.append("%s rolls the %s: %s" % (who, describe(match.last_result),
+                                          face_text(df.face(match.last_result))))
+    if match.phase != engine.ROLLING:
+        lines.extend(_round_lines(match))
+
+
+def _narrate_roll_off(match, a, lines):
     seat = match.last_roll_seat
     who = "seat %d" % seat if seat_of(a) != TABLE else "the table for seat %d" % seat
-    lines.append("%s rolls %d in the roll-off" % (who, engine.d6_number(value)))
+    lines.append("%s rolls %d in the roll-off" % (who, engine.d6_number(value_of(a))))
     if match.phase == engine.OVER:
         lines.append("seat %d wins the roll-off and the game" % match.winner)
     elif all(match.off_done[s] == 0 for s in match.tied):
         lines.append("%s rolled highest and are still tied: they roll again"
                      % _seats(match.tied))
-    return lines
 
 
 # --- the heuristic bot --------------------------------------------------------------

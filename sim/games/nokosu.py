@@ -37,51 +37,66 @@ def _round_header(match):
 
 def narrate(match, a):
     """Transcript lines for action `a`, just accepted by `match`."""
-    k, seat, v = kind_of(a), seat_of(a), value_of(a)
+    k = kind_of(a)
     lines = []
     if len(match.journal) == 1 and k != CHOOSE:
         lines.append(_round_header(match))
-    if k == CHOOSE:
-        lines.append("setup: the table removes %s (its cards and dice), every 7, and one die "
-                     "of each other colour" % COLOUR_NAMES[v])
-        lines.append(_round_header(match))
-    elif k == DEAL:
-        if not core.is_die(v) and match.phase != engine.DEALING:
-            lines.append("cards dealt:")
-            for s in range(match.players):
-                lines.append("  seat %d: %s" % (s, _items(_sorted(match.hand(s)))))
-    elif k == ROLL:
-        die = value_of(match.journal[-2])  # the DEAL just before: the die rolled
-        if seat_of(match.journal[-2]) != TABLE:
-            owner = seat_of(match.journal[-2])
-            shown = core.rolled(die, v)
-            roller = "the table rolls" if seat == TABLE else "rolls"
-            lines.append("seat %d draws a %s die from the bag, %s %d" % (
-                owner, COLOUR_NAMES[core.colour(die)], roller, core.number(shown)))
-        elif match.phase == engine.DRAFTING:
-            centre = _sorted(match.centre())
-            lines.append("seat %d, the start player, rolls %d dice into the centre: %s" % (
-                match.start, len(centre), _items(centre)))
-    elif k == PICK or k == ZERO_BID:
-        if k == PICK:
-            lines.append("seat %d takes %s from the centre" % (seat, describe(v)))
-        else:
-            lines.append("seat %d bids zero: takes a black die and returns %s to the bag" % (
-                seat, describe(v)))
-        if match.phase == engine.PLAYING:
-            ind = match.item(match.indicator)
-            lines.append("trump indicator: %s; %s is trump and every %d counts as %s" % (
-                describe(ind), COLOUR_NAMES[match.trump_colour], match.trump_number,
-                COLOUR_NAMES[match.trump_colour]))
-            for s in range(match.players):
-                dice = [i for i in match.hand(s) if core.is_die(i)]
-                lines.append("  seat %d dice: %s" % (s, _items(_sorted(dice))))
-            lines.append("seat %d, the start player, leads the first trick" % match.turn)
-    elif k == PLAY:
-        lines.append("seat %d plays %s" % (seat, describe(v)))
-        if match.trick.count == 0:  # the trick is complete
-            lines.extend(_trick_lines(match))
+    narrator = {CHOOSE: _narrate_setup, DEAL: _narrate_deal, ROLL: _narrate_roll,
+                PICK: _narrate_pick, ZERO_BID: _narrate_pick, PLAY: _narrate_play}.get(k)
+    if narrator is not None:
+        narrator(match, a, lines)
     return lines
+
+
+def _narrate_setup(match, a, lines):
+    lines.append("setup: the table removes %s (its cards and dice), every 7, and one die "
+                 "of each other colour" % COLOUR_NAMES[value_of(a)])
+    lines.append(_round_header(match))
+
+
+def _narrate_deal(match, a, lines):
+    if not core.is_die(value_of(a)) and match.phase != engine.DEALING:
+        lines.append("cards dealt:")
+        for s in range(match.players):
+            lines.append("  seat %d: %s" % (s, _items(_sorted(match.hand(s)))))
+
+
+def _narrate_roll(match, a, lines):
+    die = value_of(match.journal[-2])  # the DEAL just before: the die rolled
+    if seat_of(match.journal[-2]) != TABLE:
+        owner = seat_of(match.journal[-2])
+        shown = core.rolled(die, value_of(a))
+        roller = "the table rolls" if seat_of(a) == TABLE else "rolls"
+        lines.append("seat %d draws a %s die from the bag, %s %d" % (
+            owner, COLOUR_NAMES[core.colour(die)], roller, core.number(shown)))
+    elif match.phase == engine.DRAFTING:
+        centre = _sorted(match.centre())
+        lines.append("seat %d, the start player, rolls %d dice into the centre: %s" % (
+            match.start, len(centre), _items(centre)))
+
+
+def _narrate_pick(match, a, lines):
+    seat, v = seat_of(a), value_of(a)
+    if kind_of(a) == PICK:
+        lines.append("seat %d takes %s from the centre" % (seat, describe(v)))
+    else:
+        lines.append("seat %d bids zero: takes a black die and returns %s to the bag" % (
+            seat, describe(v)))
+    if match.phase == engine.PLAYING:
+        ind = match.item(match.indicator)
+        lines.append("trump indicator: %s; %s is trump and every %d counts as %s" % (
+            describe(ind), COLOUR_NAMES[match.trump_colour], match.trump_number,
+            COLOUR_NAMES[match.trump_colour]))
+        for s in range(match.players):
+            dice = [i for i in match.hand(s) if core.is_die(i)]
+            lines.append("  seat %d dice: %s" % (s, _items(_sorted(dice))))
+        lines.append("seat %d, the start player, leads the first trick" % match.turn)
+
+
+def _narrate_play(match, a, lines):
+    lines.append("seat %d plays %s" % (seat_of(a), describe(value_of(a))))
+    if match.trick.count == 0:  # the trick is complete
+        lines.extend(_trick_lines(match))
 
 
 def _count(n, noun):

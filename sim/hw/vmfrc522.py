@@ -167,6 +167,13 @@ def _frame_bits(nbytes, last_bits):
     return 2 + 9 * nbytes
 
 
+
+def _irq_write(old, v, bits):
+    """An interrupt request register after a write of v: Set1 (bit 7) sets the
+    marked bits, else they are cleared; only `bits` exist."""
+    return (old | (v & bits)) if v & 0x80 else (old & ~v & bits)
+
+
 class VMFRC522:
     """One virtual MFRC522 on a virtual SPI bus, sharing the bench's clock."""
 
@@ -384,24 +391,17 @@ class VMFRC522:
         if reg == CommandReg:
             self._command(v)
         elif reg == ComIrqReg:
-            r[reg] = (r[reg] | (v & 0x7F)) if v & 0x80 else (r[reg] & ~v & 0x7F)
+            r[reg] = _irq_write(r[reg], v, 0x7F)
         elif reg == DivIrqReg:
-            r[reg] = (r[reg] | (v & 0x14)) if v & 0x80 else (r[reg] & ~v & 0x14)
+            r[reg] = _irq_write(r[reg], v, 0x14)
         elif reg == FIFODataReg:
             self._fifo_in(v)
         elif reg == FIFOLevelReg:
-            if v & 0x80:
-                del self.fifo[:]
-                r[ErrorReg] &= ~BUFFER_OVFL & 0xFF
+            self._fifo_level(v)
         elif reg == ControlReg:
-            if v & 0x80:
-                self._timer_at = None
-            if v & 0x40:
-                self._start_timer(self.clock.now_us)
+            self._control(v)
         elif reg == BitFramingReg:
-            r[reg] = v
-            if v & 0x80 and (r[CommandReg] & 0x0F) == TRANSCEIVE and self._tx_end is None:
-                self._start_tx()
+            self._bit_framing(v)
         elif reg == Status2Reg:
             r[reg] = v & 0xC8
         elif reg in _READ_ONLY:
@@ -410,6 +410,26 @@ class VMFRC522:
             r[reg] = v
             if reg == TxControlReg:
                 self._check_field()
+
+    def _fifo_level(self, v):
+        # FlushBuffer (bit 7) empties the FIFO and clears BufferOvfl.
+        if v & 0x80:
+            del self.fifo[:]
+            self.regs[ErrorReg] &= ~BUFFER_OVFL & 0xFF
+
+    def _control(self, v):
+        # TStopNow (bit 7) stops the timer, TStartNow (bit 6) starts it.
+        if v & 0x80:
+            self._timer_at = None
+        if v & 0x40:
+            self._start_timer(self.clock.now_us)
+
+    def _bit_framing(self, v):
+        # StartSend (bit 7) starts a Transceive's transmission.
+        r = self.regs
+        r[BitFramingReg] = v
+        if v & 0x80 and (r[CommandReg] & 0x0F) == TRANSCEIVE and self._tx_end is None:
+            self._start_tx()
 
     def _fifo_in(self, v):
         r = self.regs
