@@ -68,7 +68,8 @@ from dicetable.match.actions import (
     UNKNOWN_ITEM, NOT_IN_HAND, ILLEGAL_PLAY, OUT_OF_RANGE, ALREADY_PLACED,
     MATCH_OVER, MALFORMED, action, kind_of, seat_of, value_of)
 from dicetable.match.engine import (
-    Match, check_header, malformed, OPEN_PLAY, TABLE_ROLLS, VARIANT, fill)
+    Match, check_header, malformed, OPEN_PLAY, TABLE_ROLLS, VARIANT, fill, append_actions,
+    append_values)
 from dicetable.rules import dtwww as dt
 from dicetable.rules.trick import Trick
 
@@ -88,6 +89,7 @@ EV_OVER = const(32)          # the match is over
 
 NO_ROLL = const(0xFFFF)      # `rolls` entry: this seat has not rolled this round
 NO_CHOICE = const(0xFF)      # `choice` entry: no die chosen yet
+_UNROLLED = const(-2)        # _rolloff_best(): a contender has still to roll
 
 ROLLOFF_SIZE_SHIFT = const(8)  # roll-off ROLL value: size << 8 | number
 
@@ -132,6 +134,36 @@ def identity(item):
 def faces(size):
     """The numbers a die of `size` can show, lowest first."""
     return range(dt.lowest_face(size), dt.highest_face(size) + 1)
+
+
+def _add_faces(out, base, d):
+    """Append to `out` the action word `base` with each face of die `d` ORed
+    into its value (lowest first)."""
+    d = dt.size(d)
+    for v in range(dt.lowest_face(d), dt.highest_face(d) + 1):
+        out.append(v | base)
+
+
+def _lowest_face(d):
+    return dt.lowest_face(dt.size(d))
+
+
+def _highest_face(d):
+    return dt.highest_face(dt.size(d))
+
+
+def _rolloff_faces(out, seat, size):
+    """The roll-off ROLLs of `seat` for a die of `size`."""
+    _add_faces(out, action(ROLL, seat, size << ROLLOFF_SIZE_SHIFT), size << 5)
+
+
+def _rolloff_compare(ra, rb):
+    """The core's roll_off() of two roll-off ROLL values (size << 8 | number)."""
+    return dt.roll_off(ra & 0xFF, _rolloff_sides(ra), rb & 0xFF, _rolloff_sides(rb))
+
+
+def _rolloff_sides(r):
+    return dt.sides(r >> ROLLOFF_SIZE_SHIFT)
 
 
 def rolloff_value(size, number):
@@ -264,34 +296,44 @@ class DtwwwMatch(Match):
 
     def waiting(self):
         ph = self.phase
-        n = self.players
         if ph == PHASE_PLAY:
             return 1 << self.turn
-        mask = 0
         if ph == PHASE_DEAL:
-            if self.table_rolls and self._pending_seat() >= 0:
-                return TABLE_BIT
-            for s in range(n):
-                if self.pending[s] or self.hand_n[s] < dt.HAND_SIZE:
-                    mask |= 1 << s
-            return mask
+            return self._deal_waiting()
         if ph == PHASE_SCORE:
-            if self.table_rolls:
-                return TABLE_BIT
-            for s in range(n):
-                if self.score_rolled[s] < self.score_n[s]:
-                    mask |= 1 << s
-            return mask
+            return self._score_waiting()
         if ph == PHASE_ROLLOFF:
-            for s in range(n):
-                if not self.contenders[s] or self.rolls[s] != NO_ROLL:
-                    continue
-                if not self.table_rolls or self.choice[s] == NO_CHOICE:
-                    mask |= 1 << s
-                else:
-                    mask |= TABLE_BIT
-            return mask
+            return self._rolloff_waiting()
         return 0
+
+    def _deal_waiting(self):
+        if self.table_rolls and self._pending_seat() >= 0:
+            return TABLE_BIT
+        mask = 0
+        for s in range(self.players):
+            if self.pending[s] or self.hand_n[s] < dt.HAND_SIZE:
+                mask |= 1 << s
+        return mask
+
+    def _score_waiting(self):
+        if self.table_rolls:
+            return TABLE_BIT
+        mask = 0
+        for s in range(self.players):
+            if self.score_rolled[s] < self.score_n[s]:
+                mask |= 1 << s
+        return mask
+
+    def _rolloff_waiting(self):
+        mask = 0
+        for s in range(self.players):
+            if not self.contenders[s] or self.rolls[s] != NO_ROLL:
+                continue
+            if not self.table_rolls or self.choice[s] == NO_CHOICE:
+                mask |= 1 << s
+            else:
+                mask |= TABLE_BIT
+        return mask
 
     # --- refusals ------------------------------------------------------------------
 
@@ -302,30 +344,33 @@ class DtwwwMatch(Match):
         if ph == PHASE_OVER:
             return MATCH_OVER
         k = kind_of(a)
-        s = seat_of(a)
-        v = value_of(a)
-        if ph == PHASE_DEAL:
-            if k != DEAL and k != ROLL:
-                return WRONG_PHASE
-        elif ph == PHASE_PLAY:
-            if k != PLAY:
-                return WRONG_PHASE
-        elif ph == PHASE_SCORE:
-            if k != ROLL:
-                return WRONG_PHASE
-        elif k != ROLL and not (k == CHOOSE and self.table_rolls):
+        if not self._takes(ph, k):
             return WRONG_PHASE
+        s = seat_of(a)
         if not self.waiting() & (1 << s):
             return OUT_OF_TURN
         if ph == PHASE_DEAL:
-            return self._deal_refusal(k, s, v)
+            return self._deal_refusal(k, s, value_of(a))
         if ph == PHASE_PLAY:
-            return self._play_refusal(s, v)
+            return self._play_refusal(s, value_of(a))
         if ph == PHASE_SCORE:
-            if s == TABLE:
-                s = self._score_seat()
-            return self._face_refusal(self.score[s][self.score_rolled[s]], v)
-        return self._rolloff_refusal(k, s, v)
+            return self._score_refusal(s, value_of(a))
+        return self._rolloff_refusal(k, s, value_of(a))
+
+    def _takes(self, ph, k):
+        """Does phase `ph` (not over) take actions of kind `k`?"""
+        if ph == PHASE_DEAL:
+            return k == DEAL or k == ROLL
+        if ph == PHASE_PLAY:
+            return k == PLAY
+        if ph == PHASE_SCORE:
+            return k == ROLL
+        return k == ROLL or (k == CHOOSE and self.table_rolls)
+
+    def _score_refusal(self, s, v):
+        if s == TABLE:
+            s = self._score_seat()
+        return self._face_refusal(self.score[s][self.score_rolled[s]], v)
 
     def _face_refusal(self, d, v):
         if not dt.is_face(dt.size(d), v):
@@ -402,52 +447,76 @@ class DtwwwMatch(Match):
         ph = self.phase
         out = []
         if ph == PHASE_DEAL:
-            s = self._pending_seat() if seat == TABLE else seat
-            if seat == TABLE or self.pending[s]:
-                self._add_faces(out, seat, self.hands[s][self.hand_n[s] - 1], 0)
-            else:
-                for i in range(DICE):
-                    if self.place[i] == _BAG:
-                        out.append(action(DEAL, seat, _BOX[i]))
+            self._deal_actions(out, seat)
         elif ph == PHASE_PLAY:
-            if self.open:
-                self._open_plays(out, seat)
-            else:
-                k = dt.legal_plays(self.hands[seat], self.hand_n[seat], self.trick, _PLAYS)
-                for j in range(k):
-                    out.append(action(PLAY, seat, _PLAYS[j]))
+            self._plays(out, seat)
         elif ph == PHASE_SCORE:
-            s = self._score_seat() if seat == TABLE else seat
-            self._add_faces(out, seat, self.score[s][self.score_rolled[s]], 0)
-        elif seat == TABLE:
-            size = self.choice[self._rolloff_seat()]
-            self._add_faces(out, seat, size << 5, size << ROLLOFF_SIZE_SHIFT)
-        elif self.table_rolls:
-            for size in range(dt.D4, dt.D20 + 1):
-                out.append(action(CHOOSE, seat, size))
+            self._score_actions(out, seat)
         else:
-            for size in range(dt.D4, dt.D20 + 1):
-                self._add_faces(out, seat, size << 5, size << ROLLOFF_SIZE_SHIFT)
+            self._rolloff_actions(out, seat)
         return out
 
-    def _add_faces(self, out, seat, d, base):
-        for v in faces(dt.size(d)):
-            out.append(action(ROLL, seat, base | v))
+    def _plays(self, out, seat):
+        if self.open:
+            self._open_plays(out, action(PLAY, seat, 0))
+        else:
+            k = dt.legal_plays(self.hands[seat], self.hand_n[seat], self.trick, _PLAYS)
+            append_actions(out, action(PLAY, seat, 0), _PLAYS, k)
 
-    def _open_plays(self, out, seat):
-        trick = self.trick
+    def _score_actions(self, out, seat):
+        s = self._score_seat() if seat == TABLE else seat
+        _add_faces(out, action(ROLL, seat, 0), self.score[s][self.score_rolled[s]])
+
+    def _deal_actions(self, out, seat):
+        s = self._pending_seat() if seat == TABLE else seat
+        if seat == TABLE or self.pending[s]:
+            _add_faces(out, action(ROLL, seat, 0), self.hands[s][self.hand_n[s] - 1])
+        else:
+            self._bag_actions(out, action(DEAL, seat, 0))
+
+    def _bag_actions(self, out, base):
+        """The action word `base` with every die still in the bag as its value."""
         for i in range(DICE):
-            if self.place[i] != _BAG:
-                continue
-            d = _BOX[i]
-            for v in faces(dt.size(d)):
-                if dt.colour(d) == dt.WHITE:
-                    for c in range(dt.RED, dt.WHITE):
-                        item = dt.play(d | v, c)
-                        if dt.open_legal(trick, item):
-                            out.append(action(PLAY, seat, item))
-                else:
-                    out.append(action(PLAY, seat, d | v))
+            if self.place[i] == _BAG:
+                out.append(_BOX[i] | base)
+
+    def _rolloff_actions(self, out, seat):
+        if seat == TABLE:
+            _rolloff_faces(out, seat, self.choice[self._rolloff_seat()])
+        elif self.table_rolls:
+            append_values(out, action(CHOOSE, seat, 0), dt.D20 + 1)   # D4 (0) to D20
+        else:
+            for size in range(dt.D4, dt.D20 + 1):
+                _rolloff_faces(out, seat, size)
+
+    def _open_plays(self, out, base):
+        """Every play the table cannot disprove (open play), for the action
+        word `base` (a PLAY of the seat on turn)."""
+        for i in range(DICE):
+            if self.place[i] == _BAG:
+                self._open_die(out, base, _BOX[i])
+
+    def _open_die(self, out, base, d):
+        if dt.colour(d) != dt.WHITE:
+            _add_faces(out, base | d, d)
+            return
+        # A white die: each face, declared each colour.  d + face is d | face
+        # (a die of the box has no number bits).  A while loop: a range
+        # loop's two stack words would take this frame past 11.
+        item = d + _lowest_face(d)
+        d += _highest_face(d) + 1           # from here: past the last face
+        while item < d:
+            self._open_white(out, base, item)
+            item += 1
+
+    def _open_white(self, out, base, die):
+        # A while loop: a range loop's end would take the frame past 11 words.
+        c = dt.RED
+        while c < dt.WHITE:
+            item = dt.play(die, c)
+            if dt.open_legal(self.trick, item):
+                out.append(item | base)
+            c += 1
 
     # --- applying ------------------------------------------------------------------------
 
@@ -504,15 +573,7 @@ class DtwwwMatch(Match):
     def _play(self, s, item):
         d = dt.die_of(item)
         if not self.open:
-            hand = self.hands[s]
-            n = self.hand_n[s]
-            j = 0
-            while hand[j] != d:
-                j += 1
-            while j < n - 1:
-                hand[j] = hand[j + 1]
-                j += 1
-            self.hand_n[s] = n - 1
+            self._from_hand(s, d)
         self.played_n[s] += 1
         self.place[die_index(d & _IDENTITY_BITS)] = _TRICK
         self.trick.add(s, item)
@@ -521,26 +582,27 @@ class DtwwwMatch(Match):
             return
         self._finish_trick()
 
+    def _from_hand(self, s, d):
+        """Take die `d` out of seat s's hand, keeping the order."""
+        hand = self.hands[s]
+        n = self.hand_n[s]
+        j = 0
+        while hand[j] != d:
+            j += 1
+        while j < n - 1:
+            hand[j] = hand[j + 1]
+            j += 1
+        self.hand_n[s] = n - 1
+
     def _finish_trick(self):
         t = self.trick
         w = dt.resolve(t)
-        nl = dt.next_leader(t)
         for i in range(t.count):
-            item = t.items[i]
-            seat = t.seats[i]
-            self.last_trick_items[i] = item
-            self.last_trick_seats[i] = seat
-            d = dt.die_of(item)
-            if i == w:
-                self.score[seat][self.score_n[seat]] = d
-                self.score_n[seat] += 1
-                self.place[die_index(d & _IDENTITY_BITS)] = _SCORE + seat
-            else:
-                self.place[die_index(d & _IDENTITY_BITS)] = _RETURNED
+            self._gather(i, w)     # reads the trick, changes nothing in it
         self.last_trick_count = t.count
         self.last_winner = t.seats[w]
         self.last_leader = t.seats[0]
-        self.leader = t.seats[nl]
+        self.leader = t.seats[dt.next_leader(t)]
         self.turn = self.leader
         t.clear()
         self.tricks_played += 1
@@ -549,6 +611,21 @@ class DtwwwMatch(Match):
             self.phase = PHASE_SCORE
             for s in range(self.players):
                 self.score_rolled[s] = 0
+
+    def _gather(self, i, w):
+        """Trick item i to the last trick's record, and its die to the score
+        dice of the trick's winner (i == w) or back to the bag."""
+        item = self.trick.items[i]
+        seat = self.trick.seats[i]
+        self.last_trick_items[i] = item
+        self.last_trick_seats[i] = seat
+        item = dt.die_of(item)
+        if i == w:
+            self.score[seat][self.score_n[seat]] = item
+            self.score_n[seat] += 1
+            self.place[die_index(item & _IDENTITY_BITS)] = _SCORE + seat
+        else:
+            self.place[die_index(item & _IDENTITY_BITS)] = _RETURNED
 
     def _score_roll(self, s, v):
         j = self.score_rolled[s]
@@ -560,22 +637,13 @@ class DtwwwMatch(Match):
         self._score_game()
 
     def _score_game(self):
-        n = self.players
-        totals = self.game_totals   # filled first: the core scores from them
-        counts = self.game_counts
-        for s in range(n):
-            counts[s] = self.score_n[s]
-            totals[s] = 0
-            for j in range(self.score_n[s]):
-                totals[s] += dt.number(self.score[s][j])
-        points = dt.game_points(totals, counts, self.mode)
-        game_ranks = dt.ranks(totals, counts)
-        for s in range(n):
-            self.game_ranks[s] = game_ranks[s]
-            self.game_points[s] = points[s]
-            for j in range(counts[s]):
-                self.game_dice[s][j] = self.score[s][j]
-            self.totals[s] += points[s]
+        for s in range(self.players):  # filled first: the core scores from them
+            self.game_counts[s] = self.score_n[s]
+            self.game_totals[s] = self._score_total(s)
+        points = dt.game_points(self.game_totals, self.game_counts, self.mode)
+        game_ranks = dt.ranks(self.game_totals, self.game_counts)
+        for s in range(self.players):
+            self._record_game(s, points, game_ranks)
         self.history.append(points)
         self.game += 1
         self.event |= EV_GAME
@@ -583,12 +651,29 @@ class DtwwwMatch(Match):
             self.game_leader = dt.next_game_leader(game_ranks, self.game_leader)
             self._start_game()
             return
+        self._match_end()
+
+    def _score_total(self, s):
+        """The numbers of seat s's score dice, added up."""
+        total = 0
+        for j in range(self.score_n[s]):
+            total += dt.number(self.score[s][j])
+        return total
+
+    def _record_game(self, s, points, game_ranks):
+        self.game_ranks[s] = game_ranks[s]
+        self.game_points[s] = points[s]
+        for j in range(self.game_counts[s]):
+            self.game_dice[s][j] = self.score[s][j]
+        self.totals[s] += points[s]
+
+    def _match_end(self):
         winners = dt.match_winners(self.totals)
         if len(winners) == 1:
             self._over(winners[0])
             return
-        for s in winners:
-            self.contenders[s] = 1
+        for i in range(len(winners)):
+            self.contenders[winners[i]] = 1
         self.phase = PHASE_ROLLOFF
         self.event |= EV_ROLLOFF
 
@@ -599,22 +684,11 @@ class DtwwwMatch(Match):
 
     def _rolloff_roll(self, s, v):
         self.rolls[s] = v
-        n = self.players
-        best = -1
-        for t in range(n):
-            if not self.contenders[t]:
-                continue
-            if self.rolls[t] == NO_ROLL:
-                return
-            if best < 0 or self._rolloff_compare(t, best) == dt.FIRST_WINS:
-                best = t
-        tied = 0
-        for t in range(n):
-            if self.contenders[t] and self._rolloff_compare(t, best) == dt.ROLL_AGAIN:
-                tied += 1           # as good as the best: rolls again (best itself too)
-            else:
-                self.contenders[t] = 0
-        for t in range(n):
+        best = self._rolloff_best()
+        if best == _UNROLLED:
+            return
+        tied = self._knock_out(best)
+        for t in range(self.players):
             self.last_rolls[t] = self.rolls[t]
             self.rolls[t] = NO_ROLL
             self.choice[t] = NO_CHOICE
@@ -623,11 +697,30 @@ class DtwwwMatch(Match):
         if tied == 1:
             self._over(best)
 
-    def _rolloff_compare(self, a, b):
-        ra = self.rolls[a]
-        rb = self.rolls[b]
-        return dt.roll_off(ra & 0xFF, dt.sides(ra >> ROLLOFF_SIZE_SHIFT),
-                           rb & 0xFF, dt.sides(rb >> ROLLOFF_SIZE_SHIFT))
+    def _rolloff_best(self):
+        """The contender with the best roll (the lowest seat of equals), -1 for
+        no contender, or _UNROLLED while a contender has still to roll."""
+        best = -1
+        for t in range(self.players):
+            if not self.contenders[t]:
+                continue
+            if self.rolls[t] == NO_ROLL:
+                return _UNROLLED
+            if best < 0 or _rolloff_compare(self.rolls[t], self.rolls[best]) == dt.FIRST_WINS:
+                best = t
+        return best
+
+    def _knock_out(self, best):
+        """Contenders as good as `best` (itself too) stay in and roll again;
+        the others are out.  Returns how many stay."""
+        tied = 0
+        for t in range(self.players):
+            if self.contenders[t] and \
+                    _rolloff_compare(self.rolls[t], self.rolls[best]) == dt.ROLL_AGAIN:
+                tied += 1
+            else:
+                self.contenders[t] = 0
+        return tied
 
     # --- results -----------------------------------------------------------------------
 
