@@ -7,37 +7,48 @@ then one or more raw-REPL executions on that one session, which is much
 faster than a `python -m mpremote` process per operation.  mpremote tries
 raw-paste mode first and falls back to the plain raw REPL by itself.
 
-Files move as base64 in chunks (binascii is on every port); write() goes to
-PATH.tmp first and renames it over PATH, so a cut connection leaves the old
-file or the new one, never half a file under its real name.
-
-write_many() stages several files as PATH.tmp, checks each by SHA-256, then
-renames them all into place in one execution, so a cut (cable, Ctrl-C)
-before that leaves the board's files as they were, and after it all new.
+Files go through the transport's own file API (fs_readfile, fs_writefile,
+fs_listdir, fs_stat, fs_mkdir, fs_rmfile, fs_rmdir, fs_hashfile), which
+turns an OSError on the board into the host's; on top of it the project
+keeps its own guarantees.  write() goes to PATH.tmp first and renames it
+over PATH, so a cut connection leaves the old file or the new one, never
+half a file under its real name.  write_many() stages several files as
+PATH.tmp, checks each by SHA-256, then renames them all into place in one
+execution, so a cut (cable, Ctrl-C) before that leaves the board's files as
+they were, and after it all new.  A board's OSError reaches the caller as
+FileNotFoundError (no such file) or BoardError saying it in words (the
+flash is full, the file system is read-only).
 
 resolve_port('auto') is the first USB serial port that looks like a Pico
 (Raspberry Pi's vendor id first, as `mpremote connect auto` takes the first
 USB serial port); every command resolves --port through it.  NoBoard is
 raised, with one line that says what to check, when no board is found or
 nothing answers at the URL (no such port, nothing listening, or no REPL
-prompt within the timeout).
+prompt within the timeout), or when the connection is lost during a call.
 """
 
 from __future__ import annotations
 
 import ast
-import binascii
+import errno
 import hashlib
 import os
 import stat
-from typing import Any
+from typing import Any, Callable
 
-from mpremote.transport import TransportError
+from mpremote.transport import TransportError, TransportExecError, _convert_filesystem_error
 from mpremote.transport_serial import SerialTransport
 
 from host_tools.errors import ToolError
 
-CHUNK = 4096        # bytes of file data per raw-REPL execution
+# Bytes of file data per raw-REPL execution.  fs_writefile sends a chunk as a
+# bytes literal (up to 4 characters a byte), which the board compiles: kept
+# small enough for a board whose heap the app has fragmented.
+READ_CHUNK = 4096
+WRITE_CHUNK = 1024
+DIR_MODE = 0x4000   # st_mode's folder bit, as MicroPython's os.ilistdir gives it
+FS_ERRORS = {errno.ENOSPC: "the board's flash is full",
+             errno.EROFS: "the board's file system is read-only"}
 
 
 class NoBoard(ToolError):
@@ -47,8 +58,10 @@ class NoBoard(ToolError):
 class BoardError(ToolError):
     """Code run on the board raised an exception (its last line is the message)."""
 
-    def __init__(self, text: str, message: str | None = None) -> None:
+    def __init__(self, text: str, message: str | None = None,
+                 errno: int | None = None) -> None:
         self.text = text                # the board's whole traceback
+        self.errno = errno              # the OSError's number, for a file operation
         lines = [line.strip() for line in text.splitlines() if line.strip()]
         super().__init__(message or "the board said: %s" % (lines[-1] if lines else "an error"))
 
@@ -98,6 +111,19 @@ def no_board_at(url: str, why: str) -> NoBoard:
     return NoBoard("no board at %s: %s; %s" % (url, why, CHECK_PORT))
 
 
+class _Link(SerialTransport):
+    """mpremote's SerialTransport, whose lost connection is NoBoard: raised
+    from under the fs_* calls, it is never taken for an OSError on the board."""
+
+    url = ""
+
+    def exec_raw(self, command: Any, timeout: Any = 10, data_consumer: Any = None) -> Any:
+        try:
+            return super().exec_raw(command, timeout=timeout, data_consumer=data_consumer)
+        except (TransportError, OSError) as e:
+            raise NoBoard("lost the board at %s: %s" % (self.url, e)) from None
+
+
 class Board:
     """A MicroPython board at `url` (serial device, pyserial URL, or 'auto')."""
 
@@ -106,7 +132,8 @@ class Board:
         self.url = url
         self.timeout = timeout
         try:
-            self._t: Any = SerialTransport(url, baudrate=115200)
+            self._t: Any = _Link(url, baudrate=115200)
+            self._t.url = url
         except (TransportError, OSError, ValueError) as e:
             why = why_not(url) if isinstance(e, TransportError) else str(e).strip() or "bad port"
             raise no_board_at(url, why) from None
@@ -142,12 +169,7 @@ class Board:
 
     def exec(self, code: str, timeout: float = 30.0) -> str:
         """Run `code` on the board; its printed output.  BoardError if it raised."""
-        try:
-            out, err = self._t.exec_raw(code, timeout=timeout)
-        except TransportError as e:
-            raise NoBoard("lost the board at %s: %s" % (self.url, e)) from None
-        except OSError as e:
-            raise NoBoard("lost the board at %s: %s" % (self.url, e)) from None
+        out, err = self._t.exec_raw(code, timeout=timeout)     # NoBoard if lost
         if err:
             raise BoardError(err.decode(errors="replace").strip())
         return out.decode(errors="replace").replace("\r\n", "\n")
@@ -164,50 +186,29 @@ class Board:
             raise NoBoard("the board at %s did not come back after a soft reset: %s"
                           % (self.url, e)) from None
 
-    # -- files -------------------------------------------------------------------
+    # -- files: mpremote's transport API, with the project's own rename on top ----
 
     def read(self, path: str) -> bytes:
         """The contents of a file on the board (FileNotFoundError if none)."""
-        self._fs(f"_f=open({path!r},'rb')", path)
-        data = bytearray()
         try:
-            while True:
-                line = self.exec("import binascii\nprint(binascii.b2a_base64("
-                                 f"_f.read({CHUNK})).decode(),end='')")
-                chunk = binascii.a2b_base64(line.strip())
-                if not chunk:
-                    break
-                data += chunk
-        finally:
-            self.exec("_f.close()\ndel _f")
-        return bytes(data)
+            return bytes(self._fs(self._t.fs_readfile, path, chunk_size=READ_CHUNK))
+        except BoardError:
+            self._close_file()          # fs_readfile leaves its file open when it fails
+            raise
 
     def write(self, path: str, data: bytes) -> None:
         """Write a whole file: to PATH.tmp, then renamed over PATH."""
         self._put(path + ".tmp", data, path)
 
     def _put(self, tmp: str, data: bytes, path: str | None) -> None:
-        # One raw-REPL execution per CHUNK bytes: the first opens `tmp`, the
-        # last closes it and (if `path`) renames it into place.
-        parts = [data[i:i + CHUNK] for i in range(0, len(data), CHUNK)] or [b""]
-        for k, part in enumerate(parts):
-            b64 = binascii.b2a_base64(part, newline=False)
-            code = "import binascii\n"
-            if k == 0:
-                code += f"_f=open({tmp!r},'wb')\n"
-            code += f"_f.write(binascii.a2b_base64({b64!r}))\n"
-            if k == len(parts) - 1:
-                code += "_f.close()\ndel _f\n"
-                if path is not None:
-                    code += f"import os\nos.rename({tmp!r},{path!r})\n"
-            try:
-                self._fs(code, path or tmp)
-            except Exception:       # not Ctrl-C: the board may still be running the code
-                try:
-                    self.exec("try:\n _f.close()\nexcept Exception:\n pass")
-                except (BoardError, NoBoard):
-                    pass
-                raise
+        # Written by fs_writefile to `tmp`, then (if `path`) renamed into place.
+        try:
+            self._fs(self._t.fs_writefile, tmp, bytes(data), chunk_size=WRITE_CHUNK)
+        except (BoardError, OSError):   # a full flash, say: the file is closed
+            self._close_file()
+            raise
+        if path is not None:
+            self._fs(self._exec_fs, path, f"import os\nos.rename({tmp!r},{path!r})")
 
     def write_many(self, files: dict[str, bytes], remove: tuple[str, ...] = ()) -> None:
         """Write several files as one change: each to PATH.tmp, checked by SHA-256;
@@ -225,95 +226,94 @@ class Board:
                     raise BoardError("", "%s: the copy on the board differs from the file "
                                          "(%s); nothing was changed: try again" % (tmp, got))
         except Exception:           # a full flash, say: the staged copies go, the rest stays
-            try:
-                self.exec("import os\nfor _p in %r:\n try:\n  os.remove(_p)\n except OSError:\n"
-                          "  pass" % (staged,))
-            except (BoardError, NoBoard):
-                pass
+            for tmp in staged:
+                try:
+                    self.remove(tmp)
+                except (BoardError, NoBoard, OSError):
+                    pass
             raise
         code = "import os\n"
         for path in remove:
             code += f"try:\n os.remove({path!r})\nexcept OSError:\n pass\n"
         for path in files:
             code += f"os.rename({path + '.tmp'!r},{path!r})\n"
-        self._fs(code, ", ".join(files))
+        self._fs(self._exec_fs, ", ".join(files), code)
 
     def listdir(self, path: str = "") -> list[str]:
         """Names in a folder on the board ('' is the current one, the root)."""
-        names = self._fs(f"import os\nprint(repr(sorted(os.listdir({path!r}))))", path)
-        return list(ast.literal_eval(names.strip()))
+        return sorted(entry.name for entry in self._fs(self._t.fs_listdir, path))
 
     def walk(self, path: str = "") -> dict[str, bool]:
         """Every entry under `path`: {relative path: is a folder}."""
-        code = (
-            "import os\n"
-            "def _w(p, r):\n"
-            " for e in os.ilistdir(p if p else '.'):\n"
-            "  n = (p + '/' if p else '') + e[0]\n"
-            "  d = e[1] & 0x4000 != 0\n"
-            "  r[n] = d\n"
-            "  if d and n != 'proc':\n"
-            "   _w(n, r)\n"
-            " return r\n"
-            f"print(repr(_w({path!r}, {{}})))\n"
-            "del _w\n"
-        )
-        return dict(ast.literal_eval(self._fs(code, path).strip()))
+        return {name: size is None for name, size in self.entries(path).items()}
+
+    def entries(self, path: str = "") -> dict[str, int | None]:
+        """Every entry under `path`: {relative path: size in bytes, None for a folder}."""
+        found: dict[str, int | None] = {}
+        for entry in self._fs(self._t.fs_listdir, path):
+            name = (path + "/" if path else "") + entry.name
+            is_dir = entry.st_mode & DIR_MODE != 0
+            found[name] = None if is_dir else entry.st_size
+            if is_dir and name != "proc":
+                found.update(self.entries(name))
+        return found
 
     def remove(self, path: str) -> None:
         """Delete a file."""
-        self._fs(f"import os\nos.remove({path!r})", path)
+        self._fs(self._t.fs_rmfile, path)
 
     def rmdir(self, path: str) -> None:
         """Delete an empty folder."""
-        self._fs(f"import os\nos.rmdir({path!r})", path)
+        self._fs(self._t.fs_rmdir, path)
 
     def mkdir(self, path: str) -> None:
         """Make a folder; nothing happens if it is already there."""
-        self.exec(f"import os\ntry:\n os.mkdir({path!r})\nexcept OSError:\n os.stat({path!r})")
+        try:
+            self._fs(self._t.fs_mkdir, path)
+        except BoardError as e:
+            if e.errno != errno.EEXIST:
+                raise
 
     def exists(self, path: str) -> bool:
         """True if a file or folder is there."""
-        out = self.exec(f"import os\ntry:\n os.stat({path!r})\n print(1)\n"
-                        "except OSError:\n print(0)")
-        return out.strip() == "1"
+        try:
+            self._fs(self._t.fs_stat, path)
+        except FileNotFoundError:
+            return False
+        return True
 
     def sha256(self, path: str) -> str | None:
         """The SHA-256 of a file on the board, in hex; None if there is no such file."""
-        code = (
-            "import hashlib, binascii\n"
-            "try:\n"
-            f" _f = open({path!r}, 'rb')\n"
-            "except OSError:\n"
-            " print('None')\n"
-            "else:\n"
-            " _h = hashlib.sha256()\n"
-            " _b = bytearray(1024)\n"
-            " while True:\n"
-            "  _n = _f.readinto(_b)\n"
-            "  if not _n:\n"
-            "   break\n"
-            "  _h.update(_b if _n == 1024 else _b[:_n])\n"
-            " _f.close()\n"
-            " print(binascii.hexlify(_h.digest()).decode())\n"
-            " del _f, _h, _b, _n\n"
-        )
-        out = self.exec(code).strip()
-        return None if out == "None" else out
+        try:
+            return self._fs(self._t.fs_hashfile, path, "sha256", chunk_size=READ_CHUNK).hex()
+        except FileNotFoundError:
+            return None
 
-    def _fs(self, code: str, path: str) -> str:
-        # Run filesystem code; an OSError on the board becomes the host's OSError.
+    def _exec_fs(self, path: str, code: str) -> str:
+        # Filesystem code of the project's own (the renames), raising as fs_* do.
         try:
             return self.exec(code)
         except BoardError as e:
-            text = e.text
-            if "ENOENT" in text or "OSError: 2\n" in text + "\n":
-                raise FileNotFoundError(2, "no such file on the board", path) from None
-            if "OSError" in text:
-                last = text.strip().splitlines()[-1]
-                why = {"28": "the board's flash is full", "ENOSPC": "the board's flash is full",
-                       "30": "the board's file system is read-only",
-                       "EROFS": "the board's file system is read-only",
-                       }.get(last.split()[-1].strip("[]") if last.split() else "", last)
-                raise BoardError(text, "%s on the board: %s" % (path, why)) from None
-            raise
+            raise _convert_filesystem_error(TransportExecError(1, e.text), path) from None
+
+    def _close_file(self) -> None:
+        # The file an fs_* call left open on the board ('f'), closed if it is there.
+        try:
+            self.exec("try:\n f.close()\nexcept Exception:\n pass")
+        except (BoardError, NoBoard):
+            pass
+
+    def _fs(self, op: Callable[..., Any], path: str, *args: Any, **kw: Any) -> Any:
+        # One fs_* call; an OSError on the board becomes the host's
+        # FileNotFoundError or a BoardError that says it in words.
+        try:
+            return op(path, *args, **kw)
+        except TransportExecError as e:         # not an OSError: the board's traceback
+            raise BoardError(e.error_output.strip()) from None
+        except OSError as e:
+            if e.errno == errno.ENOENT:
+                raise FileNotFoundError(errno.ENOENT, "no such file on the board", path) from None
+            name = errno.errorcode.get(e.errno or 0, str(e.errno))
+            why = FS_ERRORS.get(e.errno or 0, "OSError: [Errno %s] %s" % (e.errno, name))
+            raise BoardError("OSError: %s" % name, "%s on the board: %s" % (path, why),
+                             e.errno) from None

@@ -3,9 +3,10 @@
 flash(board, firmware_dir, progress) compiles every firmware/**/*.py except
 the entry files boot.py and main.py with mpy-cross -march=armv6m (the entry
 files go as source; pyrightconfig.json and anything that is not .py stays on
-the host), reads the SHA-256 of every target file on the board in one go,
-and copies only the files whose hash differs, each through a temporary file
-renamed into place (Board.write) and checked by hash afterwards.
+the host), lists the board's files and reads the SHA-256 of each one that
+has the size of its build (mpremote's fs_listdir and fs_hashfile), and
+copies only the files that differ, each through a temporary file renamed
+into place (Board.write) and checked by hash afterwards.
 
 ORDER, so that an interrupted flash never leaves a board that cannot boot
 into maintenance mode, and a second run repairs it:
@@ -151,37 +152,22 @@ def _is_code(path: str) -> bool:
     return False
 
 
-def board_state(board: Board) -> tuple[dict[str, str], set[str]]:
-    """({code file on the board: sha256 hex}, {folders}) in one execution."""
-    code = (
-        "import os, hashlib, binascii\n"
-        "_b = bytearray(1024)\n"
-        "def _h(p):\n"
-        " h = hashlib.sha256()\n"
-        " with open(p, 'rb') as f:\n"
-        "  while True:\n"
-        "   n = f.readinto(_b)\n"
-        "   if not n:\n"
-        "    break\n"
-        "   h.update(_b if n == 1024 else _b[:n])\n"
-        " return binascii.hexlify(h.digest()).decode()\n"
-        "def _w(p, files, dirs):\n"
-        " for e in os.ilistdir(p if p else '.'):\n"
-        "  n = (p + '/' if p else '') + e[0]\n"
-        "  if e[1] & 0x4000:\n"
-        "   if n != 'proc':\n"
-        "    dirs.append(n)\n"
-        "    _w(n, files, dirs)\n"
-        "  elif n.endswith(('.py', '.mpy', '.py.tmp', '.mpy.tmp')):\n"
-        "   files[n] = _h(n)\n"
-        "_fs, _ds = {}, []\n"
-        "_w('', _fs, _ds)\n"
-        "print(repr((_fs, _ds)))\n"
-        "del _b, _h, _w, _fs, _ds\n"
-    )
-    import ast
-    files, dirs = ast.literal_eval(board.exec(code).strip())
-    return dict(files), set(dirs)
+def board_state(board: Board, files: dict[str, bytes] | None = None
+                ) -> tuple[dict[str, str], set[str]]:
+    """({code file on the board: sha256 hex}, {folders}), through the transport's
+    fs_listdir and fs_hashfile.  Given the build `files`, a file the build
+    does not have (stale), or whose size on the board differs from the
+    build's, is not hashed: it stands as 'size N' (never a hash).  A size of 0
+    is not trusted (a filesystem whose os.ilistdir gives no sizes reads as 0:
+    the virtual board's): such a file is hashed."""
+    entries = board.entries()
+    state = {}
+    for path, size in entries.items():
+        if size is None or not _is_code(path):
+            continue
+        known = files is not None and (path not in files or size not in (0, len(files[path])))
+        state[path] = "size %d" % size if known else board.sha256(path) or "gone"
+    return state, {path for path, size in entries.items() if size is None}
 
 
 def _sha(data: bytes) -> str:
@@ -196,24 +182,47 @@ def flash(board: Board, firmware_dir: str | Path | dict[str, bytes],
     return flash_build(board, files, progress)[0]
 
 
+def _order(p: str) -> tuple[int, int, str]:
+    # The maintenance set first (in its order), the app, main.py last.
+    if p in MAINTENANCE_SET:
+        return (0, MAINTENANCE_SET.index(p), p)
+    if p == "main.py":
+        return (2, 0, p)
+    return (1, 0, p)
+
+
+def _make_parents(board: Board, path: str, dirs: set[str]) -> None:
+    # Every folder above `path` that the board lacks, outermost first.
+    parent = path.rpartition("/")[0]
+    if not parent or parent in dirs:
+        return
+    parts = parent.split("/")
+    for k in range(1, len(parts) + 1):
+        d = "/".join(parts[:k])
+        if d not in dirs:
+            board.mkdir(d)
+            dirs.add(d)
+
+
+def _copy(board: Board, path: str, data: bytes) -> None:
+    # One file through a temporary file renamed into place, checked by hash.
+    board.write(path, data)
+    got = board.sha256(path)
+    if got != _sha(data):
+        raise FlashError("%s: hash on the board %s differs from the build; run flash "
+                         "again" % (path, got))
+
+
 def flash_build(board: Board, files: dict[str, bytes],
                 progress: Progress | None = None) -> tuple[list[str], list[str]]:
     """Bring the board's code in line with a build; (paths copied, stale paths removed)."""
-    on_board, dirs = board_state(board)
+    on_board, dirs = board_state(board, files)
     changed = [p for p in files if on_board.get(p) != _sha(files[p])]
     stale = sorted(p for p in on_board if p not in files and _is_code(p))
     if not changed and not stale:
         return [], []
     removed = list(stale)
-
-    def order(p: str) -> tuple[int, int, str]:
-        if p in MAINTENANCE_SET:
-            return (0, MAINTENANCE_SET.index(p), p)
-        if p == "main.py":
-            return (2, 0, p)
-        return (1, 0, p)
-
-    todo = sorted(changed, key=order)
+    todo = sorted(changed, key=_order)
     if "main.py" in on_board:
         # No app may start from a half-flashed board: main.py comes back last.
         board.remove("main.py")
@@ -225,19 +234,8 @@ def flash_build(board: Board, files: dict[str, bytes],
             for old in stale:
                 board.remove(old)
             stale = []
-        parent = path.rpartition("/")[0]
-        if parent and parent not in dirs:
-            parts = parent.split("/")
-            for k in range(1, len(parts) + 1):
-                d = "/".join(parts[:k])
-                if d not in dirs:
-                    board.mkdir(d)
-                    dirs.add(d)
-        board.write(path, files[path])
-        got = board.sha256(path)
-        if got != _sha(files[path]):
-            raise FlashError("%s: hash on the board %s differs from the build; run flash "
-                             "again" % (path, got))
+        _make_parents(board, path, dirs)
+        _copy(board, path, files[path])
         if progress is not None:
             progress(i, n, path)
     for old in stale:

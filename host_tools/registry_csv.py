@@ -281,6 +281,64 @@ def read_csv(path: str | Path, existing: Iterable[Entry] = ()) -> list[Entry]:
     return entries
 
 
+def _columns_problem(number: int, cells: list[tuple[int, str]]) -> tuple[int, int, str]:
+    # A row that is not three cells: a sheet saved with ';' or tabs, or a count.
+    words = [cell for _, cell in cells]
+    if len(cells) == 1 and (";" in words[0] or "\t" in words[0]):
+        return (number, 1, ONE_COLUMN % ("';'" if ";" in words[0] else "tabs"))
+    column = cells[3][0] if len(cells) > 3 else cells[-1][0] + len(words[-1])
+    return (number, column, "expected 3 columns uid_hex,game,item, got %d "
+            "(e.g. 04a1b2c3,dtwww,red d6 copy 1)" % len(cells))
+
+
+def _read_row(cells: list[tuple[int, str]]
+              ) -> tuple[bytes | None, int | None, int | None, list[tuple[int, str]]]:
+    # (uid, game, item, problems) of a three-cell row; None where a cell is bad.
+    found: list[tuple[int, str]] = []
+    uid = g = item = None
+    try:
+        uid = parse_uid(cells[0][1])
+    except ValueError as e:
+        found.append((cells[0][0], str(e)))
+    try:
+        g = game_index(cells[1][1])
+    except ValueError as e:
+        found.append((cells[1][0], str(e)))
+    else:
+        try:
+            item = item_by_name(g, cells[2][1])
+        except ValueError as e:
+            found.append((cells[2][0], str(e)))
+    return uid, g, item, found
+
+
+class _Seen:
+    """The line each UID and each item is first on (0: the board's registry)."""
+
+    def __init__(self, existing: Iterable[Entry]) -> None:
+        self.uid_line: dict[bytes, int] = {}
+        self.item_line: dict[tuple[int, int], int] = {}
+        for uid, g, item in existing:
+            self.uid_line[bytes(uid)] = 0
+            self.item_line[(g, item)] = 0
+
+    def check(self, number: int, cells: list[tuple[int, str]], uid: bytes | None,
+              g: int | None, item: int | None) -> list[tuple[int, str]]:
+        """The row's duplicates (cell column, message); the row is then seen."""
+        found = []
+        if uid is not None:
+            if uid in self.uid_line:
+                found.append((cells[0][0], "UID %s is already %s" % (
+                    uid_hex(uid), _where(self.uid_line[uid]))))
+            self.uid_line.setdefault(uid, number)
+        if g is not None and item is not None:
+            if (g, item) in self.item_line:
+                found.append((cells[2][0], "item %s of %s already has a tag %s" % (
+                    item_names(g)[item], GAMES[g], _where(self.item_line[(g, item)]))))
+            self.item_line.setdefault((g, item), number)
+        return found
+
+
 def parse_csv(text: str, existing: Iterable[Entry] = ()) -> list[Entry]:
     """Entries from CSV text (header optional, blank and '#' lines skipped).
 
@@ -288,55 +346,22 @@ def parse_csv(text: str, existing: Iterable[Entry] = ()) -> list[Entry]:
     duplicate checks.  Raises CsvError naming every bad row."""
     problems: list[tuple[int, int, str]] = []
     entries: list[Entry] = []
-    uid_line: dict[bytes, int] = {}
-    item_line: dict[tuple[int, int], int] = {}
-    for uid, g, item in existing:
-        uid_line[bytes(uid)] = 0
-        item_line[(g, item)] = 0
+    seen = _Seen(existing)
     first = True
     for number, cells in rows(text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")):
         header = first
         first = False
-        words = [cell for _, cell in cells]
-        if header and tuple(_norm(c) for c in words) == HEADER:
+        if header and tuple(_norm(c) for _, c in cells) == HEADER:
             continue
         if len(cells) != 3:
-            if len(cells) == 1 and (";" in words[0] or "\t" in words[0]):
-                problems.append((number, 1, ONE_COLUMN % ("';'" if ";" in words[0] else "tabs")))
-            else:
-                column = cells[3][0] if len(cells) > 3 else cells[-1][0] + len(words[-1])
-                problems.append((number, column, "expected 3 columns uid_hex,game,item, got %d "
-                                 "(e.g. 04a1b2c3,dtwww,red d6 copy 1)" % len(cells)))
+            problems.append(_columns_problem(number, cells))
             continue
-        found: list[tuple[int, str]] = []
-        uid = g = item = None
-        try:
-            uid = parse_uid(words[0])
-        except ValueError as e:
-            found.append((cells[0][0], str(e)))
-        try:
-            g = game_index(words[1])
-        except ValueError as e:
-            found.append((cells[1][0], str(e)))
-        else:
-            try:
-                item = item_by_name(g, words[2])
-            except ValueError as e:
-                found.append((cells[2][0], str(e)))
+        uid, g, item, found = _read_row(cells)
         if header and uid is None and g is None:
             problems.append((number, 1, "neither a tag nor the header uid_hex,game,item (%s)"
                              % ROW_FORM))
             continue
-        if uid is not None and uid in uid_line:
-            found.append((cells[0][0], "UID %s is already %s" % (
-                uid_hex(uid), _where(uid_line[uid]))))
-        if g is not None and item is not None and (g, item) in item_line:
-            found.append((cells[2][0], "item %s of %s already has a tag %s" % (
-                item_names(g)[item], GAMES[g], _where(item_line[(g, item)]))))
-        if uid is not None:
-            uid_line.setdefault(uid, number)
-        if g is not None and item is not None:
-            item_line.setdefault((g, item), number)
+        found += seen.check(number, cells, uid, g, item)
         if found:
             found.sort()
             problems.append((number, found[0][0], "; ".join(m for _, m in found)))
