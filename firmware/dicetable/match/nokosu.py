@@ -100,7 +100,8 @@ from dicetable.match.actions import (
     TABLE, TABLE_BIT, DEAL, PLAY, ROLL, PICK, ZERO_BID, CHOOSE,
     OK, OUT_OF_TURN, WRONG_PHASE, UNKNOWN_ITEM, NOT_IN_HAND, ILLEGAL_PLAY, OUT_OF_RANGE,
     ALREADY_PLACED, MATCH_OVER, MALFORMED, action, kind_of, seat_of, value_of)
-from dicetable.match.engine import Match, check_header, malformed, OPEN_PLAY, TABLE_ROLLS, fill
+from dicetable.match.engine import (
+    Match, check_header, malformed, OPEN_PLAY, TABLE_ROLLS, fill, append_actions, append_values)
 from dicetable.rules import nokosu as core
 from dicetable.rules.trick import Trick
 
@@ -137,9 +138,10 @@ _ENCODING_BITS = const(0x3FF)  # the core's items use bits 0-9
 _HAND_MAX = const(16)  # the largest hand (15 items, 4 players) plus one card
 
 # Scratch for the core's per-play calls: module-level, so that asking for the
-# legal actions never changes a match's attributes.
+# legal actions never changes a match's attributes.  _out also takes the items
+# of a place listed as actions (the bag's dice, the centre's).
 _hand = array("H", [0] * _HAND_MAX)
-_out = array("H", [0] * _HAND_MAX)
+_out = array("H", [0] * SLOTS)
 
 
 def slot_of(item):
@@ -179,6 +181,21 @@ def _slot_identity(slot):
 
 # The identity of the item in each slot; a die's face is or-ed in (item()).
 _IDENTITY = tuple([_slot_identity(s) for s in range(SLOTS)])
+
+
+# The core's per-play calls, one global each: a call of `core.is_legal` takes
+# a stack word more than one of `_is_legal`, and these frames are full.
+_is_legal = core.is_legal
+_legal_plays = core.legal_plays
+
+
+def _append_takes(pick, zero, n, out):
+    """For each of the n centre dice in _out: its PICK (action word `pick`),
+    then its ZERO_BID when `zero` (the ZERO_BID word, 0 for none)."""
+    for i in range(n):
+        out.append(_out[i] | pick)
+        if zero:
+            out.append(_out[i] | zero)
 
 
 def _is_coloured_die(slot):
@@ -341,15 +358,19 @@ class NokosuMatch(Match):
 
     def _fill_hand(self, seat):
         """Copy the seat's held items into the scratch hand; return how many."""
+        return self._collect(HAND + seat, _hand)
+
+    def _collect(self, want, buf):
+        """Copy the items whose place is `want` into `buf`, as they show, in
+        slot order; return how many."""
         # Every legality check and listing starts here: item() inlined, the
         # buffers in locals.
         n = 0
-        want = HAND + seat
         loc = self.loc
         face = self.face
         for s in range(SLOTS):
             if loc[s] == want:
-                _hand[n] = _IDENTITY[s] | face[s]
+                buf[n] = _IDENTITY[s] | face[s]
                 n += 1
         return n
 
@@ -425,8 +446,7 @@ class NokosuMatch(Match):
 
     def _finish_trick(self):
         t = self.trick
-        pos = core.resolve(t, self.trump_colour, self.trump_number)
-        winner = t.seats[pos]
+        winner = t.seats[core.resolve(t, self.trump_colour, self.trump_number)]
         for i in range(t.count):
             self.last_trick_items[i] = t.items[i]
             self.last_trick_seats[i] = t.seats[i]
@@ -483,51 +503,63 @@ class NokosuMatch(Match):
     def refusal(self, a):
         if malformed(a):
             return MALFORMED
-        if self.phase == OVER:
+        p = self.phase
+        if p == OVER:
             return MATCH_OVER
-        k = kind_of(a)
         seat = seat_of(a)
-        v = value_of(a)
         if seat >= self.players and seat != TABLE:
             return OUT_OF_TURN
-        actor = TABLE if k == DEAL else seat
-        bit = TABLE_BIT if actor == TABLE else 1 << actor
-        if not self.waiting() & bit:
+        actor = TABLE if kind_of(a) == DEAL else seat
+        if not self.waiting() & (TABLE_BIT if actor == TABLE else 1 << actor):
             return OUT_OF_TURN
-        p = self.phase
         if p == CHOOSING:
-            if k != CHOOSE:
+            if kind_of(a) != CHOOSE:
                 return WRONG_PHASE
-            return OK if v < core.COLOURS else OUT_OF_RANGE
+            return OK if value_of(a) < core.COLOURS else OUT_OF_RANGE
         if p == DEALING:
-            if k != DEAL:
-                return WRONG_PHASE
-            if seat == TABLE or self.cards_left[seat] >= self.cards_each:
-                return OUT_OF_TURN
-            slot = slot_of(v)
-            if slot < 0 or slot >= _CARD_SLOTS or self.loc[slot] == BOX:
-                return UNKNOWN_ITEM
-            return OK if self.loc[slot] == DECK else ALREADY_PLACED
+            return self._deal_refusal(a)
         if p == DRAWING or p == CENTRE:
-            if self.pending >= 0:
-                if k != ROLL:
-                    return WRONG_PHASE
-                return OK if core.DIE_LOW <= v <= core.DIE_HIGH else OUT_OF_RANGE
-            if k != DEAL:
-                return WRONG_PHASE
-            if seat != self._draw_receiver():
-                return OUT_OF_TURN
-            return self._die_refusal(v, BAG)
+            return self._draw_refusal(a)
         if p == DRAFTING:
-            if k == ZERO_BID:
-                if self._holds_black(seat) or self._free_black() < 0:
-                    return ILLEGAL_PLAY
-            elif k != PICK:
-                return WRONG_PHASE
-            return self._die_refusal(v, IN_CENTRE)
-        # PLAYING
-        if k != PLAY:
+            return self._draft_refusal(a)
+        return self._play_refusal(a)
+
+    def _deal_refusal(self, a):
+        if kind_of(a) != DEAL:
             return WRONG_PHASE
+        seat = seat_of(a)
+        if seat == TABLE or self.cards_left[seat] >= self.cards_each:
+            return OUT_OF_TURN
+        slot = slot_of(value_of(a))
+        if slot < 0 or slot >= _CARD_SLOTS or self.loc[slot] == BOX:
+            return UNKNOWN_ITEM
+        return OK if self.loc[slot] == DECK else ALREADY_PLACED
+
+    def _draw_refusal(self, a):
+        if self.pending >= 0:
+            if kind_of(a) != ROLL:
+                return WRONG_PHASE
+            return OK if core.DIE_LOW <= value_of(a) <= core.DIE_HIGH else OUT_OF_RANGE
+        if kind_of(a) != DEAL:
+            return WRONG_PHASE
+        if seat_of(a) != self._draw_receiver():
+            return OUT_OF_TURN
+        return self._die_refusal(value_of(a), BAG)
+
+    def _draft_refusal(self, a):
+        k = kind_of(a)
+        if k == ZERO_BID:
+            if self._holds_black(seat_of(a)) or self._free_black() < 0:
+                return ILLEGAL_PLAY
+        elif k != PICK:
+            return WRONG_PHASE
+        return self._die_refusal(value_of(a), IN_CENTRE)
+
+    def _play_refusal(self, a):
+        if kind_of(a) != PLAY:
+            return WRONG_PHASE
+        seat = seat_of(a)
+        v = value_of(a)
         slot = slot_of(v)
         if slot < 0 or self.loc[slot] == BOX:
             return UNKNOWN_ITEM
@@ -556,67 +588,77 @@ class NokosuMatch(Match):
         if self.open and not core.is_die(item):
             _hand[n] = item
             n += 1
-        return core.is_legal(_hand, n, self.trick, item, self.trump_colour, self.trump_number)
+        return _is_legal(_hand, n, self.trick, item, self.trump_colour, self.trump_number)
 
     def apply(self, a):
-        k = kind_of(a)
-        seat = seat_of(a)
-        v = value_of(a)
         p = self.phase
         if p == CHOOSING:
-            self.removed = v
+            self.removed = value_of(a)
             self._configure()
             self._start_round()
         elif p == DEALING:
-            self.loc[slot_of(v)] = HAND + seat
-            self.cards_left[seat] += 1
-            for s in range(self.players):
-                if self.cards_left[s] < self.cards_each:
-                    return
-            self._start_draw()
+            self._deal(seat_of(a), value_of(a))
         elif p == DRAWING or p == CENTRE:
-            if k == DEAL:
-                slot = slot_of(v)
-                self.pending = slot
-                self.loc[slot] = IN_CENTRE if p == CENTRE else HAND + seat
-                return
-            self.face[self.pending] = v
-            self.pending = -1
-            self.left -= 1
-            if self.left:
-                return
-            if p == CENTRE:
-                self._start_draft()
-            elif self.turn == self.start:
-                self._start_centre()
+            if kind_of(a) == DEAL:
+                self._draw(seat_of(a), slot_of(value_of(a)))
             else:
-                self.turn = (self.turn + 1) % self.players
-                self.left = self.drawn_each
+                self._roll(value_of(a))
         elif p == DRAFTING:
-            slot = slot_of(v)
-            if k == PICK:
-                self.loc[slot] = HAND + seat
-            else:  # ZERO_BID: a black die in, the chosen centre die back to the bag
-                self.loc[self._free_black()] = HAND + seat
-                self.loc[slot] = BAG
-                self.face[slot] = 0
-            self.takes -= 1
-            if self.takes:
-                self.turn = (self.turn + 1) % self.players
-            else:
-                self._start_play()
-        else:  # PLAYING
-            slot = slot_of(v)
-            if slot < _CARD_SLOTS:
-                self.cards_left[seat] -= 1
-            self.loc[slot] = IN_TRICK
-            if self.trick.count == 0:
-                self.leader = seat
-            self.trick.add(seat, v)
-            if self.trick.count == self.players:
-                self._finish_trick()
-            else:
-                self.turn = (self.turn + 1) % self.players
+            self._take(kind_of(a), seat_of(a), slot_of(value_of(a)))
+        else:
+            self._play(seat_of(a), value_of(a))
+
+    def _deal(self, seat, v):
+        self.loc[slot_of(v)] = HAND + seat
+        self.cards_left[seat] += 1
+        for s in range(self.players):
+            if self.cards_left[s] < self.cards_each:
+                return
+        self._start_draw()
+
+    def _draw(self, seat, slot):
+        self.pending = slot
+        self.loc[slot] = IN_CENTRE if self.phase == CENTRE else HAND + seat
+
+    def _roll(self, v):
+        self.face[self.pending] = v
+        self.pending = -1
+        self.left -= 1
+        if self.left:
+            return
+        if self.phase == CENTRE:
+            self._start_draft()
+        elif self.turn == self.start:
+            self._start_centre()
+        else:
+            self.turn = (self.turn + 1) % self.players
+            self.left = self.drawn_each
+
+    def _take(self, k, seat, slot):
+        if k == PICK:
+            self.loc[slot] = HAND + seat
+        else:  # ZERO_BID: a black die in, the chosen centre die back to the bag
+            self.loc[self._free_black()] = HAND + seat
+            self.loc[slot] = BAG
+            self.face[slot] = 0
+        self.takes -= 1
+        if self.takes:
+            self.turn = (self.turn + 1) % self.players
+        else:
+            self._start_play()
+
+    def _play(self, seat, v):
+        slot = slot_of(v)
+        if slot < _CARD_SLOTS:
+            self.cards_left[seat] -= 1
+        self.loc[slot] = IN_TRICK
+        if self.trick.count == 0:
+            self.leader = seat
+        self.trick.add(seat, v)
+        if self.trick.count == self.players:
+            self._finish_trick()
+        else:
+            self.turn = (self.turn + 1) % self.players
 
     def legal_actions(self, seat):
         p = self.phase
@@ -624,50 +666,70 @@ class NokosuMatch(Match):
             return []
         out = []
         if p == CHOOSING:
-            for c in range(core.COLOURS):
-                out.append(action(CHOOSE, TABLE, c))
+            append_values(out, action(CHOOSE, TABLE, 0), core.COLOURS)
         elif p == DEALING:
-            # Every card for every seat short of cards: the table app lists
-            # them per dealt card, so the inner loop is an OR and an append.
-            loc = self.loc
-            for s in range(self.players):
-                if self.cards_left[s] < self.cards_each:
-                    base = action(DEAL, s, 0)
-                    for slot in range(_CARD_SLOTS):
-                        if loc[slot] == DECK:
-                            out.append(base | _IDENTITY[slot])
+            self._deals(out)
         elif p == DRAWING or p == CENTRE:
-            if self.pending >= 0:
-                for v in range(core.DIE_LOW, core.DIE_HIGH + 1):
-                    out.append(action(ROLL, self._roller(), v))
-            else:
-                receiver = self._draw_receiver()
-                for slot in range(_DIE_SLOT0, _BLACK_SLOT0):
-                    if self.loc[slot] == BAG:
-                        out.append(action(DEAL, receiver, self.item(slot)))
+            self._draw_actions(out)
         elif p == DRAFTING:
-            zero = not self._holds_black(seat) and self._free_black() >= 0
-            for slot in range(_DIE_SLOT0, _BLACK_SLOT0):
-                if self.loc[slot] == IN_CENTRE:
-                    out.append(action(PICK, seat, self.item(slot)))
-                    if zero:
-                        out.append(action(ZERO_BID, seat, self.item(slot)))
-        else:  # PLAYING
-            if self.open:
-                if self.cards_left[seat]:
-                    for slot in range(_CARD_SLOTS):
-                        if self.loc[slot] == DECK and self._legal(seat, self.item(slot)):
-                            out.append(action(PLAY, seat, self.item(slot)))
-                for slot in range(_DIE_SLOT0, SLOTS):
-                    if self.loc[slot] == HAND + seat and self._legal(seat, self.item(slot)):
-                        out.append(action(PLAY, seat, self.item(slot)))
-            else:
-                n = self._fill_hand(seat)
-                count = core.legal_plays(_hand, n, self.trick, _out,
-                                         self.trump_colour, self.trump_number)
-                for i in range(count):
-                    out.append(action(PLAY, seat, _out[i]))
+            self._draft_actions(out, seat)
+        elif self.open:
+            self._open_plays(out, seat)
+        else:
+            append_actions(out, action(PLAY, seat, 0), _out, self._legal_items(seat))
         return out
+
+    def _deals(self, out):
+        """Every card for every seat short of cards: the table app lists them
+        per dealt card, so the inner loop is an OR and an append."""
+        for s in range(self.players):
+            if self.cards_left[s] < self.cards_each:
+                self._deck_actions(action(DEAL, s, 0), out)
+
+    def _deck_actions(self, base, out):
+        for slot in range(_CARD_SLOTS):
+            if self.loc[slot] == DECK:
+                out.append(base | _IDENTITY[slot])
+
+    def _draw_actions(self, out):
+        if self.pending >= 0:
+            self._roll_actions(out)
+        else:
+            n = self._collect(BAG, _out)
+            append_actions(out, action(DEAL, self._draw_receiver(), 0), _out, n)
+
+    def _roll_actions(self, out):
+        base = action(ROLL, self._roller(), 0)
+        for v in range(core.DIE_LOW, core.DIE_HIGH + 1):
+            out.append(v | base)
+
+    def _draft_actions(self, out, seat):
+        """PICK of each centre die, each followed by its ZERO_BID when the
+        seat may zero-bid."""
+        zero = 0
+        if not self._holds_black(seat) and self._free_black() >= 0:
+            zero = action(ZERO_BID, seat, 0)
+        n = self._collect(IN_CENTRE, _out)
+        _append_takes(action(PICK, seat, 0), zero, n, out)
+
+    def _open_plays(self, out, seat):
+        if self.cards_left[seat]:
+            for slot in range(_CARD_SLOTS):
+                if self.loc[slot] == DECK:
+                    self._play_if_legal(out, seat, slot)
+        for slot in range(_DIE_SLOT0, SLOTS):
+            if self.loc[slot] == HAND + seat:
+                self._play_if_legal(out, seat, slot)
+
+    def _play_if_legal(self, out, seat, slot):
+        item = self.item(slot)
+        if self._legal(seat, item):
+            out.append(action(PLAY, seat, item))
+
+    def _legal_items(self, seat):
+        """The core's legal plays of the seat's hand into _out; how many."""
+        n = self._fill_hand(seat)
+        return _legal_plays(_hand, n, self.trick, _out, self.trump_colour, self.trump_number)
 
     def standings(self):
         """Final places (1 = best): the higher total; a tie goes to the larger
