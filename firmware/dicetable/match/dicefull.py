@@ -54,8 +54,7 @@ from dicetable.match.actions import (
     OK, OUT_OF_TURN, WRONG_PHASE, UNKNOWN_ITEM, ILLEGAL_PLAY, OUT_OF_RANGE,
     ALREADY_PLACED, MATCH_OVER, MALFORMED, action, kind_of, seat_of, value_of,
 )
-from dicetable.match.engine import (
-    Match, check_header, malformed, TABLE_ROLLS, VARIANT, fill, append_values)
+from dicetable.match.engine import Match, check_header, malformed, TABLE_ROLLS, VARIANT, fill
 from dicetable.rules import dicefull as core
 from dicetable.rules.trick import Trick
 
@@ -87,15 +86,6 @@ def dice_set():
 # The die the game-length 2d6 and the roll-off are rolled with: a d6, whose
 # face index i shows the number i + 1.
 _D6 = core.die(core.D6, 0)
-
-
-# The faces of that d6 by face index (the roll-off compares them).
-_D6_FACES = tuple(core.face(core.rolled(_D6, i)) for i in range(core.face_count(core.D6)))
-
-# The core's legality calls, one global each: a call of `core.is_legal`
-# takes a stack word more than one of `_is_legal`, and these frames are full.
-_is_legal = core.is_legal
-_legal_plays = core.legal_plays
 
 
 def d6_number(index):
@@ -263,32 +253,19 @@ class DicefullMatch(Match):
             return []
         phase = self.phase
         if phase == PICKING:
-            return self._picks(seat)
-        acts = []
-        if phase == CHECK:
-            self._reveals(acts)
+            out = array("H", [0] * (self.ncentre + 1))
+            count = core.legal_plays(self.hands[seat], self.held[seat], self.centre,
+                                     self.ncentre, out, self.passed[seat], self.players)
+            acts = []
+            for i in range(count):
+                if out[i] == core.PASS:
+                    acts.append(action(PASS, seat, 0))
+                else:
+                    acts.append(action(PICK, seat, out[i]))
             return acts
-        append_values(acts, action(ROLL, seat, 0), self._roll_faces(seat))
-        return acts
-
-    def _picks(self, seat):
-        """The PICK and PASS actions of `seat`: the core writes its items into
-        the list, and each is made an action in place."""
-        acts = [0] * (self.ncentre + 1)
-        count = self._legal_picks(seat, acts)
-        del acts[count:]
-        for i in range(count):
-            acts[i] = _pick_action(acts[i], seat)
-        return acts
-
-    def _legal_picks(self, seat, out):
-        return _legal_plays(self.hands[seat], self.held[seat], self.centre, self.ncentre,
-                            out, self.passed[seat], self.players)
-
-    def _reveals(self, acts):
-        for c in range(len(self.used)):
-            if not self.used[c]:
-                acts.append(action(REVEAL, TABLE, c))
+        if phase == CHECK:
+            return [action(REVEAL, TABLE, c) for c in range(len(self.used)) if not self.used[c]]
+        return [action(ROLL, seat, v) for v in range(self._roll_faces(seat))]
 
     def _roll_faces(self, seat):
         """Faces of the die the next ROLL from `seat` is for."""
@@ -313,105 +290,100 @@ class DicefullMatch(Match):
 
     def pending_die(self, seat):
         """The die of `seat` whose result the match waits for (double die: two)."""
-        return core.die_of_result(self.hands[seat], self.held[seat], self.nres[seat])
+        r = self.nres[seat]
+        hand = self.hands[seat]
+        for i in range(self.held[seat]):
+            k = core.results_per_die(core.kind_of(hand[i]))
+            if r < k:
+                return hand[i]
+            r -= k
+        return hand[0]
 
     # --- Refusals -------------------------------------------------------------------
 
     def refusal(self, a):
         if malformed(a):
             return MALFORMED
-        phase = self.phase
-        if phase == OVER:
+        if self.phase == OVER:
             return MATCH_OVER
-        if not self._waits_on(seat_of(a)):
+        seat = seat_of(a)
+        if not self._waits_on(seat):
             return OUT_OF_TURN
-        if phase == PICKING:
-            return self._picking_refusal(a)
-        if phase == CHECK:
-            return self._reveal_refusal(a)
-        if kind_of(a) != ROLL:
-            return WRONG_PHASE
-        if value_of(a) >= self._roll_faces(seat_of(a)):
-            return OUT_OF_RANGE
-        return OK
-
-    def _picking_refusal(self, a):
         kind = kind_of(a)
-        if kind == PICK:
-            return self._pick_refusal(seat_of(a), value_of(a))
-        if kind != PASS:
-            return WRONG_PHASE
-        if value_of(a) != 0:
-            return OUT_OF_RANGE
-        if not self._legal(seat_of(a), core.PASS):
-            return ILLEGAL_PLAY         # no die held yet
-        return OK
-
-    def _reveal_refusal(self, a):
-        if kind_of(a) != REVEAL:
-            return WRONG_PHASE
         value = value_of(a)
-        if value >= len(self.used):
-            return UNKNOWN_ITEM
-        if self.used[value]:
-            return ALREADY_PLACED       # no repeats within a game
+        phase = self.phase
+        if phase == PICKING:
+            if kind == PICK:
+                return self._pick_refusal(seat, value)
+            if kind == PASS:
+                if value != 0:
+                    return OUT_OF_RANGE
+                if not core.is_legal(self.hands[seat], self.held[seat], self.centre,
+                                     self.ncentre, core.PASS, self.passed[seat],
+                                     self.players):
+                    return ILLEGAL_PLAY     # no die held yet
+                return OK
+            return WRONG_PHASE
+        if phase == CHECK:
+            if kind != REVEAL:
+                return WRONG_PHASE
+            if value >= len(self.used):
+                return UNKNOWN_ITEM
+            if self.used[value]:
+                return ALREADY_PLACED       # no repeats within a game
+            return OK
+        if kind != ROLL:
+            return WRONG_PHASE
+        if value >= self._roll_faces(seat):
+            return OUT_OF_RANGE
         return OK
-
-    def _legal(self, seat, item):
-        """May `seat` pick `item` (or PASS) now, by the core's rules?"""
-        return _is_legal(self.hands[seat], self.held[seat], self.centre, self.ncentre,
-                         item, self.passed[seat], self.players)
 
     def _pick_refusal(self, seat, item):
         if _find(self.dice, len(self.dice), item) < 0:
             return UNKNOWN_ITEM
         if _find(self.centre, self.ncentre, item) < 0:
             return ALREADY_PLACED           # taken already, by this seat or another
-        if not self._legal(seat, item):
+        if not core.is_legal(self.hands[seat], self.held[seat], self.centre, self.ncentre,
+                             item, self.passed[seat], self.players):
             return ILLEGAL_PLAY
         return OK
 
     # --- Applying ---------------------------------------------------------------
 
     def apply(self, a):
+        seat = seat_of(a)
+        kind = kind_of(a)
+        value = value_of(a)
         phase = self.phase
         self.acted_phase = phase
         if phase == SETUP:
-            self._length_roll(value_of(a))
+            self._length_roll(value)
         elif phase == PICKING:
-            if kind_of(a) == PICK:
-                self._pick(seat_of(a), value_of(a))
+            if kind == PICK:
+                self._pick(seat, value)
             else:
-                self._pass(seat_of(a))
+                self._pass(seat)
         elif phase == CHECK:
-            self._reveal(value_of(a))
+            self.used[value] = 1
+            self.challenge = value
+            self.phase = ROLLING
+            for s in range(self.players):
+                self.nres[s] = 0
+            self._after_roll()
         elif phase == ROLLING:
-            self._roll(seat_of(a), value_of(a))
+            s = self._rolling_seat(seat)
+            result = core.rolled(self.pending_die(s), value)
+            self.rolls[s][self.nres[s]] = result
+            self.nres[s] += 1
+            self.last_roll_seat = s
+            self.last_result = result
+            self._after_roll()
         else:
-            self._roll_off(seat_of(a), value_of(a))
-
-    def _reveal(self, value):
-        self.used[value] = 1
-        self.challenge = value
-        self.phase = ROLLING
-        fill(self.nres, 0)
-        self._after_roll()
-
-    def _roll(self, seat, value):
-        s = self._rolling_seat(seat)
-        result = core.rolled(self.pending_die(s), value)
-        self.rolls[s][self.nres[s]] = result
-        self.nres[s] += 1
-        self.last_roll_seat = s
-        self.last_result = result
-        self._after_roll()
-
-    def _roll_off(self, seat, value):
-        s = self._rolling_seat(seat)
-        self.off_values[s] = value
-        self.off_done[s] = 1
-        self.last_roll_seat = s
-        self._after_roll_off()
+            s = self._rolling_seat(seat)
+            self.off_values[s] = value
+            self.off_done[s] = 1
+            self.last_roll_seat = s
+            self._after_roll_off()
 
     def _length_roll(self, value):
         self.length_rolls[self.nlength] = value
@@ -493,35 +465,23 @@ class DicefullMatch(Match):
             self._finish(self.tied[0])
 
     def _after_roll_off(self):
-        if self._rolling_seat(TABLE) != NOBODY:
-            return                          # a tied seat has still to roll
-        still = core.roll_off(self.tied, self._off_numbers())
+        for s in self.tied:
+            if not self.off_done[s]:
+                return
+        values = [core.face(core.rolled(_D6, self.off_values[s])) for s in self.tied]
+        still = core.roll_off(self.tied, values)
         if len(still) == 1:
             self._finish(still[0])
             return
-        for i in range(len(still)):         # still tied: they roll again
-            self.stage[still[i]] += 1
-            self.off_done[still[i]] = 0
+        for s in still:                     # still tied: they roll again
+            self.stage[s] += 1
+            self.off_done[s] = 0
         self.tied = still
-
-    def _off_numbers(self):
-        """The faces the tied seats rolled off with, in their order."""
-        values = []
-        for i in range(len(self.tied)):
-            values.append(_D6_FACES[self.off_values[self.tied[i]]])
-        return values
 
     def _finish(self, seat):
         self.winner = seat
         self.stage[seat] += 1
         self.phase = OVER
-
-
-def _pick_action(item, seat):
-    """The action of `seat` for a legal item of the core's: PASS or a PICK."""
-    if item == core.PASS:
-        return action(PASS, seat, 0)
-    return action(PICK, seat, item)
 
 
 def _find(buf, count, item):

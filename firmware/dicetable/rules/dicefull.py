@@ -128,16 +128,6 @@ def result_count(hand, n):
     return total
 
 
-def die_of_result(hand, n, r):
-    """The die of hand[0:n] that gives result number `r` (0-based, dice in
-    hand order; the double die gives two), or hand[0] past the last."""
-    for i in range(n):
-        r -= KINDS[kind_of(hand[i])][_ROW_RESULTS]
-        if r < 0:
-            return hand[i]
-    return hand[0]
-
-
 def set_faces(kind, faces):
     """Replace the face table of `kind` by the tuple `faces` (R8: tables are data)."""
     KINDS[kind] = (KINDS[kind][_ROW_RESULTS], faces)
@@ -444,8 +434,7 @@ def _leaf(made):
 
 
 def _score(test, k, v, d):
-    """Score of the d numbers in _work for one test: the count tests, then a
-    comparison's score or a threshold's 1 or 0."""
+    """Score of the d numbers in _work for one test: one branch per test."""
     if test == COUNT_AT_LEAST:
         return 1 if _count(v, d) >= k else 0
     if test == COUNT_EXACTLY:
@@ -453,13 +442,6 @@ def _score(test, k, v, d):
     if d == 0:
         # No number: no total, no highest or lowest (blank is never 0).
         return NO_SCORE if is_comparison(test) else 0
-    if is_comparison(test):
-        return _compared(test, k, d)
-    return 1 if _met(test, k, v, d) else 0
-
-
-def _compared(test, k, d):
-    """Score of d >= 1 numbers for a comparison test: higher is better."""
     if test == MOST_TOTAL:
         return _total(d)
     if test == LEAST_TOTAL:
@@ -470,32 +452,29 @@ def _compared(test, k, d):
         return -_lowest(d)
     if test == CLOSEST_TOTAL:
         return -abs(_total(d) - k)
-    return 0
-
-
-def _met(test, k, v, d):
-    """Whether d >= 1 numbers meet a threshold test (k, v)."""
     if test == HIGH_AT_LEAST:
-        return _highest(d) >= k
-    if test == LOW_AT_MOST:
-        return _lowest(d) <= k
-    if test == ALL_AT_LEAST:
-        return d >= v and _lowest(d) >= k
-    if test == ALL_AT_MOST:
-        return d >= v and _highest(d) <= k
-    if test == TOTAL_AT_LEAST:
-        return _total(d) >= k
-    if test == TOTAL_AT_MOST:
-        return _total(d) <= k
-    if test == TOTAL_EXACTLY:
-        return _total(d) == k
-    if test == TOTAL_MULTIPLE:
-        return k > 0 and _total(d) % k == 0
-    if test == SAME_AT_LEAST:
-        return _most_alike(d) >= k
-    if test == ALL_DIFFERENT:
-        return d >= k and _most_alike(d) == 1
-    return False
+        met = _highest(d) >= k
+    elif test == LOW_AT_MOST:
+        met = _lowest(d) <= k
+    elif test == ALL_AT_LEAST:
+        met = d >= v and _lowest(d) >= k
+    elif test == ALL_AT_MOST:
+        met = d >= v and _highest(d) <= k
+    elif test == TOTAL_AT_LEAST:
+        met = _total(d) >= k
+    elif test == TOTAL_AT_MOST:
+        met = _total(d) <= k
+    elif test == TOTAL_EXACTLY:
+        met = _total(d) == k
+    elif test == TOTAL_MULTIPLE:
+        met = k > 0 and _total(d) % k == 0
+    elif test == SAME_AT_LEAST:
+        met = _most_alike(d) >= k
+    elif test == ALL_DIFFERENT:
+        met = d >= k and _most_alike(d) == 1
+    else:
+        met = False
+    return 1 if met else 0
 
 
 def _total(d):
