@@ -31,13 +31,13 @@ lint: deps .typings/.installed
 # Not echoed, so stdout is the transcript; a closed pipe (make sim | head) is not an
 # error (python -m sim exits 141 for it, quietly).  Any other failure: python -m sim's
 # one line, then make's "*** [sim] Error N" with its status N; make itself exits 2.
-sim: deps
+sim: $(VENV)/.installed
 	@$(PY) -m sim $(ARGS) || { status=$$?; [ $$status -eq 141 ] || exit $$status; }
 
 # make flash PORT=/dev/ttyACM0   (compile the firmware, copy what changed, soft-reset)
 # Without PORT: $$DICETABLE_PORT, else the first USB serial board (no board: one line says so).
 # ARGS passes more options (make flash ARGS="--firmware other/").
-flash: deps
+flash: $(VENV)/.installed
 	$(PY) -m host_tools flash $(if $(PORT),--port '$(PORT)') $(ARGS)
 
 # Every figure the docs quote (docs/performance.md says which bench prints which).
@@ -56,9 +56,12 @@ golden: deps
 
 deps: $(VENV)/.installed node_modules/.installed
 
-$(VENV)/.installed: requirements.txt
+# The project itself too (editable): the dicetable-sim and dicetable-tools commands.
+# make sim and make flash need only this, not Node.
+$(VENV)/.installed: requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $@
 
 .typings/.installed: requirements-stubs.txt $(VENV)/.installed
