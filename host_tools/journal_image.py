@@ -21,7 +21,7 @@ board does when it resumes the match: a malformed action word or one the
 rules refuse raises JournalError with its number (1 = the first action of
 the game) and the reason.
 
-The table's own records (SEATS and SEED: dicetable/app/table.py) are
+The table's own records (SEATS and SEED: dicetable/app/play.py) are
 journal words of kinds no game uses; Journal.actions leaves them out.
 """
 

@@ -6,7 +6,7 @@ a match file written by `python -m sim --save`.  The journal is read by
 journal_image.py, the match file by sim/matchfile.py: each the one reader of
 its kind, and each refuses a header the match engine refuses
 (engine.header_refusal) with one line.  The journal's own records of the
-table (SEATS and SEED: see dicetable/app/table.py) are not the game's and
+table (SEATS and SEED: see dicetable/app/play.py) are not the game's and
 are skipped; what is left is folded by sim.play.replay, so the transcript is
 the one `python -m sim --replay` prints for the same match.
 """

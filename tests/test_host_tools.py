@@ -292,3 +292,12 @@ def test_progress_lines(capsys):
     assert capsys.readouterr().err == "file 2/7 hal/board.mpy\nfile 3/7\n"
 
 
+
+
+def test_the_freezing_manifest_is_not_flashed():
+    # firmware/manifest.py is read by a frozen firmware's build, never on the board.
+    from host_tools.flash import build
+    files = build(pathlib.Path(__file__).resolve().parent.parent / "firmware")
+    assert (pathlib.Path(__file__).resolve().parent.parent / "firmware" / "manifest.py").exists()
+    assert not any(name.startswith("manifest.") for name in files)
+    assert "main.py" in files and "dicetable/match/engine.mpy" in files
