@@ -67,7 +67,7 @@ def test_registry_bin_is_the_boards_bytes_and_round_trips():
     data = registry_csv.to_registry_bin(entries)
     fs = VFlash()
     Storage(fs).save_registry(pack(entries))
-    assert data == fs.read("registry.bin")
+    assert data == registry_csv.read_file(fs, "registry.bin")
     assert sorted(registry_csv.from_registry_bin(data)) == sorted(entries)
     with pytest.raises(ValueError):
         registry_csv.from_registry_bin(data[:-1] + bytes((data[-1] ^ 1,)))

@@ -120,15 +120,6 @@ class VFlash:
         self._alive()
         return path in self.files or path in self.placed
 
-    def read(self, path):
-        """The whole contents of a file, as bytes (OSError ENOENT if none)."""
-        self._alive()
-        if path in self.placed:
-            return bytes(_BlockReader(self.raw, self.placed[path]).read())
-        if path not in self.files:
-            raise OSError(2, "ENOENT")
-        return bytes(self.files[path])
-
     def _alive(self):
         if self.raw.dead:
             raise PowerLost()
