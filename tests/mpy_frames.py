@@ -10,6 +10,7 @@ this: the frame size has to be read from the compiled code itself.
 Format: MicroPython's .mpy version 6 (tools/mpy-tool.py, py/bc.h).
 """
 
+import ast
 import pathlib
 import subprocess
 import sys
@@ -120,3 +121,28 @@ def function_frames(source_path):
 
 def frame_words(n_state, n_exc):
     return n_state + n_exc * EXC_STACK_ENTRY_WORDS
+
+
+def reached(tree, roots):
+    """Names of the module's functions and methods reachable from `roots` by
+    calls of a module function or of a method of `self`."""
+    bodies = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef):
+            bodies.setdefault(node.name, node)
+    seen, todo = set(), list(roots)
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in bodies:
+            continue
+        seen.add(name)
+        for node in ast.walk(bodies[name]):
+            if not isinstance(node, ast.Call):
+                continue
+            f = node.func
+            if isinstance(f, ast.Name):
+                todo.append(f.id)
+            elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) \
+                    and f.value.id == "self":
+                todo.append(f.attr)
+    return seen, bodies

@@ -11,7 +11,7 @@ import pathlib
 
 import pytest
 
-from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames
+from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames, reached
 
 RULES = pathlib.Path(__file__).resolve().parent.parent / "firmware" / "dicetable" / "rules"
 
@@ -68,31 +68,6 @@ MATCH = RULES.parent / "match"
 MATCH_ROOTS = ("refusal", "apply", "waiting", "legal_actions")
 ENGINE_ROOTS = ("submit", "take", "over", "malformed", "append_actions", "append_values")
 GAMES = ("dtwww", "walzer", "dicefull", "dtt", "nokosu")
-
-
-def reached(tree, roots):
-    """Names of the module's functions and methods reachable from `roots` by
-    calls of a module function or of a method of `self`."""
-    bodies = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef):
-            bodies.setdefault(node.name, node)
-    seen, todo = set(), list(roots)
-    while todo:
-        name = todo.pop()
-        if name in seen or name not in bodies:
-            continue
-        seen.add(name)
-        for node in ast.walk(bodies[name]):
-            if not isinstance(node, ast.Call):
-                continue
-            f = node.func
-            if isinstance(f, ast.Name):
-                todo.append(f.id)
-            elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) \
-                    and f.value.id == "self":
-                todo.append(f.attr)
-    return seen, bodies
 
 
 # Dicefull's split (1a92332) was taken back (1fdb86b): its new names cost the

@@ -18,7 +18,7 @@ import mpy_wasm
 from dicetable.match.actions import NOTHING_TO_UNDO, OK
 from dicetable.match.engine import GAMES
 from match_helpers import new_match, snapshot
-from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames
+from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames, reached
 from sim.play import play
 
 MATCH = pathlib.Path(__file__).resolve().parent.parent / "firmware" / "dicetable" / "match"
@@ -221,30 +221,6 @@ def test_undo_allocates_only_what_scoring_makes_under_micropython(game):
 
 # -- the board: frames on the C stack ----------------------------------------------------
 
-def reached(path, roots):
-    """The module's functions reachable from `roots` by calls of a module
-    function or of a method of `self`."""
-    bodies = {}
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.FunctionDef):
-            bodies.setdefault(node.name, node)
-    seen, todo = set(), list(roots)
-    while todo:
-        name = todo.pop()
-        if name in seen or name not in bodies:
-            continue
-        seen.add(name)
-        for node in ast.walk(bodies[name]):
-            if not isinstance(node, ast.Call):
-                continue
-            f = node.func
-            if isinstance(f, ast.Name):
-                todo.append(f.id)
-            elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) \
-                    and f.value.id == "self":
-                todo.append(f.attr)
-    return seen
-
 
 @pytest.mark.parametrize("module,roots", [(game, ("reset",)) for game in GAMES]
                          + [("engine", ("undo", "fill", "flag", "count_option"))])
@@ -252,7 +228,7 @@ def test_undo_and_every_reset_keep_their_frames_on_the_c_stack(module, roots):
     # A frame over 11 words is taken from the heap at every call on the board
     # (see mpy_frames.py), which gc.mem_alloc in the WebAssembly build cannot see.
     path = MATCH / (module + ".py")
-    names = reached(path, roots)
+    names, _ = reached(ast.parse(path.read_text()), roots)
     assert set(roots) <= names
     frames = {name: frame_words(n_state, n_exc)
               for name, n_state, n_exc in function_frames(path) if name in names}
