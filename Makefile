@@ -41,14 +41,14 @@ flash: $(VENV)/.installed
 	$(PY) -m host_tools flash $(if $(PORT),--port '$(PORT)') $(ARGS)
 
 # Every figure the docs quote (docs/performance.md says which bench prints which).
-# The benches live in bench/, apart from the tests (some tests import them).
+# The benches live in tools/bench/, apart from the tests (some tests import them).
 bench: deps
-	$(PY) bench/bench_core.py
-	$(PY) bench/bench_match.py
-	$(PY) bench/bench_heap.py
-	$(PY) bench/bench_flash.py
-	$(PY) bench/bench_ws2812.py
-	$(PY) bench/bench_latency.py
+	$(PY) tools/bench/bench_core.py
+	$(PY) tools/bench/bench_match.py
+	$(PY) tools/bench/bench_heap.py
+	$(PY) tools/bench/bench_flash.py
+	$(PY) tools/bench/bench_ws2812.py
+	$(PY) tools/bench/bench_latency.py
 
 # Rewrite the reviewed golden transcripts (tests/golden/) after a deliberate change.
 golden: deps

@@ -16,15 +16,9 @@ new one, and when the app takes the watchdog back (stop_feeding()).
 Only pins and machine are imported: boot.py runs this on a half-flashed board.
 """
 
-from machine import WDT, Pin, Timer, mem32
-
 import pins
-
-try:
-    from micropython import const  # pyright: ignore[reportAssignmentType]
-except ImportError:
-    def const(x):
-        return x
+from machine import WDT, Pin, Timer, mem32
+from micropython import const
 
 # The RP2040's WATCHDOG CTRL register and its ENABLE bit (datasheet 4.7.6):
 # set from the moment machine.WDT starts the watchdog until the chip resets.

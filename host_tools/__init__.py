@@ -14,6 +14,10 @@ sys.path, as the simulator's package does for itself.
 import pathlib
 import sys
 
-FIRMWARE = str(pathlib.Path(__file__).resolve().parent.parent / "firmware")
-if FIRMWARE not in sys.path:
-    sys.path.insert(0, FIRMWARE)
+_ROOT = pathlib.Path(__file__).resolve().parent.parent
+FIRMWARE = str(_ROOT / "firmware")
+# firmware/ for the board's code, cpython/ for the stand-in of MicroPython's
+# `micropython` module it imports (const).
+for _path in (str(_ROOT / "cpython"), FIRMWARE):
+    if _path not in sys.path:
+        sys.path.insert(0, _path)

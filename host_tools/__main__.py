@@ -175,7 +175,12 @@ def cmd_flash(args: argparse.Namespace) -> int:
 
 def cmd_backup(args: argparse.Namespace) -> int:
     from host_tools.backup import (
-        NOTHING_TO_BACK_UP, check_destination, describe, read_board, write_folder)
+        NOTHING_TO_BACK_UP,
+        check_destination,
+        describe,
+        read_board,
+        write_folder,
+    )
     check_destination(args.folder, args.force)
     existed = os.path.isdir(args.folder) and bool(os.listdir(args.folder))
 

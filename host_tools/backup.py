@@ -38,11 +38,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hal import storage as st
+
 from host_tools.board import Board
 from host_tools.errors import ToolError, read_bytes, shown, why
 from host_tools.journal_image import (  # noqa: F401  (load_image, encode: the API)
-    MAX_BLOCKS, Journal, JournalError, check_replays, encode, load_image, read_image,
-    segment_name)
+    MAX_BLOCKS,
+    Journal,
+    JournalError,
+    check_replays,
+    encode,
+    load_image,
+    read_image,
+    segment_name,
+)
 from host_tools.registry_csv import from_registry_bin
 from sim.hw.norflash import BLOCK
 

@@ -55,8 +55,10 @@ Progress = Callable[[int, int, str], None]
 
 # What a folder must hold to be the table's firmware (a flash removes from the
 # board every code file the build does not have).
-# Read by a frozen firmware's build (docs/firmware.md), never imported on the board.
+# Never imported on the board: the manifest is read by a frozen firmware's build
+# (docs/firmware.md); a game's host.py is the simulator's side of the game.
 HOST_ONLY = ("manifest.py",)
+HOST_ONLY_NAMES = ("host.py",)
 REQUIRED = ("boot.py", "main.py", "pins.py", "maintenance.py", "table_config.py",
             "dicetable/__init__.py", "hal/__init__.py")
 MAX_FILES = 500         # firmware/ has ~60 .py files; a folder with thousands is not it
@@ -119,7 +121,8 @@ def build(firmware_dir: str | Path) -> dict[str, bytes]:
         sources = []
         for src in sorted(root.rglob("*.py")):
             rel = src.relative_to(root)
-            if "__pycache__" not in rel.parts and rel.as_posix() not in HOST_ONLY:
+            if ("__pycache__" not in rel.parts and rel.as_posix() not in HOST_ONLY
+                    and rel.name not in HOST_ONLY_NAMES):
                 sources.append(src)
                 if len(sources) > MAX_FILES:
                     raise FlashError(TOO_MANY % (shown(firmware_dir), MAX_FILES))

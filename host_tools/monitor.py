@@ -15,7 +15,7 @@ import re
 import time
 from typing import Callable
 
-from host_tools.board import NoBoard, why_not, no_board_at, resolve_port
+from host_tools.board import NoBoard, no_board_at, resolve_port, why_not
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _PROMPTS = (">>> ", "... ", "raw REPL; CTRL-B to exit", ">OK")

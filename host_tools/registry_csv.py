@@ -1,6 +1,6 @@
 """The tag registry as CSV, and as the board's registry.bin.
 
-A registry entry is (uid bytes, game index, item): the game in engine.GAMES
+A registry entry is (uid bytes, game index, item): the game in dicetable.games.GAMES
 order, the item in its rules-core encoding (firmware/dicetable/app/registry.py).
 The CSV is the firmware's export_csv format, a header then one tag a row:
 
@@ -45,6 +45,7 @@ from dicetable.app import games
 from dicetable.app.registry import pack, uid_hex, unpack
 from dicetable.match.engine import GAMES
 from hal.storage import OK, Storage
+
 from host_tools.errors import ToolError, read_bytes
 from sim.hw.vflash import VFlash
 
@@ -104,7 +105,7 @@ def game_index(name: str) -> int:
     """The game index of an engine name or a title; ValueError if none."""
     key = _norm(name)
     for g in range(len(GAMES)):
-        if key in (GAMES[g], _norm(games.TITLES[g])):
+        if key in (GAMES[g], _norm(games.title(g))):
             return g
     if not key:
         raise ValueError("the game is empty (games: %s)" % ", ".join(GAMES))

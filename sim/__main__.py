@@ -21,8 +21,16 @@ import re
 import sys
 
 try:
-    from dicetable.match.engine import (GAMES, LONGEST, OPEN_PLAY, TABLE_ROLLS, VARIANT,
-                                        header_refusal, options)
+    from dicetable.match.engine import (
+        GAMES,
+        LONGEST,
+        OPEN_PLAY,
+        TABLE_ROLLS,
+        VARIANT,
+        header_refusal,
+        options,
+    )
+
     from sim import matchfile
     from sim.play import BOTS, RefusedAction, play, player_range, replay
 except KeyboardInterrupt:           # Ctrl-C before main() could take it
@@ -327,6 +335,7 @@ def do_replay(path, out):
 
 def do_table(args):
     from dicetable.app.menu import F_HANDS, F_LENGTH, F_ROLLS, F_VARIANT
+
     from sim import terminal
     menu = {F_HANDS: int(args.open_play), F_ROLLS: int(args.table_rolls),
             F_VARIANT: int(args.variant), F_LENGTH: args.length or 0}

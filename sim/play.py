@@ -2,17 +2,11 @@
 
 import random
 
+from dicetable import games as registry
+from dicetable.app.games import title
 from dicetable.match.actions import REFUSAL_NAMES, TABLE, TABLE_BIT
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, new_match
-from sim.games import game_text
 
-TITLES = {
-    "dtwww": "DTwww",
-    "walzer": "Seltsam-Walzer",
-    "dicefull": "Dicefull",
-    "dtt": "d-TT",
-    "nokosu": "Nokosu Dice",
-}
 BOTS = ("random", "heuristic")
 
 
@@ -55,17 +49,17 @@ def choose(match, seat, bots, rng):
     legal = match.legal_actions(seat)
     if seat == TABLE or bots[seat] == "random":
         return rng.choice(legal)
-    return game_text(match.GAME).heuristic(match, seat, legal, rng)
+    return registry.part(registry.number(match.GAME), "host").heuristic(match, seat, legal, rng)
 
 
 def play(game, players, options, bots, seed, out=None):
     """Play one match with bots; `out` receives the transcript lines if given."""
     rng = random.Random(seed)
     match = new_match(game, players, options)
-    text = game_text(game)
+    text = registry.part(registry.number(game), "host")
     if out is not None:
         out.append("%s, %d players, %s, seed %d" % (
-            TITLES[game], players, describe_options(options), seed))
+            title(registry.number(game)), players, describe_options(options), seed))
         out.append("bots: " + ", ".join("seat %d %s" % (s, bots[s]) for s in range(players)))
     while not match.over():
         seat = rng.choice(waiting_seats(match))
@@ -83,8 +77,9 @@ def play(game, players, options, bots, seed, out=None):
 def replay(game, players, options, actions, out):
     """Fold a saved journal, narrating every action; stop at a refused one."""
     match = new_match(game, players, options)
-    text = game_text(game)
-    out.append("%s, %d players, %s, replayed" % (TITLES[game], players, describe_options(options)))
+    text = registry.part(registry.number(game), "host")
+    out.append("%s, %d players, %s, replayed" % (
+        title(registry.number(game)), players, describe_options(options)))
     for number, a in enumerate(actions, 1):
         code = match.submit(a)
         if code:

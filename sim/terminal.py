@@ -23,9 +23,9 @@ import sys
 from dicetable.app import games
 from dicetable.app.events import CENTRE, LONG, MINUS, OK, PLUS
 from dicetable.app.registry import pack
+from dicetable.games import GAMES, part
 from dicetable.match.actions import TABLE
-from dicetable.match.engine import GAMES
-from sim.games import game_text
+
 from sim.hw import hands
 from sim.hw.rig import VirtualTable
 
@@ -112,7 +112,7 @@ class Session:
             seat = self.acting_seat(acts[0])
             mine = [a for a in acts if self.acting_seat(a) == seat]
             if seat >= 0 and self.bots[seat % len(self.bots)] == "heuristic":
-                a = game_text(GAMES[self.game]).heuristic(t.match, (acts[0] >> 16) & 7,
+                a = part(self.game, "host").heuristic(t.match, (acts[0] >> 16) & 7,
                                                           mine, self.rng)
             else:
                 a = self.rng.choice(mine)

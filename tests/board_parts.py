@@ -29,13 +29,13 @@ from dicetable.app.events import CENTRE
 from hal import buttons as hal_buttons
 from hal import storage as hal_storage
 from hal.chipselect import GPIO_OUT_CLR, GPIO_OUT_SET, GPIO_OUT_XOR
+
 from sim.hw.clock import Clock
 from sim.hw.vflash import VFlash
 from sim.hw.vmfrc522 import VMFRC522
 from sim.hw.vpin import VDecoder, VPin
 from sim.hw.vrp2 import VRP2
 from sim.hw.vspi import VSIO, VSPI
-
 
 FRESH = ("hal.board", "hal.ws2812", "hal.watchdog", "maintenance")
 

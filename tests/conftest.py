@@ -1,7 +1,7 @@
 """What the test modules share, and how the suite is cut.
 
 Shared helpers are plain modules beside the tests, imported by name (pytest's
-pythonpath in pyproject.toml holds firmware/, tests/, bench/, tools/ and the
+pythonpath in pyproject.toml holds firmware/, tests/, tools/bench/, tools/ and the
 repository): mpy_wasm (real MicroPython with the Pico's heap), board_parts
 (the MicroPython-only modules hal/board.py imports, made of virtual parts),
 match_helpers (playing matches out), forked (a test in a forked child),

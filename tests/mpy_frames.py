@@ -146,3 +146,14 @@ def reached(tree, roots):
                     and f.value.id == "self":
                 todo.append(f.attr)
     return seen, bodies
+
+
+_PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "firmware" / "dicetable"
+
+
+def source(layer, module):
+    """The file of `module` in `layer` ('rules' or 'match'): a game's key
+    names its package's rules.py or match.py, anything else the shared
+    module (rules/trick.py, match/engine.py)."""
+    game = _PACKAGE / "games" / module / (layer + ".py")
+    return game if game.exists() else _PACKAGE / layer / (module + ".py")

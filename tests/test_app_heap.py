@@ -5,15 +5,15 @@ collector runs in the middle of play otherwise, and a fragmented heap fails a
 later allocation), the whole booted table must leave room, and the registry
 must load in one pass however many tags the maker provisions.  Heap figures
 are deterministic, so they are asserted (times are only printed by the
-benches).  bench/bench_heap.py plays the matches and prints the figures.
+benches).  tools/bench/bench_heap.py plays the matches and prints the figures.
 """
-
-import pytest
 
 import bench_heap
 import mpy_wasm
+import pytest
 from dicetable.app import games
 from dicetable.app.registry import RECORD, pack
+
 from sim.hw import hands
 
 PER_ACTION = 4096                       # bytes an accepted action may allocate
@@ -21,7 +21,8 @@ LIVE_SHARE = mpy_wasm.PICO_GC_HEAP // 2  # the live heap stays under half the Pi
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", range(len(games.TITLES)), ids=games.TITLES)
+@pytest.mark.parametrize("game", range(games.count()),
+                         ids=[games.title(g) for g in range(games.count())])
 def test_a_match_allocates_little_per_action_and_stays_small(game):
     r = bench_heap.measure(game, bench_heap.PLAYERS[game])
     worst = max(r["spent"])

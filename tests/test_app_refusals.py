@@ -8,11 +8,22 @@ from dicetable.app.events import CENTRE, LONG, MINUS, OK, PLUS, TAG_PLACED
 from dicetable.app.registry import pack
 from dicetable.app.rng import Rng
 from dicetable.app.table import Table
+from dicetable.games.nokosu import rules as nk
 from dicetable.match.actions import OUT_OF_RANGE, OUT_OF_TURN, UNKNOWN_ITEM, WRONG_PHASE
-from dicetable.rules import nokosu as nk
 from test_app import (
-    DTWWW, NOKOSU, PURPLE, RED, WALZER, Config, Driver, count_leds, frozen, half_played, reboot,
-    refused)
+    DTWWW,
+    NOKOSU,
+    PURPLE,
+    RED,
+    WALZER,
+    Config,
+    Driver,
+    count_leds,
+    frozen,
+    half_played,
+    reboot,
+    refused,
+)
 
 
 def failing(d, method):

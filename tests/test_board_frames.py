@@ -10,10 +10,9 @@ import ast
 import pathlib
 
 import pytest
+from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames, reached, source
 
-from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames, reached
-
-RULES = pathlib.Path(__file__).resolve().parent.parent / "firmware" / "dicetable" / "rules"
+FIRMWARE = pathlib.Path(__file__).resolve().parent.parent / "firmware"
 
 # The functions the table calls on every play, per module.
 PER_PLAY = {
@@ -43,7 +42,7 @@ def reachable(tree, roots):
 
 @pytest.mark.parametrize("module", sorted(PER_PLAY))
 def test_per_play_frames_fit_on_the_c_stack(module):
-    path = RULES / (module + ".py")
+    path = source("rules", module)
     names = reachable(ast.parse(path.read_text()), PER_PLAY[module])
     assert set(PER_PLAY[module]) <= names
     too_big = {name: frame_words(n_state, n_exc)
@@ -60,7 +59,6 @@ def test_the_frame_reader_sees_a_big_frame(tmp_path):
     assert frames["small"] <= C_STACK_FRAME_WORDS < frames["big"]
 
 
-MATCH = RULES.parent / "match"
 
 # What a match does on every play: the four methods of the Match interface and
 # everything they call of their module (self's methods and module functions),
@@ -83,7 +81,7 @@ DICEFULL_PENDING = pytest.mark.xfail(strict=True, reason="Dicefull's per-play fr
                           for game in GAMES]
                          + [("engine", ENGINE_ROOTS)])
 def test_every_play_of_a_match_keeps_its_frames_on_the_c_stack(module, roots):
-    path = MATCH / (module + ".py")
+    path = source("match", module)
     names, bodies = reached(ast.parse(path.read_text()), roots)
     assert set(roots) <= names
     too_big = {name: frame_words(n_state, n_exc)
@@ -108,7 +106,7 @@ def test_the_reach_follows_methods_of_self_and_module_functions():
     assert names == {"refusal", "_phase", "helper"}
 
 
-HAL = RULES.parent.parent / "hal"
+HAL = FIRMWARE / "hal"
 
 # Set-up and host-tool code, not called per poll: every other function of the
 # reader driver is on the path of Readers.service() and Readers.poll(), and

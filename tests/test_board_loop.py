@@ -11,14 +11,14 @@ import asyncio
 import importlib
 import time
 
-import pytest
-
 import pins
+import pytest
 import table_config
 from board_parts import Parts, Recorded
-from forked import in_a_fork
 from dicetable.app.events import PLUS
 from dicetable.app.frames import ORDER as FRAME_ORDER
+from forked import in_a_fork
+
 from sim.hw.vpixels_portable import decode
 from sim.hw.vtag import VTag
 

@@ -16,16 +16,16 @@ Then the power goes again at every unit of work of that boot (a cut inside
 its one write, or after it), and the next boot still resumes with every
 accepted action."""
 
-import pytest
-
 import bench_heap
 import mpy_wasm
-from dicetable.app import games
+import pytest
+from dicetable import games as registry
 from dicetable.app.inputs import Inputs
 from dicetable.app.registry import pack
 from dicetable.app.rng import draw
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD
 from dicetable.match.engine import GAMES, TABLE_ROLLS, options
+
 from sim.hw import hands
 from sim.play import play
 
@@ -42,7 +42,7 @@ def nokosu_match():
 
 def last_table_roll(journal):
     """The index of the last action the table drew itself."""
-    replay = games.new_match(NOKOSU, 5, TABLE_ROLLS)
+    replay = registry.part(NOKOSU, "match").new(5, TABLE_ROLLS)
     last = -1
     for i, a in enumerate(journal):
         if Inputs(NOKOSU, replay).auto:
@@ -126,7 +126,7 @@ def test_power_up_on_a_full_table_resumes_every_action_even_after_a_second_cut(w
         # The table's last roll torn: the boot rolls again, the same number.
         at = last_table_roll(m.journal)
         actions, torn = m.journal[:at], m.journal[at]
-    resumed = games.new_match(NOKOSU, 5, TABLE_ROLLS)
+    resumed = registry.part(NOKOSU, "match").new(5, TABLE_ROLLS)
     assert resumed.replay(actions) == -1
     auto = Inputs(NOKOSU, resumed).auto
     after = actions + ([auto[draw(SEED, len(actions), len(auto))]] if auto else [])
@@ -154,7 +154,7 @@ HOLE = 6 * 1024
 
 FRAGMENTED = TORN_RECORD + """
 #: next run
-import dicetable.match.nokosu
+import dicetable.games.nokosu.match
 #: next run
 vt = VirtualTable(flash=torn)
 torn = None
@@ -204,7 +204,7 @@ def test_the_boot_needs_no_free_block_larger_than_a_few_kb():
     # The game's modules are imported before the heap is cut up: here the
     # virtual parts' names have filled MicroPython's string pool to where the
     # game's names need a new pool block of ~9 KB; on the board they fit the
-    # pool it has (bench/bench_heap.py board_code()).
+    # pool it has (tools/bench/bench_heap.py board_code()).
     m = nokosu_match()
     actions, torn = m.journal[:-1], m.journal[-1]
     script = "import gc\nGC_HEAP = %d\nHOLE = %d\n" % (mpy_wasm.PICO_GC_HEAP, HOLE)
@@ -220,7 +220,7 @@ def test_the_boot_needs_no_free_block_larger_than_a_few_kb():
 def test_no_game_at_its_longest_makes_a_longer_journal(game):
     # Each game's MAX_COUNT is chosen for this: the journal above is the longest
     # a power-up has to read back.
-    cls = games.engine(GAMES.index(game)).MATCH
+    cls = registry.part(GAMES.index(game), "match").MATCH
     longest = len(nokosu_match().journal)
     for players in range(cls.MIN_PLAYERS, cls.MAX_PLAYERS + 1):
         flags = cls.OPTIONS & TABLE_ROLLS          # the table's rolls are actions too

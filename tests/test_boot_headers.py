@@ -15,15 +15,16 @@ same under MicroPython with the Pico's heap.
 
 import random
 
-import pytest
-
 import mpy_wasm
+import pytest
+from dicetable import games as registry
 from dicetable.app import games
 from dicetable.app.events import CENTRE, OK
 from dicetable.app.rng import Rng
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD, Table
 from dicetable.match.engine import GAMES, header_refusal, journal_header_refusal
 from hal.storage import Storage
+
 from sim.hw import hands
 from sim.hw.rig import Config, VirtualTable
 
@@ -75,7 +76,7 @@ def check_boot(rig, g, players, opts):
     table, storage = rig.boot(head, words)
     if why is None:
         assert table.mode in ("play", "over"), (head, rig.lines)
-        assert "resumed %s at action 0" % games.TITLES[g] in rig.lines, rig.lines
+        assert "resumed %s at action 0" % games.title(g) in rig.lines, rig.lines
         m = table.match
         assert (m.GAME, m.players, m.options) == (GAMES[g], players, opts)
         assert table.phys == list(SEATS[:players])
@@ -97,7 +98,7 @@ def test_every_player_count_and_single_option_bit_boots(rig, game):
     for players in range(256):
         for opts in SINGLE_OPTIONS:
             taken += check_boot(rig, g, players, opts) is None
-    cls = games.engine(g).MATCH
+    cls = registry.part(g, "match").MATCH
     reads = bin(cls.OPTIONS).count("1")
     counts = cls.MAX_PLAYERS - cls.MIN_PLAYERS + 1
     # no option, the flags it reads and the single length bits up to its longest
@@ -110,7 +111,7 @@ def test_every_player_count_and_single_option_bit_boots(rig, game):
 @pytest.mark.parametrize("game", GAMES)
 def test_random_option_words_boot(rig, game):
     g = GAMES.index(game)
-    cls = games.engine(g).MATCH
+    cls = registry.part(g, "match").MATCH
     rng = random.Random("boot-%s" % game)
     taken = 0
     for i in range(RANDOM_WORDS):
@@ -193,8 +194,7 @@ lines = []
 storage = Storage(vt.flash, segments=4)
 t = Table(config, storage, Rng(7), lines.append)
 t.boot()
-games = [n for n in sys.modules if n.startswith("dicetable.match.")
-         and n != "dicetable.match.actions" and n != "dicetable.match.engine"]
+games = [n for n in sys.modules if n.startswith("dicetable.games.")]
 print(t.mode, storage.load()[0] == head, [l for l in lines if l.startswith("j")], sorted(games))
 t = storage = lines = None
 """
@@ -209,5 +209,6 @@ def test_refused_headers_boot_to_the_menu_under_micropython_with_the_picos_heap(
         # a game imported only to refuse its header is forgotten again
         line = "journal not resumed: %s; choose a new match" % why
         expected.append("menu True %r []" % ([line],))
-    expected.append("play True [] ['dicetable.match.dtwww']")
+    expected.append("play True [] %r" % (["dicetable.games.dtwww" + part for part in
+                                           ("", ".match", ".rules", ".table")],))
     assert out.splitlines() == expected

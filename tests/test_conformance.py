@@ -1,7 +1,6 @@
 """Every conformance case of the rules core, on CPython."""
 
 import pytest
-
 from cases import GAMES, game_module
 
 

@@ -13,10 +13,9 @@ from fractions import Fraction
 from itertools import permutations, product
 
 import pytest
+from dicetable.games.dicefull import rules as df
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-
-from dicetable.rules import dicefull as df
 
 # --- Reference face tables, as printed on the dice --------------------------------
 

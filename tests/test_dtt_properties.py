@@ -7,11 +7,10 @@ RULES.md section 4, or checks an invariant a whole random deal must keep.
 from array import array
 
 import pytest
+from dicetable.games.dtt import rules as dtt
+from dicetable.rules.trick import Trick
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from dicetable.rules import dtt
-from dicetable.rules.trick import Trick
 
 DECK = dtt.deck()
 # Independent of the core's rank indices: printed values, strongest first,

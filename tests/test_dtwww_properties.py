@@ -8,10 +8,10 @@ the core computes it.
 from array import array
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from dicetable.rules import dtwww as dt
+from dicetable.games.dtwww import rules as dt
 from dicetable.rules.trick import Trick
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 R, B, G, W = dt.RED, dt.BLUE, dt.GREEN, dt.WHITE
 BOX = dt.box()

@@ -4,16 +4,23 @@ import importlib
 import random
 
 import pytest
-
 from dicetable.match.actions import NOTHING_TO_UNDO, OK
 from dicetable.match.engine import (
-    GAMES, OPEN_PLAY, TABLE_ROLLS, VARIANT, header_refusal, journal_actions,
-    journal_header, journal_header_refusal, options)
+    GAMES,
+    OPEN_PLAY,
+    TABLE_ROLLS,
+    VARIANT,
+    header_refusal,
+    journal_actions,
+    journal_header,
+    journal_header_refusal,
+    options,
+)
 from match_helpers import new_match, play_random, snapshot
 
 
 def match_class(game):
-    return importlib.import_module("dicetable.match." + game).MATCH
+    return importlib.import_module("dicetable.games.%s.match" % game).MATCH
 
 
 def played(game, options=0, seed=3):

@@ -1,7 +1,6 @@
 """Each game's golden transcript is still what the simulator prints."""
 
 import pytest
-
 from golden_transcripts import MATCHES, path, transcript
 
 

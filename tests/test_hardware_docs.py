@@ -6,11 +6,11 @@ import pathlib
 import re
 import types
 
-import pytest
-
 import pins
+import pytest
 import table_config
 from dicetable.app import frames, games
+
 from hardware import budget, pinmap, rp2040
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -140,8 +140,8 @@ def test_bom_md_matches_the_build():
 
 def test_bom_md_has_a_tag_for_every_item():
     tags = {row[0]: int(row[1]) for row in md_table((HW / "bom.md").read_text(), "game")}
-    expected = {games.TITLES[g]: len(games.all_items(g))
-                for g in range(len(games.TITLES))}
+    expected = {games.title(g): len(games.all_items(g))
+                for g in range(games.count())}
     total = tags.pop("total")
     assert tags == expected
     assert total == sum(expected.values())

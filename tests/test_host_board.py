@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from dicetable.app.registry import pack
+
 from host_tools.backup import RestoreError, backup, encode, load_image, restore
 from host_tools.board import Board, NoBoard
 from host_tools.flash import _sha, build, flash
@@ -174,8 +174,8 @@ def test_interrupted_flash_keeps_maintenance_and_rerun_repairs(tmp_path, built):
 
 def _match(n_actions: int) -> tuple[bytes, list[int]]:
     """A Nokosu match's header and its first actions, after the table's SEATS record."""
-    from dicetable.app import games
-    m = games.new_match(4, 3, 0)            # nokosu, 3 players
+    from dicetable import games as registry
+    m = registry.part(4, "match").new(3, 0)            # nokosu, 3 players
     actions = [0xF00007]                    # SEATS record, skipped by the fold
     for _ in range(n_actions):
         seats = [p for p in (0, 1, 2, 7) if m.legal_actions(p)]   # 7: the table
@@ -190,6 +190,7 @@ def _match(n_actions: int) -> tuple[bytes, list[int]]:
 def _board_files(header: bytes, actions: list[int]) -> dict[str, bytes]:
     """The journal's files as a board holds them, and its registry."""
     from hal.storage import Storage
+
     from sim.hw.vflash import VFlash
     flash = VFlash()
     s = Storage(flash)

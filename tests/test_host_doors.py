@@ -25,13 +25,13 @@ import sys
 import time
 
 import pytest
+from dicetable.app import games
+from dicetable.app.table import SEATS_RECORD, SEED_RECORD
+from dicetable.match.engine import GAMES
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import sim  # noqa: F401
-from dicetable.app import games
-from dicetable.app.table import SEATS_RECORD, SEED_RECORD
-from dicetable.match.engine import GAMES
 from host_tools import backup as bk
 from host_tools import registry_csv
 from host_tools.__main__ import main
@@ -78,6 +78,7 @@ GAME_7 = encode(bytes((7, 3, 0, 0)), [])                 # a game number past th
 
 def _cleared() -> bytes:
     from hal.storage import Storage
+
     from host_tools.journal_image import segment_name
     from sim.hw.vflash import VFlash
     flash = VFlash()
@@ -494,6 +495,7 @@ def board_files() -> dict[str, bytes]:
     """A board's flash with the full registry and the Walzer match running (made once:
     the journal's area number is drawn at random)."""
     from hal.storage import Storage
+
     from sim.hw.vflash import VFlash
     flash = VFlash()
     s = Storage(flash)
@@ -887,9 +889,10 @@ def test_scan_registers_the_tag(fake_board, capsys):
 
 @pytest.mark.slow
 def test_a_board_that_goes_quiet_or_away(board, capsys, monkeypatch):
-    import host_tools.board
     from mpremote.transport import TransportError
     from mpremote.transport_serial import SerialTransport
+
+    import host_tools.board
 
     def quiet(self, soft_reset=True, timeout_overall=10):
         raise TransportError("could not enter raw repl")

@@ -13,17 +13,18 @@ import threading
 import time
 
 import pytest
-
-import sim  # noqa: F401
+from dicetable import games as registry
 from dicetable.app import games
 from dicetable.app.registry import Registry, pack
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD
 from dicetable.match.engine import GAMES
 from hal.journal import RECORDS
 from hal.storage import Storage
+
+import sim  # noqa: F401
 from host_tools import monitor, registry_csv
-from host_tools.backup import encode
 from host_tools.__main__ import main
+from host_tools.backup import encode
 from host_tools.registry_csv import CsvError
 from host_tools.replay import read_journal
 from sim.__main__ import main as sim_main
@@ -74,7 +75,8 @@ def test_registry_bin_is_the_boards_bytes_and_round_trips():
 
 
 def test_item_names_copies_titles_and_spreadsheet_quirks():
-    assert registry_csv.item_by_name(0, "red d6 copy 2") == games.core(0).die(0, 1, 0, 1)
+    dtwww = registry.part(0, "rules")
+    assert registry_csv.item_by_name(0, "red d6 copy 2") == dtwww.die(0, 1, 0, 1)
     assert registry_csv.item_by_name(3, "  Hearts   q ") == registry_csv.item_by_name(3, "hearts Q")
     assert registry_csv.game_index("d-TT") == registry_csv.game_index("dtt") == 3
     every = [name for g in range(len(GAMES)) for name in registry_csv.item_names(g).values()]
@@ -294,10 +296,30 @@ def test_progress_lines(capsys):
 
 
 
-def test_the_freezing_manifest_is_not_flashed():
-    # firmware/manifest.py is read by a frozen firmware's build, never on the board.
+def test_the_freezing_manifest_and_the_games_host_sides_are_not_flashed():
+    # firmware/manifest.py is read by a frozen firmware's build, never on the board;
+    # a game's host.py (transcripts, bots) is the simulator's.
     from host_tools.flash import build
     files = build(pathlib.Path(__file__).resolve().parent.parent / "firmware")
     assert (pathlib.Path(__file__).resolve().parent.parent / "firmware" / "manifest.py").exists()
     assert not any(name.startswith("manifest.") for name in files)
     assert "main.py" in files and "dicetable/match/engine.mpy" in files
+    assert "dicetable/games/dtt/table.mpy" in files and "dicetable/games/__init__.mpy" in files
+    assert not any(name.endswith("/host.mpy") for name in files)
+
+
+def test_the_freezing_manifest_freezes_the_package_without_the_host_sides(monkeypatch):
+    # MicroPython's build executes the manifest in its folder with these functions.
+    firmware = pathlib.Path(__file__).resolve().parent.parent / "firmware"
+    calls = []
+    record = {name: (lambda name: lambda *a, **k: calls.append((name, a, k)))(name)
+              for name in ("include", "package", "module")}
+    monkeypatch.chdir(firmware)
+    exec((firmware / "manifest.py").read_text(), dict(record))
+    packages = {a[0]: k.get("files") for name, a, k in calls if name == "package"}
+    files = packages["dicetable"]
+    assert "games/dtt/table.py" in files and "app/table.py" in files
+    assert "games/__init__.py" in files
+    assert not any(f.endswith("host.py") for f in files)
+    assert all((firmware / "dicetable" / f).exists() for f in files)
+    assert packages["hal"] is None

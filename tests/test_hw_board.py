@@ -7,18 +7,19 @@ import re
 import sys
 import types
 
-import pytest
-from hypothesis import given, settings, strategies as st
-
 import mpy_wasm
 import pins
+import pytest
 from dicetable.app.events import LONG, MINUS, OK, PLUS
 from dicetable.app.frames import ORDER as FRAME_ORDER
-from hardware.rp2040 import PICO_GPIOS
 from hal.buttons import Buttons, input_pins
 from hal.display import Display
 from hal.pixels import Pixels, estimate_ma
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames
+
+from hardware.rp2040 import PICO_GPIOS
 from sim.hw.vbuttons import VButtons
 from sim.hw.vpin import VDecoder, VPin
 from sim.hw.vpixels import VNeoPixel, VStrip

@@ -8,16 +8,16 @@ heap there.
 
 import random
 
-import pytest
-
 import mpy_wasm
+import pytest
 from dicetable.app import events
 from hal import mfrc522 as drv
 from hal import readers as readers_mod
 from hal.readers import Readers
+
 from sim.hw import vmfrc522 as vm
 from sim.hw.clock import Clock
-from sim.hw.vmfrc522 import ResetLine, VMFRC522
+from sim.hw.vmfrc522 import VMFRC522, ResetLine
 from sim.hw.vspi import VSPI, BusError
 from sim.hw.vtag import ACTIVE, HALT, IDLE, VTag
 

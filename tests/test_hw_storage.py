@@ -9,16 +9,18 @@ the match goes on from there.
 
 import random
 
-import pytest
-from hypothesis import given, settings, strategies as st
-
 import mpy_wasm
+import pytest
 from dicetable.app.registry import MAX_TAGS, RECORD, Registry, pack, unpack
 from dicetable.match.engine import GAMES, options
 from hal.journal import PAGE, RECORDS
-from hal.storage import CORRUPT, NONE, OK, TORN, FlashFS, Storage, UNDO, crc16
+from hal.storage import CORRUPT, NONE, OK, TORN, UNDO, FlashFS, Storage, crc16
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames
-from sim.hw.norflash import BLOCK, ERASE_US, NorFlash, PowerLost as NorPowerLost
+
+from sim.hw.norflash import BLOCK, ERASE_US, NorFlash
+from sim.hw.norflash import PowerLost as NorPowerLost
 from sim.hw.vflash import PowerLost, VFlash
 from sim.play import play
 

@@ -7,15 +7,15 @@ under MicroPython."""
 
 import gc
 
-import pytest
-
 import mpy_wasm
+import pytest
 from dicetable.app import games
 from dicetable.app.events import OK, TAG_PLACED
-from dicetable.match.actions import kind_of, seat_of, value_of
 from dicetable.app.registry import pack
+from dicetable.match.actions import kind_of, seat_of, value_of
 from hal.mainloop import BUTTON_MS, FRAME_MS, GC_MS, MainLoop
 from hal.readers import AWAITED_MS, PERIOD_MS
+
 from sim.hw import hands
 from sim.hw.rig import VirtualTable
 from sim.hw.vloop import VirtualLoop

@@ -14,7 +14,6 @@ import importlib
 import random
 
 import pytest
-
 from dicetable.match.actions import MALFORMED, OK, TABLE
 from dicetable.match.engine import GAMES, malformed, options
 from match_helpers import seats_waiting, snapshot
@@ -23,7 +22,7 @@ MATCHES = 2     # per game and set of options
 
 
 def match_class(game):
-    return importlib.import_module("dicetable.match." + game).MATCH
+    return importlib.import_module("dicetable.games.%s.match" % game).MATCH
 
 
 def option_sets(cls):

@@ -11,17 +11,30 @@ from fractions import Fraction
 from itertools import permutations, product
 
 import pytest
-
-from dicetable.match import dicefull as engine
+from dicetable.games.dicefull import host as text
+from dicetable.games.dicefull import match as engine
+from dicetable.games.dicefull import rules as df
 from dicetable.match.actions import (
-    ALREADY_PLACED, ILLEGAL_PLAY, MATCH_OVER, OK, OUT_OF_RANGE, OUT_OF_TURN, PASS, PICK,
-    REVEAL, ROLL, TABLE, TABLE_BIT, UNKNOWN_ITEM, WRONG_PHASE, action, kind_of, value_of,
+    ALREADY_PLACED,
+    ILLEGAL_PLAY,
+    MATCH_OVER,
+    OK,
+    OUT_OF_RANGE,
+    OUT_OF_TURN,
+    PASS,
+    PICK,
+    REVEAL,
+    ROLL,
+    TABLE,
+    TABLE_BIT,
+    UNKNOWN_ITEM,
+    WRONG_PHASE,
+    action,
+    kind_of,
+    value_of,
 )
-from dicetable.match.engine import (
-    LONGEST, OPEN_PLAY, TABLE_ROLLS, VARIANT, header_refusal, options)
-from dicetable.rules import dicefull as df
+from dicetable.match.engine import LONGEST, OPEN_PLAY, TABLE_ROLLS, VARIANT, header_refusal, options
 from match_helpers import play_random, seats_waiting, snapshot
-from sim.games import dicefull as text
 
 ALL_OPTIONS = (0, TABLE_ROLLS, VARIANT, VARIANT | TABLE_ROLLS, options(0, 3),
                options(TABLE_ROLLS, 12), options(VARIANT, 1))
@@ -658,9 +671,9 @@ def test_heuristic_plays_legally_and_narration_reads():
 
 def test_describe():
     assert text.describe(die(df.D20)) == "d20"
-    assert text.describe(die(df.D6, 2)) == "d6 #2"
-    assert text.describe_result(df.rolled(die(df.DECIMAL), 5)) == "decimal d10:0.5"
-    assert text.describe_result(df.rolled(die(df.DOUBLING), 5)) == "doubling cube:64"
-    assert text.describe_result(df.rolled(die(df.PLUS_MINUS), 2)) == "± die:−"
+    assert text.describe(die(df.D6, 2)) == "d6 #3"          # the third d6, as the board names it
+    assert text.describe_result(df.rolled(die(df.DECIMAL), 5)) == "decimal:0.5"
+    assert text.describe_result(df.rolled(die(df.DOUBLING), 5)) == "doubling:64"
+    assert text.describe_result(df.rolled(die(df.PLUS_MINUS), 2)) == "+- die:-"
     assert text.tenths(-3) == "-0.3" and text.tenths(210) == "21"
     assert text.challenge_text(df.CHALLENGES[9]) == "a total of -0.1 or less (special, 3 VP)"

@@ -1,4 +1,4 @@
-"""The d-TT match engine (firmware/dicetable/match/dtt.py): scores recomputed
+"""The d-TT match engine (firmware/dicetable/games/dtt/match.py): scores recomputed
 independently, every refusal class, the phase transitions RULES.md section 4
 asks for (R10, R11), and open play against registered play.
 
@@ -9,16 +9,34 @@ rules core: trump from the face-up cards (R10), trick winners, deal scores.
 import random
 
 import pytest
-
-from dicetable.match import dtt as engine
+from dicetable.games.dtt import host as text
+from dicetable.games.dtt import match as engine
+from dicetable.games.dtt import rules as dtt
 from dicetable.match.actions import (
-    BID, DEAL, KEEP, PLAY, REVEAL, ROLL, TABLE, TABLE_BIT, action, kind_of, seat_of, value_of,
-    OK, OUT_OF_TURN, WRONG_PHASE, UNKNOWN_ITEM, NOT_IN_HAND, ILLEGAL_PLAY, OUT_OF_RANGE,
-    ALREADY_PLACED, MATCH_OVER)
+    ALREADY_PLACED,
+    BID,
+    DEAL,
+    ILLEGAL_PLAY,
+    KEEP,
+    MATCH_OVER,
+    NOT_IN_HAND,
+    OK,
+    OUT_OF_RANGE,
+    OUT_OF_TURN,
+    PLAY,
+    REVEAL,
+    ROLL,
+    TABLE,
+    TABLE_BIT,
+    UNKNOWN_ITEM,
+    WRONG_PHASE,
+    action,
+    kind_of,
+    seat_of,
+    value_of,
+)
 from dicetable.match.engine import LONGEST, OPEN_PLAY, TABLE_ROLLS, VARIANT, options
-from dicetable.rules import dtt
 from match_helpers import play_random, random_chooser, seats_waiting, snapshot
-from sim.games import dtt as text
 
 S, H, D, C = 0, 1, 2, 3
 # Printed values, strongest first (RULES.md: A 3 K Q J 7 6 5 4 2).
@@ -508,10 +526,10 @@ def test_standings_share_ties():
 # --- The host side ------------------------------------------------------------------
 
 def test_describe():
-    assert text.describe(card(S, 1)) == "A♠"
-    assert text.describe(card(H, 3)) == "3♥"
-    assert text.describe(card(D, 13)) == "K♦"
-    assert text.describe(card(C, 2)) == "2♣"
+    assert text.describe(card(S, 1)) == "spades A"
+    assert text.describe(card(H, 3)) == "hearts 3"
+    assert text.describe(card(D, 13)) == "diamonds K"
+    assert text.describe(card(C, 2)) == "clubs 2"
 
 
 def test_heuristic_picks_a_legal_action_deterministically():

@@ -1,4 +1,4 @@
-"""DTwww match engine (firmware/dicetable/match/dtwww.py): game-specific tests.
+"""DTwww match engine (firmware/dicetable/games/dtwww/match.py): game-specific tests.
 
 Rules: docs/rules/dtwww.md, "How the table runs a match". The references in
 this file recompute trick results, ranks, points and leaders from the rule
@@ -8,16 +8,33 @@ text by sorting, independently of the rules core the engine calls.
 import random
 
 import pytest
-
-from dicetable.match import dtwww as M
+from dicetable.games.dtwww import host as text
+from dicetable.games.dtwww import match as M
+from dicetable.games.dtwww import rules as dt
 from dicetable.match.actions import (
-    ALREADY_PLACED, CHOOSE, DEAL, ILLEGAL_PLAY, MATCH_OVER, NOT_IN_HAND, OK, OUT_OF_RANGE,
-    OUT_OF_TURN, PASS, PLAY, ROLL, TABLE, TABLE_BIT, UNKNOWN_ITEM, WRONG_PHASE, action,
-    kind_of, seat_of, value_of)
+    ALREADY_PLACED,
+    CHOOSE,
+    DEAL,
+    ILLEGAL_PLAY,
+    MATCH_OVER,
+    NOT_IN_HAND,
+    OK,
+    OUT_OF_RANGE,
+    OUT_OF_TURN,
+    PASS,
+    PLAY,
+    ROLL,
+    TABLE,
+    TABLE_BIT,
+    UNKNOWN_ITEM,
+    WRONG_PHASE,
+    action,
+    kind_of,
+    seat_of,
+    value_of,
+)
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, options
-from dicetable.rules import dtwww as dt
 from match_helpers import play_random, seats_waiting, snapshot
-from sim.games import dtwww as text
 
 R, B, G, W = dt.RED, dt.BLUE, dt.GREEN, dt.WHITE
 D4, D6, D8, D10, D12, D20 = range(6)
@@ -702,10 +719,11 @@ def test_open_plays_checks_keep_their_frames_on_the_c_stack():
     _hand_refusal; the core's open_legal in open play) takes no frame from the
     board's heap: a frame over 11 words would (tests/mpy_frames.py)."""
     import pathlib
+
     from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames
     firmware = pathlib.Path(__file__).resolve().parent.parent / "firmware" / "dicetable"
-    for path, names in ((firmware / "rules" / "dtwww.py", {"open_legal", "follows"}),
-                        (firmware / "match" / "dtwww.py",
+    for path, names in ((firmware / "games" / "dtwww" / "rules.py", {"open_legal", "follows"}),
+                        (firmware / "games" / "dtwww" / "match.py",
                          {"_play_refusal", "_hand_refusal", "refusal"})):
         frames = {name: frame_words(n_state, n_exc)
                   for name, n_state, n_exc in function_frames(path) if name in names}

@@ -10,18 +10,16 @@ many single undos on CPython and MicroPython.
 """
 
 import ast
-import pathlib
-
-import pytest
 
 import mpy_wasm
+import pytest
 from dicetable.match.actions import NOTHING_TO_UNDO, OK
 from dicetable.match.engine import GAMES
 from match_helpers import new_match, snapshot
-from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames, reached
+from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames, reached, source
+
 from sim.play import play
 
-MATCH = pathlib.Path(__file__).resolve().parent.parent / "firmware" / "dicetable" / "match"
 
 # What a refold may allocate.  MicroPython's heap comes in 16-byte blocks: a
 # list takes one for the object and one per 4 items; `[0] * n` also makes the
@@ -146,7 +144,7 @@ def test_a_player_count_the_game_refuses_makes_no_match(game):
 SETUP = """
 import gc
 from array import array
-from dicetable.match.%s import new
+from dicetable.games.%s.match import new
 m = new(%d, 0)
 m2 = new(%d, 0)
 
@@ -227,7 +225,7 @@ def test_undo_allocates_only_what_scoring_makes_under_micropython(game):
 def test_undo_and_every_reset_keep_their_frames_on_the_c_stack(module, roots):
     # A frame over 11 words is taken from the heap at every call on the board
     # (see mpy_frames.py), which gc.mem_alloc in the WebAssembly build cannot see.
-    path = MATCH / (module + ".py")
+    path = source("match", module)
     names, _ = reached(ast.parse(path.read_text()), roots)
     assert set(roots) <= names
     frames = {name: frame_words(n_state, n_exc)

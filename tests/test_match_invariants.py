@@ -12,7 +12,6 @@ import importlib
 import random
 
 import pytest
-
 from dicetable.match.actions import TABLE, action, kind_of, value_of
 from dicetable.match.engine import GAMES
 from match_helpers import new_match, play_random, seats_waiting, snapshot
@@ -27,7 +26,7 @@ SPOT_CHECKS = 0.02
 def configurations():
     for game in GAMES:
         # Every game can be played by three, so a 3-player match names the class.
-        cls = type(importlib.import_module("dicetable.match." + game).new(3))
+        cls = type(importlib.import_module("dicetable.games.%s.match" % game).new(3))
         for players in range(cls.MIN_PLAYERS, cls.MAX_PLAYERS + 1):
             yield game, players
 

@@ -3,16 +3,16 @@ to the same scores, totals and standings."""
 
 import importlib
 
-import pytest
-
 import mpy_wasm
+import pytest
 from dicetable.match.engine import GAMES, OPEN_PLAY, TABLE_ROLLS, VARIANT
+
 from sim.play import play, player_range
 
 SAMPLES = 3
 
 SCRIPT = """
-from dicetable.match.%s import new
+from dicetable.games.%s.match import new
 for players, options, journal in %r:
     match = new(players, options)
     refused = match.replay(journal)
@@ -22,7 +22,7 @@ for players, options, journal in %r:
 
 def sample_matches(game):
     low, high = player_range(game)
-    reads = importlib.import_module("dicetable.match." + game).MATCH.OPTIONS
+    reads = importlib.import_module("dicetable.games.%s.match" % game).MATCH.OPTIONS
     flags = (0, TABLE_ROLLS | VARIANT, OPEN_PLAY)
     for i in range(SAMPLES):
         players = low + i % (high - low + 1)

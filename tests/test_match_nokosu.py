@@ -10,16 +10,34 @@ gives the same history and totals as registered play.
 import random
 
 import pytest
-
-from dicetable.match import nokosu as engine
+from dicetable.games.nokosu import host as text
+from dicetable.games.nokosu import match as engine
+from dicetable.games.nokosu import rules as core
 from dicetable.match.actions import (
-    ALREADY_PLACED, CHOOSE, DEAL, ILLEGAL_PLAY, MATCH_OVER, NOT_IN_HAND, OK, OUT_OF_RANGE,
-    OUT_OF_TURN, PICK, PLAY, ROLL, TABLE, TABLE_BIT, UNKNOWN_ITEM, WRONG_PHASE, ZERO_BID,
-    action, kind_of, seat_of, value_of)
+    ALREADY_PLACED,
+    CHOOSE,
+    DEAL,
+    ILLEGAL_PLAY,
+    MATCH_OVER,
+    NOT_IN_HAND,
+    OK,
+    OUT_OF_RANGE,
+    OUT_OF_TURN,
+    PICK,
+    PLAY,
+    ROLL,
+    TABLE,
+    TABLE_BIT,
+    UNKNOWN_ITEM,
+    WRONG_PHASE,
+    ZERO_BID,
+    action,
+    kind_of,
+    seat_of,
+    value_of,
+)
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, options
-from dicetable.rules import nokosu as core
 from match_helpers import play_random, random_chooser, seats_waiting, snapshot
-from sim.games import nokosu as text
 
 PLAYER_COUNTS = (3, 4, 5)
 RED, BLUE, YELLOW, GREEN, PURPLE, BLACK = range(6)
@@ -689,6 +707,7 @@ def test_transcript_and_heuristic():
     assert "seat 0, the start player, leads the first trick" in joined
     assert "trick 12: seat" in joined and "round 3 scores:" in joined
     assert m.over()
-    assert text.describe(core.card(RED, 7)) == "red 7"
-    assert text.describe(core.die(PURPLE, 2, 5)) == "purple die 5"
-    assert text.describe(core.black_die(1)) == "black die"
+    # The board's words (one vocabulary): the die's place among its colour, then its number.
+    assert text.describe(core.card(RED, 7)) == "red card 7"
+    assert text.describe(core.die(PURPLE, 2, 5)) == "purple die 3:5"
+    assert text.describe(core.black_die(1)) == "black die 2"

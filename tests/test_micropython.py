@@ -1,9 +1,8 @@
 """The same conformance cases under real MicroPython give CPython's results,
 and the per-play calls allocate no heap there."""
 
-import pytest
-
 import mpy_wasm
+import pytest
 from cases import GAMES, game_module
 
 CASES_SCRIPT = """

@@ -11,10 +11,10 @@ import random
 from array import array
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from dicetable.rules import nokosu as K
+from dicetable.games.nokosu import rules as K
 from dicetable.rules.trick import Trick
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 CORE = pathlib.Path(K.__file__)
 CARD, DIE = K.CARD, K.DIE

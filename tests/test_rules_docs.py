@@ -7,7 +7,6 @@ import pathlib
 import re
 
 import pytest
-
 from cases import GAMES, game_module
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

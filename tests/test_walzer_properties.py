@@ -7,11 +7,10 @@ RULES.md section 2, or checks an invariant a whole random round must keep.
 from array import array
 
 import pytest
+from dicetable.games.walzer import rules as walzer
+from dicetable.rules.trick import Trick
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from dicetable.rules import walzer
-from dicetable.rules.trick import Trick
 
 DECK = walzer.deck()
 XS = [c for c in DECK if walzer.is_x(c)]

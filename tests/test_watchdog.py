@@ -18,12 +18,11 @@ import sys
 import types
 from pathlib import Path
 
-import pytest
-
 import mpy_wasm
-from forked import in_a_fork
 import pins
+import pytest
 from board_parts import Parts
+from forked import in_a_fork
 from hal.readers import PERIOD_MS, Readers
 from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames
 

@@ -16,12 +16,12 @@ import time
 from collections import deque
 from dataclasses import replace
 
-import pytest
-from pioemu import State, emulate
-
 import mpy_wasm
+import pytest
 from hal.pixels import Pixels
 from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames
+from pioemu import State, emulate
+
 from sim.hw.vrp2 import VRP2, unpack_ctrl
 
 # WS2812B datasheet: (nominal ns, tolerance ns) of each part of a bit, and the

@@ -18,14 +18,14 @@ limiter (hal/pixels.py); the journal and the registry are on flash
 import asyncio
 import time
 
-from machine import I2C, SPI, Pin, mem32
-
 import pins
 import table_config
 from dicetable.app.events import CENTRE
 from dicetable.app.frames import led_count
 from dicetable.app.rng import Rng
 from dicetable.app.table import Table
+from machine import I2C, SPI, Pin, mem32
+
 from hal import watchdog
 from hal.buttons import Buttons, gpio_levels, input_pins
 from hal.chipselect import decoder_selects

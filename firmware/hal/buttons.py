@@ -35,11 +35,7 @@ of small ints, and each button's step is its own small method so every frame
 stays on the C stack of the RP2040 port.
 """
 
-try:
-    from micropython import const  # pyright: ignore[reportAssignmentType]
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 try:
     from time import ticks_diff  # pyright: ignore[reportAssignmentType]

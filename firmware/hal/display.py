@@ -7,11 +7,7 @@ i2c is None) the object is a no-op with `present` False, and if the display
 stops answering later it turns into one, so the table never stops for it.
 """
 
-try:
-    from micropython import const  # pyright: ignore[reportAssignmentType]
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 ADDRESS = const(0x3C)
 LINES = const(8)

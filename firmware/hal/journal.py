@@ -51,11 +51,7 @@ erased space (or failing ones) is a torn tail: TORN, dropped; anything
 else is damage: CORRUPT, everything before it is returned.
 """
 
-try:
-    from micropython import const  # pyright: ignore[reportAssignmentType]
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 OK = const(0)
 NONE = const(1)

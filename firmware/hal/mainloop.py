@@ -15,7 +15,7 @@ frames keep to a grid of their period (a pass that ran late waits less), as
 the readers' looks do (hal/readers.py), so the three share wakes.  Between
 wakes the CPU sleeps in time.sleep_ms (a WFE on the rp2 port): a switch
 between asyncio tasks costs the Pico about three buttons passes
-(bench/bench_loop.py prints both), so the passes are one task, which lets
+(tools/bench/bench_loop.py prints both), so the passes are one task, which lets
 asyncio run the others (the watchdog's guard) at least every YIELD_MS.
 
 AN ANSWER GOES OUT AT ONCE.  The pass that hands the app an input (a reader
@@ -41,16 +41,12 @@ bound once here, not looked up per pass (tests/test_main_loop.py).  Each
 pass beats the watchdog with its task number, so a task that stops stops
 the feeding (hal/watchdog.py).  The simulator runs the same passes in
 virtual time (sim/hw/vloop.py); what they cost the Pico is printed by
-`make bench` (bench/bench_loop.py, bench/bench_latency.py).
+`make bench` (tools/bench/bench_loop.py, tools/bench/bench_latency.py).
 """
 
-try:
-    from micropython import const  # pyright: ignore[reportAssignmentType]
-except ImportError:
-    def const(x):
-        return x
-
 import gc
+
+from micropython import const
 
 BUTTON_MS = const(5)     # a press is 20 ms of debounce: four reads at least
 FRAME_MS = const(20)     # the app's animations (blinks, chases) step at 50 Hz

@@ -31,11 +31,7 @@ a tag that answers the SELECTs of every level is the tag read before, and
 a tag swapped for it, gone, or misread the first time answers none.
 """
 
-try:
-    from micropython import const  # pyright: ignore[reportAssignmentType]
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # Registers (datasheet section 9).
 _CommandReg = const(0x01)

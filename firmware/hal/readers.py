@@ -48,7 +48,7 @@ service(now_ms, emit) runs the readers from the main loop: it starts a frame
 on every reader that is due, one after the other, so that the chips wait
 for their tags in parallel, then collects them in the same order, each
 waited for on its own chip (a REQA and its timeout take 0.4 ms; starting
-the other five takes about as long: bench/bench_readers.py), then makes the
+the other five takes about as long: tools/bench/bench_readers.py), then makes the
 full reads the answers call for, and returns the ms to wait.  Every reader
 is looked at together on a grid of period_ms, in one call, so between two
 looks the readers leave the CPU alone; a look that saw a change is read
@@ -63,7 +63,7 @@ the readers on which the table expects an item now (bit i: reader i; the
 main loop sets it from Table.awaited_readers()).  Those are looked at on
 a grid of awaited_ms as well, between the looks at every reader, alone: a
 tag put down where the table waits for it is found within awaited_ms, a
-tag anywhere else within period_ms (bench/bench_latency.py weighs both
+tag anywhere else within period_ms (tools/bench/bench_latency.py weighs both
 against the CPU they take).  quiet_ms() says how long nothing but such a
 look is due: the main loop's collector fits in there, and holds up the
 awaited readers' looks, which never leave it room of their own.
@@ -75,15 +75,11 @@ the CPU for milliseconds), while the other readers go on.  The first look
 at a reader initialises it.
 """
 
-try:
-    from micropython import const  # pyright: ignore[reportAssignmentType]
-except ImportError:
-    def const(x):
-        return x
-
 from dicetable.app import events
+from micropython import const
+
 from hal.chipselect import ChipSelect, PinPort, pin_select
-from hal.mfrc522 import MFRC522, NO_TAG, COLLISION, ERROR, DEAD
+from hal.mfrc522 import COLLISION, DEAD, ERROR, MFRC522, NO_TAG
 
 # What a reader holds (and what one look saw).
 _EMPTY = const(0)
@@ -107,7 +103,7 @@ _HALT = const(2)       # HLTA after a garbled answer
 _REWAKE = const(3)     # a tag arrived on a held one: both woken, then read
 _SELECT = const(4)     # the UID seen last selected: is that tag still there?
 
-PERIOD_MS = 20         # a look at every reader this often: bench/bench_latency.py weighs it
+PERIOD_MS = 20         # a look at every reader this often: tools/bench/bench_latency.py weighs it
 AWAITED_MS = 10        # ... and at the awaited readers this often: weighed there too
                        # (5 ms gains little and costs a match 9 % of the CPU); on the
                        # buttons' 5 ms grid and PERIOD_MS's, so no wake of its own

@@ -48,17 +48,12 @@ records when the check code fails, the size is wrong or a record is invalid
 (UID length not 4, 7 or 10, bytes after the UID not zero, game unknown).
 """
 
-try:
-    from micropython import const  # pyright: ignore[reportAssignmentType]
-except ImportError:
-    def const(x):
-        return x
-
 import random
 
 from dicetable.app.registry import MAX_TAGS, RECORD, valid_record
-from hal.journal import (
-    BLOCK, CORRUPT, NONE, OK, TORN, UNDO, VERSION, Journal, crc16, get32, put32)
+from micropython import const
+
+from hal.journal import BLOCK, CORRUPT, NONE, OK, TORN, UNDO, VERSION, Journal, crc16, get32, put32
 
 __all__ = ("OK", "NONE", "TORN", "CORRUPT", "UNDO", "crc16", "Storage", "FlashFS",
            "board_storage", "STATUS_NAMES", "SEGMENTS")

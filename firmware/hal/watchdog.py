@@ -34,9 +34,8 @@ the board restarts.
 
 import asyncio
 
-from machine import WDT
-
 import maintenance
+from machine import WDT
 
 
 class Watchdog:

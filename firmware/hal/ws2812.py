@@ -10,7 +10,7 @@ byte per FIFO word.  A byte written to a 32-bit FIFO arrives replicated in
 all four byte lanes, so the byte is in the top 8 bits, which the program
 shifts out MSB first (autopull every 8 bits).  A blocking
 StateMachine.put() would have held the CPU for nearly the whole frame (for
-56 LEDs, 1639 of the 1680 us: bench/bench_ws2812.py).
+56 LEDs, 1639 of the 1680 us: tools/bench/bench_ws2812.py).
 
 The wire: 800 kbit/s, each bit a high pulse then a low one.  The state
 machine runs 20 cycles per bit (16 MHz), which gives (WS2812B datasheet:
@@ -24,7 +24,7 @@ with the line low, and the LEDs latch the frame once the line has been low
 280 us.  A write() sooner than that after the previous frame's end waits out
 the rest first; the board pushes a frame at most every 20 ms, so it never
 does.  tests/test_ws2812.py runs this program in a PIO emulator and checks
-every pulse against the datasheet; bench/bench_ws2812.py prints the times.
+every pulse against the datasheet; tools/bench/bench_ws2812.py prints the times.
 
 buf may be rewritten while a frame is on the wire: the LEDs the DMA has not
 reached yet then show the new values a frame early, and the next write()
@@ -34,12 +34,7 @@ sends the whole new frame.
 import time
 
 import rp2
-
-try:
-    from micropython import const  # pyright: ignore[reportAssignmentType]
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -48,14 +48,10 @@ it up again.  ResetLine is the NRSTPD line shared by several chips.
 Portable: runs under MicroPython as well as CPython.
 """
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 from sim.hw.vpin import PinLike
-from sim.hw.vtag import crc_a, REQA, WUPA
+from sim.hw.vtag import REQA, WUPA, crc_a
 
 # Registers (datasheet section 9).
 CommandReg = const(0x01)

@@ -9,11 +9,7 @@ HALT rather than IDLE on an unexpected frame).  Losing the field resets it to
 IDLE.  Portable: runs under MicroPython as well as CPython.
 """
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 IDLE = const(0)
 READY = const(1)

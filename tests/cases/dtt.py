@@ -7,7 +7,7 @@ and the original text, never copied from the code's output.
 
 from array import array
 
-from dicetable.rules import dtt
+from dicetable.games.dtt import rules as dtt
 from dicetable.rules.trick import Trick
 
 S = dtt.SPADES

@@ -9,7 +9,7 @@ rules.
 
 from array import array
 
-from dicetable.rules import dtwww as dt
+from dicetable.games.dtwww import rules as dt
 from dicetable.rules.trick import Trick
 
 R = dt.RED

@@ -8,7 +8,7 @@ k-th die of that colour) and X0/X1 for the black dice.
 
 from array import array
 
-from dicetable.rules import nokosu as K
+from dicetable.games.nokosu import rules as K
 from dicetable.rules.trick import Trick
 
 R = K.RED

@@ -7,7 +7,7 @@ original text, never copied from the code's output.
 
 from array import array
 
-from dicetable.rules import walzer
+from dicetable.games.walzer import rules as walzer
 from dicetable.rules.trick import Trick
 
 R = walzer.RED

@@ -5,11 +5,7 @@ reader.  Buttons: each seat has MINUS, PLUS and OK; LONG is added to the
 button number for a long press (a long MINUS is undo).
 """
 
-try:
-    from micropython import const  # pyright: ignore[reportAssignmentType]
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 MAX_SEATS = const(6)
 CENTRE = const(6)

@@ -11,11 +11,7 @@ Colours stay at a quarter of full scale or less: hal/pixels.py scales a frame
 down further when the estimated current would exceed the supply's budget.
 """
 
-try:
-    from micropython import const  # pyright: ignore[reportAssignmentType]
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 ORDER = (1, 0, 2)         # where R, G and B go within an LED's bytes: G, R, B
 OFF = (0, 0, 0)
@@ -55,8 +51,9 @@ WINNER = GREEN            # trick result: the seat that won it
 LEADER = BLUE             # trick result: the seat that leads next
 PLACES = ((48, 32, 0), (20, 20, 28), (40, 12, 0), (16, 0, 0))  # gold, silver, bronze, other
 
-# One colour per game in engine.GAMES order, then provisioning (menu ring).
-GAME_COLOURS = ((48, 16, 0), (0, 16, 48), (0, 48, 8), (40, 0, 40), (40, 36, 0), (48, 8, 24))
+# Provisioning's sector of the menu ring, after the games' (each game's
+# colour is its entry in dicetable.games).
+PROVISION_RGB = (48, 8, 24)
 
 BLINK_MS = const(250)     # error blink half-period
 CHASE_MS = const(125)     # ring chase step while the centre waits for a scan
@@ -175,12 +172,13 @@ def place(buf, first, width, place_no, players):
     fill(buf, first, max(lit, 1), c)
 
 
-def sectors(buf, first, width, count, chosen, colours):
-    """The ring split in `count` sectors, `chosen` bright, the others dim."""
+def sectors(buf, first, width, count, chosen, colour_of):
+    """The ring split in `count` sectors, `chosen` bright, the others dim;
+    sector i in colour_of(i)."""
     for i in range(count):
         a = first + (i * width) // count
         b = first + ((i + 1) * width) // count
-        fill(buf, a, b - a, colours[i], 0 if i == chosen else 3)
+        fill(buf, a, b - a, colour_of(i), 0 if i == chosen else 3)
 
 
 def chase(buf, first, width, now, c):

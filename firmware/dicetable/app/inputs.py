@@ -16,9 +16,20 @@ Nokosu's removed colour).
 
 from dicetable.app import games
 from dicetable.match.actions import (
-    TABLE, TABLE_BIT, PASS, PLAY, OK, OUT_OF_TURN, WRONG_PHASE, KIND_SHIFT, SEAT_SHIFT, action,
-    kind_of, seat_of, value_of)
-
+    KIND_SHIFT,
+    OK,
+    OUT_OF_TURN,
+    PASS,
+    PLAY,
+    SEAT_SHIFT,
+    TABLE,
+    TABLE_BIT,
+    WRONG_PHASE,
+    action,
+    kind_of,
+    seat_of,
+    value_of,
+)
 
 _NONE = ()
 
@@ -35,7 +46,7 @@ class Inputs:
 
     def __init__(self, g, m):
         self.g = g
-        self._kinds = games.ITEM_KINDS[g]
+        self._kinds = games.item_kinds(g)
         w = m.waiting()
         self.table = m.legal_actions(TABLE) if w & TABLE_BIT else _NONE
         entry = games.table_entry_seat(g, m) if self.table else -1

@@ -11,15 +11,12 @@ The table holds a Menu (and this module) only while it shows the menu: the
 choices last made are kept as state() and given to the next Menu.
 """
 
-try:
-    from micropython import const  # pyright: ignore[reportAssignmentType]
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 from dicetable.app import frames as fr
 from dicetable.app import games
-from dicetable.app.events import MINUS, PLUS, OK, LONG
+from dicetable.app.events import LONG, MINUS, OK, PLUS
+from dicetable.games import COUNT
 from dicetable.match.actions import OUT_OF_RANGE, OUT_OF_TURN
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, options
 
@@ -30,12 +27,10 @@ F_ROLLS = const(3)
 F_VARIANT = const(4)
 F_LENGTH = const(5)
 
-PROVISION = const(5)       # the game field's last value: provisioning mode
-                           # an engine takes (12); games.OPTIONS: the fields shown
 
 FIELD_NAMES = ("game", "seats", "hands", "rolls", "variant", "length")
 FIELD_COLOURS = (fr.WHITE, fr.GREY, fr.CYAN, fr.ORANGE, fr.MAGENTA, fr.YELLOW)
-_FLAG_OF = (0, 0, OPEN_PLAY, TABLE_ROLLS, VARIANT, games.COUNT)
+_FLAG_OF = (0, 0, OPEN_PLAY, TABLE_ROLLS, VARIANT, COUNT)   # games.options(g): the fields shown
 
 START = "start"            # button() results besides None
 ENTER_PROVISION = "provision"
@@ -59,13 +54,17 @@ class Menu:
         """The choices made (game, seats, field values), for the next Menu."""
         return self.game, list(self.joined), list(self.values)
 
+    def provisioning(self):
+        """True when the game field is on provisioning (after the last game)."""
+        return self.game == games.count()
+
     def fields(self):
         """The fields the chosen game reads, in order."""
-        if self.game == PROVISION:
+        if self.provisioning():
             return [F_GAME]
         out = [F_GAME, F_SEATS]
         for f in (F_HANDS, F_ROLLS, F_VARIANT, F_LENGTH):
-            if games.OPTIONS[self.game] & _FLAG_OF[f]:
+            if games.options(self.game) & _FLAG_OF[f]:
                 out.append(f)
         return out
 
@@ -102,7 +101,7 @@ class Menu:
 
     def _ok(self):
         # OK at the menu seat: the next field, or the match (provisioning).
-        if self.game == PROVISION:
+        if self.provisioning():
             return ENTER_PROVISION, 0
         if self.field == F_SEATS and not self._players_ok():
             return None, OUT_OF_RANGE
@@ -119,16 +118,16 @@ class Menu:
     def _step(self, step):
         # - or + at the menu seat on the current field: 0 or the refusal.
         if self.field == F_GAME:
-            self.game = (self.game + step) % (PROVISION + 1)
-            if self.game != PROVISION and self.values[F_LENGTH] > games.MAX_LENGTHS[self.game]:
-                self.values[F_LENGTH] = games.MAX_LENGTHS[self.game]
+            self.game = (self.game + step) % (games.count() + 1)
+            if not self.provisioning() and self.values[F_LENGTH] > games.longest(self.game):
+                self.values[F_LENGTH] = games.longest(self.game)
         elif self.field == F_SEATS:
             if (self.lead in self.joined) == (step > 0):
                 return OUT_OF_RANGE
             self._toggle(self.lead)
         elif self.field == F_LENGTH:
             v = self.values[F_LENGTH] + step
-            if v < 0 or v > games.MAX_LENGTHS[self.game]:
+            if v < 0 or v > games.longest(self.game):
                 return OUT_OF_RANGE
             self.values[F_LENGTH] = v
         else:
@@ -142,7 +141,7 @@ class Menu:
             self.joined.append(seat)
 
     def _players_ok(self):
-        low, high = games.PLAYERS[self.game]
+        low, high = games.players(self.game)
         return low <= len(self.joined) <= high
 
     def value_shown(self):
@@ -159,7 +158,7 @@ class Menu:
     def describe(self, f):
         """A field and its value in words."""
         if f == F_GAME:
-            return "provision tags" if self.game == PROVISION else games.TITLES[self.game]
+            return "provision tags" if self.provisioning() else games.title(self.game)
         if f == F_SEATS:
             return " ".join([str(s) for s in self.players()]) or "none"
         v = self.values[f]
@@ -168,8 +167,8 @@ class Menu:
         if f == F_ROLLS:
             return "table rolls" if v else "players roll"
         if f == F_VARIANT:
-            return games.VARIANT_NAMES[self.game] if v else "standard"
-        return "%d %s" % (v, games.LENGTH_NAMES[self.game]) if v else "default"
+            return games.variant_word(self.game) if v else "standard"
+        return "%d %s" % (v, games.length_word(self.game)) if v else "default"
 
     def lines(self):
         """Text display lines: every field, the current one marked."""
@@ -182,9 +181,9 @@ class Menu:
     def render(self, buf, layout):
         """Ring: the game as a lit sector; joined seats dim white; the menu
         seat shows the current field's value (number LEDs, field colour last)."""
-        fr.sectors(buf, layout.ring, layout.ring_leds, PROVISION + 1, self.game,
-                   fr.GAME_COLOURS)
+        fr.sectors(buf, layout.ring, layout.ring_leds, games.count() + 1, self.game,
+                   games.menu_colour)
         for s in self.joined:
             fr.fill(buf, layout.first(s), layout.width, fr.GREY)
-        marker = fr.GAME_COLOURS[self.game] if self.field == F_GAME else FIELD_COLOURS[self.field]
+        marker = games.menu_colour(self.game) if self.field == F_GAME else FIELD_COLOURS[self.field]
         fr.number(buf, layout.first(self.lead), layout.width, self.value_shown(), marker)

@@ -16,22 +16,31 @@ function of the seed and the journal's length (Table.draw()), so a draw
 made again after a power cut gives the value the players saw before.
 """
 
-try:
-    from micropython import const  # pyright: ignore[reportAssignmentType]
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 from dicetable.app import games
 from dicetable.app.entry import Entry
-from dicetable.app.events import MAX_SEATS, CENTRE, MINUS, PLUS, OK, LONG
+from dicetable.app.events import CENTRE, LONG, MAX_SEATS, MINUS, OK, PLUS
 from dicetable.app.inputs import Inputs
-from dicetable.app.refusals import UNKNOWN_TAG, WRONG_GAME, STORAGE_ERROR
+from dicetable.app.refusals import STORAGE_ERROR, UNKNOWN_TAG, WRONG_GAME
 from dicetable.app.registry import uid_hex
-from dicetable.app.render import TRICK_MS, PLAY_MODE, OVER
+from dicetable.app.render import OVER, PLAY_MODE, TRICK_MS
 from dicetable.match.actions import (
-    TABLE, PASS, PLAY, ROLL, OK as ACCEPTED, OUT_OF_TURN, WRONG_PHASE, ALREADY_PLACED,
-    NOT_IN_HAND, NOTHING_TO_UNDO, action, kind_of, seat_of, value_of)
+    ALREADY_PLACED,
+    NOT_IN_HAND,
+    NOTHING_TO_UNDO,
+    OUT_OF_TURN,
+    PASS,
+    PLAY,
+    ROLL,
+    TABLE,
+    WRONG_PHASE,
+    action,
+    kind_of,
+    seat_of,
+    value_of,
+)
+from dicetable.match.actions import OK as ACCEPTED
 
 # The table's records in the journal: action words of kinds no game uses.
 SEATS_RECORD = const(0xF00000)     # | mask of the physical seats that play
@@ -79,7 +88,7 @@ def scan(t, reader, uid):
         return
     g, item = found
     if g != t.game:
-        t._refuse(reader, WRONG_GAME, "%s %s" % (games.TITLES[g], games.item_name(g, item)))
+        t._refuse(reader, WRONG_GAME, "%s %s" % (games.title(g), games.item_name(g, item)))
         return
     cands = ins.scan(p, item)
     if len(cands) == 1:

@@ -11,17 +11,13 @@ docs/table.md ("Provisioning") is the maker's page.
                  the one the tag already is), OK registers it
 """
 
-try:
-    from micropython import const  # pyright: ignore[reportAssignmentType]
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 from dicetable.app import frames as fr
 from dicetable.app import games
 from dicetable.app.events import LONG, MINUS, OK, PLUS
-from dicetable.app.registry import uid_hex
 from dicetable.app.refusals import STORAGE_ERROR
+from dicetable.app.registry import uid_hex
 from dicetable.match.actions import ALREADY_PLACED, OUT_OF_RANGE, WRONG_PHASE
 from dicetable.match.engine import GAMES
 
@@ -67,7 +63,7 @@ class Provisioning:
         if found is not None:
             self.game = found[0]
             t.say("tag %s is %s %s: choose again to replace it" % (
-                uid_hex(uid), games.TITLES[found[0]], games.item_name(found[0], found[1])))
+                uid_hex(uid), games.title(found[0]), games.item_name(found[0], found[1])))
         else:
             t.say("tag %s: choose the game with -/+, OK" % uid_hex(uid))
         self.stage = CHOOSE_GAME
@@ -88,7 +84,7 @@ class Provisioning:
             elif code == OK:
                 items = self._free_items(self.game)
                 if not items:
-                    return ALREADY_PLACED, "every %s item has a tag" % games.TITLES[self.game]
+                    return ALREADY_PLACED, "every %s item has a tag" % games.title(self.game)
                 self.items = items
                 self.index = 0
                 mine = t.registry.lookup(self.uid)
@@ -124,7 +120,7 @@ class Provisioning:
         except (OSError, ValueError) as e:
             registry.records = before
             return STORAGE_ERROR, "registry not saved: %r" % (e,)
-        t.say("registered tag %s as %s %s" % (uid_hex(self.uid), games.TITLES[g],
+        t.say("registered tag %s as %s %s" % (uid_hex(self.uid), games.title(g),
                                               games.item_name(g, item)))
         return None
 
@@ -143,13 +139,13 @@ class Provisioning:
                 lines.extend(("PROVISION", "put a tag on", "any reader", "long OK: menu"))
             return
         g = self.game
-        fr.sectors(buf, lay.ring, lay.ring_leds, len(fr.GAME_COLOURS), g, fr.GAME_COLOURS)
+        fr.sectors(buf, lay.ring, lay.ring_leds, games.count() + 1, g, games.menu_colour)
         seat = self.reader if self.reader in t.seats else t.lead
         first = lay.first(seat)
         if lines is not None:
-            lines.extend(("PROVISION", "tag " + uid_hex(self.uid), "game: " + games.TITLES[g]))
+            lines.extend(("PROVISION", "tag " + uid_hex(self.uid), "game: " + games.title(g)))
         if self.stage == CHOOSE_GAME:
-            fr.number(buf, first, lay.width, g + 1, fr.GAME_COLOURS[g])
+            fr.number(buf, first, lay.width, g + 1, games.menu_colour(g))
         else:
             item = self.items[self.index]
             n, c = games.item_view(g, item)

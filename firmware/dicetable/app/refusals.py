@@ -4,11 +4,7 @@ The engine's codes (match/actions.py) blink in red; the table's own start
 above frames.APP_CODES and blink in purple.  docs/refusals.md lists them all.
 """
 
-try:
-    from micropython import const  # pyright: ignore[reportAssignmentType]
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 from dicetable.match.actions import REFUSAL_NAMES
 

@@ -1,6 +1,6 @@
 """The tag registry: which physical item each RFID tag is.
 
-An entry is (uid bytes, game index, item): the game in engine.GAMES order and
+An entry is (uid bytes, game index, item): the game in dicetable.games.GAMES order and
 the item's identity in that game's rules-core encoding (games.identity: a die
 without its rolled number, a card as printed).  A tag is one item, and an item
 of a game has at most one tag.
@@ -22,11 +22,7 @@ entries, refusing an invalid entry, a second tag for an item or a second item
 for a tag.  The host tools read the registry as CSV (export_csv).
 """
 
-try:
-    from micropython import const  # pyright: ignore[reportAssignmentType]
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 from dicetable.match.engine import GAMES
 

@@ -6,15 +6,11 @@ the next time the frame changes by itself (Table._soon).  The legend a player
 reads is docs/table.md ("What the LEDs say").
 """
 
-try:
-    from micropython import const  # pyright: ignore[reportAssignmentType]
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 from dicetable.app import frames as fr
 from dicetable.app import games
-from dicetable.app.events import MAX_SEATS, CENTRE
+from dicetable.app.events import CENTRE, MAX_SEATS
 from dicetable.match.actions import DEAL, PASS, ROLL
 
 ERROR_MS = const(2000)    # an error pattern blinks this long
@@ -83,8 +79,8 @@ def _play(t, buf, lay, lines):
         return
     g = t.game
     if lines is not None:
-        lines.append("%s %s" % (games.TITLES[g], "over" if m.over() else "%s %d" % (
-            games.LENGTH_NAMES[g][:-1], len(m.history) + 1)))
+        lines.append("%s %s" % (games.title(g), "over" if m.over() else "%s %d" % (
+            games.length_word(g)[:-1], len(m.history) + 1)))
     trick = _trick_shown(t)
     if t.mode == OVER:
         _standings(t, buf, lay, lines, m)
@@ -176,7 +172,7 @@ def _ring(t, buf, lay, lines, m, ins):
     g = t.game
     view = games.ring_view(g, m)
     if view is None:
-        fr.fill(buf, lay.ring, lay.ring_leds, fr.GAME_COLOURS[g], 3)
+        fr.fill(buf, lay.ring, lay.ring_leds, games.menu_colour(g), 3)
     elif view[0] is None:
         fr.fill(buf, lay.ring, lay.ring_leds, view[1], 2)
     else:

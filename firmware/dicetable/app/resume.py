@@ -7,11 +7,12 @@ does not need its code on the Pico's heap.
 """
 
 from dicetable.app import games
-from dicetable.app.play import SEATS_KIND, SEED_KIND, SEED_BITS, mark, rewrite_journal
+from dicetable.app.play import SEATS_KIND, SEED_BITS, SEED_KIND, mark, rewrite_journal
 from dicetable.app.refusals import refusal_name
-from dicetable.app.table import _forget
-from dicetable.match.actions import TABLE, OK as ACCEPTED, kind_of, seat_of
-from dicetable.match.engine import GAMES, journal_header_refusal
+from dicetable.match.actions import OK as ACCEPTED
+from dicetable.match.actions import TABLE, kind_of, seat_of
+from dicetable.games import forget
+from dicetable.match.engine import GAMES, journal_header_refusal, new_match
 
 # Load statuses, as hal/storage.py numbers them.
 STATUS_OK = 0
@@ -28,7 +29,7 @@ def boot(t):
         t._to_menu(False)
         return
     header, actions, torn = loaded
-    m = games.new_match(header[0], header[1], header[2] | (header[3] << 8))
+    m = new_match(GAMES[header[0]], header[1], header[2] | (header[3] << 8))
     mask, seed, rewrite = _fold(t, header[0], m, actions)
     if torn:
         t.say("journal: torn last record dropped")   # storage cuts it off
@@ -41,7 +42,7 @@ def boot(t):
               % (players, len(t.seats)))
         t._to_menu(False)
         return
-    t.say("resumed %s at action %d" % (games.TITLES[header[0]], len(m.journal)))
+    t.say("resumed %s at action %d" % (games.title(header[0]), len(m.journal)))
     if seed < 0:
         seed = t.rng.randrange(SEED_BITS + 1)
         rewrite = True
@@ -138,18 +139,16 @@ def _fold(t, g, m, actions):
 
 def header_refusal(header):
     """engine.journal_header_refusal() of a journal's header, never raising.
-    A game imported only to hear it refuse the header is forgotten again
-    (engine and rules core): the board holds only the game it plays."""
+    A game imported only to hear it refuse the header is forgotten again:
+    the board holds only the game it plays."""
     import sys
     try:
-        name = GAMES[header[0]] if header[0] < len(GAMES) else ""
-        new = [p for p in ("dicetable.match", "dicetable.rules")
-               if name and p + "." + name not in sys.modules]
+        g = header[0] if header[0] < len(GAMES) else -1
+        new = g >= 0 and "dicetable.games." + GAMES[g] not in sys.modules
         why = journal_header_refusal(header)
     except (IndexError, ValueError, TypeError) as e:
         return "header unreadable (%r)" % (e,)
-    if why is not None:
-        for p in new:
-            _forget(name, p)
+    if why is not None and new:
+        forget(g)
     return why
 

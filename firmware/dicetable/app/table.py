@@ -23,18 +23,34 @@ modes (imported only while they show).
 The player's and maker's page is docs/table.md.
 """
 
-from dicetable.app import games
-from dicetable.app import play
-from dicetable.app import render
+from dicetable.app import games, play, render
 from dicetable.app.events import (
-    MAX_SEATS, CENTRE, TAG_PLACED, TWO_TAGS, READER_FAULT, READER_OK, OK, LONG)
+    CENTRE,
+    LONG,
+    MAX_SEATS,
+    OK,
+    READER_FAULT,
+    READER_OK,
+    TAG_PLACED,
+    TWO_TAGS,
+)
 from dicetable.app.frames import ORDER, Layout
-from dicetable.app.refusals import TWO_TAGS_CODE, READER_FAULT_CODE, STORAGE_ERROR, refusal_name
+from dicetable.app.play import SEATS_RECORD, SEED_BITS, SEED_RECORD  # noqa: F401 - host tools
+from dicetable.app.refusals import READER_FAULT_CODE, STORAGE_ERROR, TWO_TAGS_CODE, refusal_name
 from dicetable.app.registry import Registry, uid_hex
 from dicetable.app.render import (  # noqa: F401 - the tests take the timings from here
-    MENU, PROVISION, PLAY_MODE, OVER, ERROR_MS, TRICK_MS, SCORE_MS, ticks_diff)
+    ERROR_MS,
+    MENU,
+    OVER,
+    PLAY_MODE,
+    PROVISION,
+    SCORE_MS,
+    TRICK_MS,
+    ticks_diff,
+)
 from dicetable.app.rng import draw
-from dicetable.app.play import SEATS_RECORD, SEED_RECORD, SEED_BITS  # noqa: F401 - host tools
+from dicetable.games import GAMES
+from dicetable.match.engine import new_match
 
 BOOT = "boot"
 
@@ -47,7 +63,7 @@ if TYPE_CHECKING:
 def _module(name):
     # The menu, provisioning and the power-up are imported when they begin
     # and forgotten when they end: a match does not need their code on the
-    # Pico's heap (bench/bench_heap.py counts the board's code during a
+    # Pico's heap (tools/bench/bench_heap.py counts the board's code during a
     # match without it).
     return __import__("dicetable.app." + name, None, None, ("x",))
 
@@ -165,7 +181,7 @@ class Table:
             return
         g = menu.game
         seats = menu.players()
-        m = games.new_match(g, len(seats), menu.options())
+        m = new_match(GAMES[g], len(seats), menu.options())
         seed = self.rng.randrange(SEED_BITS + 1)
         mask = 0
         for s in seats:
@@ -176,7 +192,7 @@ class Table:
             self._refuse(self.lead, STORAGE_ERROR, "%r" % (e,))
             return
         self.say("new match: %s, seats %s, %s" % (
-            games.TITLES[g], " ".join([str(s) for s in seats]),
+            games.title(g), " ".join([str(s) for s in seats]),
             ", ".join([menu.describe(f) for f in menu.fields()[2:]]) or "default"))
         self.seed = seed
         self._begin(g, m, seats)

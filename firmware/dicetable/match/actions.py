@@ -12,11 +12,7 @@ Every game uses the kinds that fit its phases; the same kind means the same
 thing in every game, so a journal reads alike whatever the game.
 """
 
-try:
-    from micropython import const  # pyright: ignore[reportAssignmentType]
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 TABLE = const(7)            # the seat number of the table itself
 TABLE_BIT = const(0x80)     # waiting() bit for the table

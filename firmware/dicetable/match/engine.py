@@ -40,23 +40,17 @@ draws after it in a row).  After reset() the state must be exactly a new
 match's: undo is checked against the state the actions first gave.
 """
 
-try:
-    from micropython import const  # pyright: ignore[reportAssignmentType]
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
-from dicetable.match.actions import OK, NOTHING_TO_UNDO, CHOOSE
+# The games and the option bits of a header are registered in dicetable.games;
+# the names stay importable from here, where the header is packed and checked.
+from dicetable.games import GAMES, OPEN_PLAY, TABLE_ROLLS, VARIANT, number, part  # noqa: F401
+from dicetable.match.actions import CHOOSE, NOTHING_TO_UNDO, OK
 
-# Option bits shared by the games (each game's class says which it reads, OPTIONS).
-OPEN_PLAY = const(1)     # hands are not scanned: accept what cannot be disproved
-TABLE_ROLLS = const(2)   # the table rolls for the players instead of their entries
-VARIANT = const(4)       # the game's published variant (each game says which)
 _COUNT_SHIFT = const(8)  # bits 8-15: a count overriding the game's default length
 LONGEST = const(12)      # the longest length any game takes (each game's MAX_COUNT)
 _SEAT_HIGH = const(0x80000)    # bit 19: no seat number uses it
 
-GAMES = ("dtwww", "walzer", "dicefull", "dtt", "nokosu")
 _HEADER = const(4)       # journal bytes: game, players, options (2 bytes)
 
 
@@ -112,16 +106,24 @@ def refusal_of_header(cls, players, options):
 
 def header_refusal(game, players, options):
     """refusal_of_header() by game name, with an unknown game refused too."""
-    if game not in GAMES:
-        return "no game %r: the games are %s" % (game, ", ".join(GAMES))
-    cls = __import__("dicetable.match." + game, None, None, ("new",)).MATCH
+    g = number(game)
+    if g < 0:
+        return _no_game(game)
+    cls = part(g, "match").MATCH
     return refusal_of_header(cls, players, options)
 
 
 def new_match(game, players, options=0):
     """A fresh match of the game named `game` (one of GAMES); ValueError with
     refusal_of_header()'s line for a header the game does not take."""
-    return __import__("dicetable.match." + game, None, None, ("new",)).new(players, options)
+    g = number(game)
+    if g < 0:
+        raise ValueError(_no_game(game))
+    return part(g, "match").new(players, options)
+
+
+def _no_game(game):
+    return "no game %r: the games are %s" % (game, ", ".join(GAMES))
 
 
 def check_header(cls, players, options):
@@ -217,7 +219,7 @@ class Match:
 
     def header(self):
         """The journal's 4-byte header: game, players, options (low byte, high byte)."""
-        return bytes((GAMES.index(self.GAME), self.players, self.options & 0xFF,
+        return bytes((number(self.GAME), self.players, self.options & 0xFF,
                       self.options >> 8))
 
     def journal_bytes(self):

@@ -1,9 +1,6 @@
-"""Rules core: one module per game, integer-only, no I/O, no allocation per trick.
+"""Rules core (layer 4): what every game's rules share.
 
     trick.py     the preallocated trick buffer every trick-taking game shares
-    dtwww.py     DTwww (dice trick-taking)
-    walzer.py    Seltsam-Walzer
-    dtt.py       d-TT
-    nokosu.py    Nokosu Dice
-    dicefull.py  Dicefull (dice faces, challenges, evaluation)
+
+Each game's own rules core is its package's rules.py (dicetable/games/<key>/).
 """

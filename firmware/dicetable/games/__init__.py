@@ -1,0 +1,121 @@
+"""The games the table plays: the one place a game is registered.
+
+A game is a package of its own, dicetable/games/<key>/:
+
+    rules.py   the rules core: item encoding, legal plays, tricks, scoring
+    match.py   the match engine: a Match subclass (MATCH) and new(players, options)
+    table.py   how its items and actions meet the table: names, LED views,
+               deal progress (the functions app/games.py lists)
+    host.py    the simulator's side, never flashed: transcript lines (narrate),
+               the heuristic bot, how open play hides a journal
+
+and one entry below: its key and the facts the menu shows before any of its
+code is loaded.  The board imports a game's modules only when the game is
+played (part()); a game's rules for players are docs/rules/<key>.md.
+
+The order is the journal's: a header names its game by index, so a game is
+only ever added at the end.  register() adds one at run time (a designer's
+game, the tests' toy game) through the same door.
+"""
+
+from micropython import const
+
+from dicetable.match.actions import DEAL, KEEP, PASS_ITEM, PICK, PLAY, REVEAL, ZERO_BID
+
+# Option bits of a journal header (engine.options() packs them with a length).
+OPEN_PLAY = const(1)     # hands are not scanned: accept what cannot be disproved
+TABLE_ROLLS = const(2)   # the table rolls for the players instead of their entries
+VARIANT = const(4)       # the game's published variant (each game says which)
+COUNT = const(0x100)     # the length field (bits 8-15): set when a game reads it
+
+# Per entry: key, title, fewest and most players, the options it reads, its
+# longest length, the length's word, the variant's word ("" for none), and
+# the action kinds that carry a scanned item (bit 1 << kind), and its colour
+# on the menu ring (r, g, b).  The match engine's class says the same of
+# players, options and length (tests/test_games_registry.py checks it).
+_ENTRIES = [
+    ("dtwww", "DTwww", 2, 4, OPEN_PLAY | TABLE_ROLLS | VARIANT | COUNT, 6,
+     "games", "dice total", (1 << DEAL) | (1 << PLAY), (48, 16, 0)),
+    ("walzer", "Walzer", 3, 4, OPEN_PLAY | COUNT, 9,
+     "rounds", "", (1 << DEAL) | (1 << PASS_ITEM) | (1 << PLAY), (0, 16, 48)),
+    ("dicefull", "Dicefull", 2, 5, TABLE_ROLLS | VARIANT | COUNT, 12,
+     "challenges", "2d6 length", 1 << PICK, (0, 48, 8)),
+    ("dtt", "d-TT", 3, 3, OPEN_PLAY | COUNT, 6,
+     "deals", "", (1 << REVEAL) | (1 << DEAL) | (1 << KEEP) | (1 << PLAY), (40, 0, 40)),
+    ("nokosu", "Nokosu", 3, 5, OPEN_PLAY | TABLE_ROLLS | COUNT, 5,
+     "rounds", "", (1 << DEAL) | (1 << PICK) | (1 << ZERO_BID) | (1 << PLAY),
+     (40, 36, 0)),
+]
+KEY = const(0)
+TITLE = const(1)
+FEWEST = const(2)
+MOST = const(3)
+OPTIONS = const(4)
+LONGEST = const(5)
+LENGTH_WORD = const(6)
+VARIANT_WORD = const(7)
+ITEM_KINDS = const(8)
+MENU_RGB = const(9)
+
+GAMES = [str(e[KEY]) for e in _ENTRIES]   # the keys, in journal order (str: for pyright)
+_PACKAGES = [None] * len(GAMES)               # None: dicetable.games.<key>
+_MODULES = [{} for _ in GAMES]                # per game: part name -> module
+
+
+def fact(g, which):
+    """One fact of game number g (TITLE, FEWEST, ... above)."""
+    return _ENTRIES[g][which]
+
+
+def number(key):
+    """The journal's number of the game `key`, or -1 for no such game."""
+    for g in range(len(GAMES)):
+        if GAMES[g] == key:
+            return g
+    return -1
+
+
+def part(g, name):
+    """Module `name` ('rules', 'match', 'table', 'host') of game number g,
+    imported on first use (after that a lookup that allocates nothing)."""
+    m = _MODULES[g].get(name)
+    if m is None:
+        package = _PACKAGES[g] or "dicetable.games." + GAMES[g]
+        m = __import__(package + "." + name, None, None, ("_",))
+        _MODULES[g][name] = m
+    return m
+
+
+def register(entry, package):
+    """Add a game after the others: `entry` as in _ENTRIES (its key first),
+    its modules in the package `package` (a dotted name).  Returns its
+    number.  A key already registered is refused (ValueError)."""
+    if number(entry[KEY]) >= 0:
+        raise ValueError("a game %r is registered already" % entry[KEY])
+    _ENTRIES.append(entry)
+    GAMES.append(entry[KEY])
+    _PACKAGES.append(package)
+    _MODULES.append({})
+    return len(GAMES) - 1
+
+
+def unregister(key):
+    """Remove the last registered game if it is `key` (a test's own game);
+    the games before it keep their numbers."""
+    if GAMES and GAMES[-1] == key:
+        for x in (_ENTRIES, GAMES, _PACKAGES, _MODULES):
+            x.pop()
+
+
+def forget(g):
+    """Drop every module of game g (its package and each part imported), so
+    the heap holds no code of a game that is not played: the power-up loads
+    a journal's game to check its header, and forgets it if it is refused."""
+    import sys
+    package = _PACKAGES[g] or "dicetable.games." + GAMES[g]
+    for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
+        del sys.modules[name]
+    _MODULES[g].clear()
+    me = sys.modules.get("dicetable.games")
+    if _PACKAGES[g] is None and me is not None and GAMES[g] in dir(me):
+        delattr(me, GAMES[g])

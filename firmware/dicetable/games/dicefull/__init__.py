@@ -1,0 +1,1 @@
+"""Dicefull: a game package (see dicetable/games/__init__.py)."""

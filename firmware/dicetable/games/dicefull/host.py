@@ -1,0 +1,222 @@
+"""Dicefull on the host: dice and challenge names, transcript lines and the heuristic bot."""
+
+from dicetable.games.dicefull import match as engine
+from dicetable.games.dicefull import rules as df
+from dicetable.games.dicefull import table
+from dicetable.match.actions import PASS, PICK, TABLE, action, kind_of, seat_of, value_of
+
+SYMBOL_NAMES = {df.BLANK: "blank", df.PLUS: "+", df.MINUS: "-", df.RED: "red",
+                df.BLACK: "black"}
+FAMILY_NAMES = ("compare", "high/low", "special", "faces", "totals")
+
+
+def kind_name(kind):
+    """A kind of die in the table's words ('doubling', '+- die')."""
+    return table.KINDS[kind] if kind < len(table.KINDS) else "kind %d" % kind
+
+
+def describe(item):
+    """A die: 'd20', 'double', or 'd6 #2' for a second die of a kind: the
+    table's words (table.item_name), as the board logs it."""
+    return table.item_name(item, True)
+
+
+def tenths(value):
+    """A number held in tenths (R7) as a player reads it: 3, 0.5, -0.3, 64."""
+    sign = "-" if value < 0 else ""
+    whole, tenth = divmod(abs(value), 10)
+    return "%s%d" % (sign, whole) if tenth == 0 else "%s%d.%d" % (sign, whole, tenth)
+
+
+def face_text(code):
+    """A face code: its number, or blank, +, −, red, black."""
+    if df.is_number(code):
+        return tenths(code)
+    return SYMBOL_NAMES.get(code, "symbol")
+
+
+def describe_result(result):
+    """A rolled result: 'd20:17', 'double die:3', '± die:+'."""
+    return "%s:%s" % (describe(result), face_text(df.face(result)))
+
+
+def _what(v):
+    """The `v` of a COUNT test."""
+    if v == df.ANY_NUMBER:
+        return "number"
+    if v == df.ANY_COLOUR:
+        return "colour face"
+    if v == df.NO_VALUE:
+        return "face without a number"
+    if df.is_number(v):
+        return tenths(v)
+    return SYMBOL_NAMES.get(v, "symbol") + " face"
+
+
+def challenge_text(row):
+    """A challenge row (family, test, k, v, vp) in words."""
+    test, k, v = row[df.TEST], row[df.K], row[df.V]
+    words = {
+        df.MOST_TOTAL: "highest total",
+        df.LEAST_TOTAL: "lowest total",
+        df.MOST_SINGLE: "highest single number",
+        df.LEAST_SINGLE: "lowest single number",
+        df.CLOSEST_TOTAL: "total closest to %s" % tenths(k),
+        df.HIGH_AT_LEAST: "a number of %s or more" % tenths(k),
+        df.LOW_AT_MOST: "a number of %s or less" % tenths(k),
+        df.ALL_AT_LEAST: "%d+ numbers, all %s or more" % (max(v, 1), tenths(k)),
+        df.ALL_AT_MOST: "%d+ numbers, all %s or less" % (max(v, 1), tenths(k)),
+        df.TOTAL_AT_LEAST: "a total of %s or more" % tenths(k),
+        df.TOTAL_AT_MOST: "a total of %s or less" % tenths(k),
+        df.TOTAL_EXACTLY: "a total of exactly %s" % tenths(k),
+        df.TOTAL_MULTIPLE: "a total that is a multiple of %s" % tenths(k),
+        df.SAME_AT_LEAST: "%d of the same number" % k,
+        df.ALL_DIFFERENT: "%d+ numbers, all different" % k,
+        df.COUNT_AT_LEAST: "at least %d × %s" % (k, _what(v)),
+        df.COUNT_EXACTLY: "exactly %d × %s" % (k, _what(v)),
+    }.get(test, "test %d" % test)
+    return "%s (%s, %d VP)" % (words, FAMILY_NAMES[row[df.FAMILY]], row[df.VP])
+
+
+def _seats(seats):
+    return ", ".join("seat %d" % s for s in seats) if seats else "nobody"
+
+
+def _round_header(match):
+    return "round %d of %d: seat %d starts picking" % (match.round + 1, match.rounds, match.start)
+
+
+def _round_lines(match):
+    """The round just scored: every seat's roll, who met the challenge, VP and totals."""
+    row = df.CHALLENGES[match.last_challenge]
+    lines = []
+    for s in range(match.players):
+        results = [describe_result(match.rolls[s][i]) for i in range(match.nres[s])]
+        lines.append("  seat %d rolled %s" % (s, ", ".join(results) if results else "no dice"))
+    met = match.last_winners
+    if met:
+        lines.append("%s met it: +%d VP" % (_seats(met), row[df.VP]))
+    else:
+        lines.append("nobody met it")
+    lines.append("VP this round %s; totals %s" % (
+        " ".join(str(x) for x in match.history[-1]), " ".join(str(x) for x in match.totals)))
+    if match.phase == engine.PICKING:
+        if match.last_first_passer == engine.NOBODY:
+            why = " (nobody passed: the start player stays, R6)"
+        else:
+            why = " (the first to pass)"
+        lines.append("dice back to the centre; " + _round_header(match) + why)
+    elif match.phase == engine.ROLL_OFF:
+        lines.append("game over after %d rounds: %s tied on %d VP, roll-off with a d6" % (
+            match.round, _seats(match.tied), max(match.totals)))
+    else:
+        lines.append("game over after %d rounds: seat %d wins with %d VP" % (
+            match.round, match.winner, match.totals[match.winner]))
+    return lines
+
+
+def narrate(match, a):
+    """Transcript lines for action `a`, just accepted by `match`."""
+    phase = match.acted_phase
+    lines = []
+    if len(match.journal) == 1 and phase != engine.SETUP:
+        lines.append(_round_header(match))
+    narrator = {engine.SETUP: _narrate_setup, engine.PICKING: _narrate_picking,
+                engine.CHECK: _narrate_check, engine.ROLLING: _narrate_rolling}.get(
+                    phase, _narrate_roll_off)
+    narrator(match, a, lines)
+    return lines
+
+
+def _narrate_setup(match, a, lines):
+    roller = "the table" if match.flag(engine.TABLE_ROLLS) else "seat %d" % (
+        match.length_roller())
+    lines.append("%s rolls the game-length 2d6: %d" % (roller, engine.d6_number(value_of(a))))
+    if match.phase != engine.SETUP:
+        first, second = (engine.d6_number(x) for x in match.length_rolls)
+        lines.append("the game lasts %d + %d = %d challenges" % (first, second, match.rounds))
+        lines.append(_round_header(match))
+
+
+def _narrate_picking(match, a, lines):
+    seat = seat_of(a)
+    if kind_of(a) == PICK:
+        lines.append("seat %d picks the %s (%d held)" % (seat, describe(value_of(a)),
+                                                          match.held[seat]))
+    else:
+        first = " — first to pass: starts the next round" if match.first_passer == seat else ""
+        lines.append("seat %d passes with %d dice%s" % (seat, match.held[seat], first))
+    if match.phase == engine.CHECK:
+        why = " (the centre is empty, R6)" if match.ncentre == 0 else ""
+        lines.append("picking is over%s:" % why)
+        for s in range(match.players):
+            dice = [describe(match.hands[s][i]) for i in range(match.held[s])]
+            lines.append("  seat %d holds %s" % (s, ", ".join(dice) if dice else "nothing"))
+
+
+def _narrate_check(match, a, lines):
+    value = value_of(a)
+    lines.append("challenge %d of %d revealed: #%d %s" % (
+        match.round + 1, match.rounds, value, challenge_text(df.CHALLENGES[value])))
+    if match.phase != engine.ROLLING:
+        lines.extend(_round_lines(match))
+
+
+def _narrate_rolling(match, a, lines):
+    who = "seat %d" % match.last_roll_seat
+    if seat_of(a) == TABLE:
+        who = "the table for seat %d" % match.last_roll_seat
+    lines.append("%s rolls the %s: %s" % (who, describe(match.last_result),
+                                          face_text(df.face(match.last_result))))
+    if match.phase != engine.ROLLING:
+        lines.extend(_round_lines(match))
+
+
+def _narrate_roll_off(match, a, lines):
+    seat = match.last_roll_seat
+    who = "seat %d" % seat if seat_of(a) != TABLE else "the table for seat %d" % seat
+    lines.append("%s rolls %d in the roll-off" % (who, engine.d6_number(value_of(a))))
+    if match.phase == engine.OVER:
+        lines.append("seat %d wins the roll-off and the game" % match.winner)
+    elif all(match.off_done[s] == 0 for s in match.tied):
+        lines.append("%s rolled highest and are still tied: they roll again"
+                     % _seats(match.tied))
+
+
+# --- the heuristic bot --------------------------------------------------------------
+
+# How useful a die is before the challenge is known: many challenges want
+# numbers (totals, pairs, several numbers), a few want low or no numbers.
+# The double die gives two numbers; the ± die can make a total negative or
+# exactly 0; a blank or colour die helps with few challenges.
+USEFUL = {
+    df.DOUBLE: 9, df.PLUS_MINUS: 7, df.D20: 7, df.D12: 7, df.DOUBLING: 6, df.D10: 6,
+    df.D8: 6, df.D6: 5, df.D6_PIPS: 5, df.DIGITAL: 5, df.HAKKE: 5, df.ZERO_TWO: 5,
+    df.DECIMAL: 5, df.D4: 4, df.RED_BLACK: 3, df.BLANK_D6: 1,
+}
+
+
+def heuristic(match, seat, legal, rng):
+    """Pick the most useful dice first; pass more and more willingly as the
+    hand grows (3 to 4 dice is the aim: enough numbers for most challenges,
+    and passing first takes the start for the next round).  Rolls are chance:
+    a uniformly drawn face, like a real die."""
+    kinds = {kind_of(a) for a in legal}
+    if PICK not in kinds and PASS not in kinds:
+        return rng.choice(legal)
+    held = match.held[seat]
+    if PASS in kinds and held >= rng.randint(2, 5):
+        return action(PASS, seat, 0)
+    picks = [a for a in legal if kind_of(a) == PICK]
+    if rng.random() < 0.2:
+        return rng.choice(picks)
+    best = max(USEFUL.get(df.kind_of(value_of(a)), 4) for a in picks)
+    return rng.choice([a for a in picks if USEFUL.get(df.kind_of(value_of(a)), 4) == best])
+
+
+def open_play_journal(journal, players, options):
+    """The same match in open play.  Dicefull has no hidden hand: every die is
+    picked from the open centre onto the seat's reader (the table must know
+    its kind to read the roll), so open play has the same actions."""
+    return list(journal)
+

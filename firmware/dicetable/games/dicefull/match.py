@@ -1,0 +1,513 @@
+"""Dicefull (ダイスフル): the match engine (layer 3).
+
+Player-readable rules, with "How the table runs a match": docs/rules/dicefull.md.
+Specification: RULES.md section 3 (R6-R9).  Every rule the rules core holds
+(may this seat pick or pass, who picks next, is picking over, who starts next
+round, how many challenges, who meets a challenge, leaders, roll-off) is asked
+of the rules core (rules/dicefull.py); this module only runs the phases,
+turns, entries and totals.
+
+A match is one game: one round per challenge.  Phases, in order:
+
+    SETUP     VARIANT only, no count: the game-length 2d6, two ROLL actions
+              (value = d6 face index 0-5) by the seat right of the start
+              player, or by TABLE with TABLE_ROLLS.
+    PICKING   the seat whose turn it is: PICK die (from the centre) or PASS
+              (value 0; only holding a die; a hard pass).  The first round of
+              turns is the original's step 1 (nobody holds a die, so nobody
+              may pass), the rest is step 2 (pick or pass).
+    CHECK     TABLE: REVEAL challenge index (into CHALLENGES), any challenge
+              not yet revealed this game.
+    ROLLING   every seat holding dice, at once: ROLL face index for its next
+              unrolled result (dice in pick order; the double die takes two
+              ROLLs).  With TABLE_ROLLS: TABLE rolls them all, seats from the
+              start player clockwise, each seat's dice in pick order.  When
+              every result is in, the round is scored, dice go back to the
+              centre, and the next round starts (or the game ends).
+    ROLL_OFF  VP tie at the end: every tied seat at once ROLLs a d6 (face
+              index 0-5, i.e. the number minus 1); TABLE with TABLE_ROLLS (tied
+              seats in seat order).  Seats still tied roll again.
+    OVER      nothing is waited for.
+
+Options read (OPTIONS): TABLE_ROLLS, VARIANT, the count (number of
+challenges, 1 to engine.LONGEST = 12, the longest game a 2d6 gives; it
+overrides both the first game's 6 and the VARIANT 2d6).  There is no open
+play: Dicefull has no hidden hand (every die is taken from the open centre
+and lies on its seat's reader, and the table must know each die's kind to
+read its roll), so OPEN_PLAY, like any other option, is refused
+(check_header).
+
+First start player: seat 0.  The centre's dice are fixed by configuration:
+DICE_SET below (None: one die of every kind the core knows, serial 0).
+"""
+
+from array import array
+
+from micropython import const
+
+from dicetable.games.dicefull import rules as core
+from dicetable.match.actions import (
+    ALREADY_PLACED,
+    ILLEGAL_PLAY,
+    MALFORMED,
+    MATCH_OVER,
+    OK,
+    OUT_OF_RANGE,
+    OUT_OF_TURN,
+    PASS,
+    PICK,
+    REVEAL,
+    ROLL,
+    TABLE,
+    TABLE_BIT,
+    UNKNOWN_ITEM,
+    WRONG_PHASE,
+    action,
+    kind_of,
+    seat_of,
+    value_of,
+)
+from dicetable.match.engine import TABLE_ROLLS, VARIANT, Match, check_header, fill, malformed
+from dicetable.rules.trick import Trick
+
+# Phases.
+SETUP = const(0)
+PICKING = const(1)
+CHECK = const(2)
+ROLLING = const(3)
+ROLL_OFF = const(4)
+OVER = const(5)
+
+NOBODY = const(255)         # no seat (the core's NOBODY)
+NO_CHALLENGE = const(0xFFFF)  # no challenge revealed yet
+
+# The dice in the centre, as configuration: None means one die of every kind
+# in the core's KINDS table (serial 0), in kind order.  A table with another
+# set assigns a list of distinct die items (core.die(kind, serial)) here
+# before starting a match.
+DICE_SET = None
+
+
+def dice_set():
+    """The die items the centre holds at the start of every round."""
+    if DICE_SET is not None:
+        return list(DICE_SET)
+    return [core.die(kind, 0) for kind in range(len(core.KINDS))]
+
+
+# The die the game-length 2d6 and the roll-off are rolled with: a d6, whose
+# face index i shows the number i + 1.
+_D6 = core.die(core.D6, 0)
+
+
+def d6_number(index):
+    """The number (1-6) a d6 ROLL of face index `index` shows."""
+    return core.face(core.rolled(_D6, index)) // 10
+
+
+class DicefullMatch(Match):
+    GAME = "dicefull"
+    MIN_PLAYERS = core.MIN_PLAYERS
+    MAX_PLAYERS = core.MAX_PLAYERS
+    OPTIONS = TABLE_ROLLS | VARIANT
+
+    # --- State ----------------------------------------------------------------
+
+    def __init__(self, players, options=0):
+        check_header(DicefullMatch, players, options)
+        n = players
+        self.dice = array("H", dice_set())  # the centre set, read once per match
+        dice = len(self.dice)
+        self.limit = core.pick_limit(n)
+        self.centre = array("H", self.dice)
+        self.hands = [array("H", [0] * self.limit) for _ in range(n)]
+        self.held = bytearray(n)
+        self.passed = bytearray(n)
+        self.rolls = [array("H", [0] * core.MAX_RESULTS) for _ in range(n)]
+        self.nres = bytearray(n)       # results entered this round
+        self.need = bytearray(n)       # results this round's dice give
+        self.used = bytearray(len(core.CHALLENGES))
+        self.length_rolls = bytearray(2)
+        self.totals = [0] * n
+        self.history = []
+        # The round's picks in order (a Trick: seat, die); kept after the
+        # round is scored until the next round's first pick.
+        self.trick = Trick(dice)
+        self.last_winners = []         # seats that met the last challenge
+        self.tied = []                 # seats in the current roll-off
+        self.off_values = bytearray(n)  # their d6 face indices
+        self.off_done = bytearray(n)
+        self.stage = [0] * n           # roll-off rounds survived (standings)
+        Match.__init__(self, players, options)
+
+    def reset(self):
+        # Full also while the VARIANT's 2d6 are rolled, before the first round.
+        for i in range(len(self.dice)):
+            self.centre[i] = self.dice[i]
+        self.ncentre = len(self.dice)
+        for s in range(self.players):
+            fill(self.hands[s], 0)
+            fill(self.rolls[s], 0)
+        fill(self.held, 0)
+        fill(self.passed, 0)
+        fill(self.nres, 0)
+        fill(self.need, 0)
+        fill(self.used, 0)
+        self.challenge = NO_CHALLENGE
+        fill(self.length_rolls, 0)
+        self.nlength = 0
+        self.start = 0                 # first start player: seat 0
+        self.turn = NOBODY
+        self.first_passer = NOBODY
+        self.round = 0                 # rounds scored
+        fill(self.totals, 0)
+        self.history.clear()
+        fill(self.trick.items, 0)
+        fill(self.trick.seats, 0)
+        self.trick.clear()
+        self.last_leader = NOBODY      # start player of the round last scored
+        self.last_first_passer = NOBODY  # its first passer (NOBODY: none, R6)
+        self.last_winners.clear()      # the core's list: emptied, not made anew
+        self.last_winner = NOBODY      # the first of them, or NOBODY
+        self.last_challenge = NO_CHALLENGE
+        self.last_roll_seat = NOBODY   # whose die the last ROLL was for
+        self.last_result = 0           # that result (die with face index)
+        self.acted_phase = SETUP       # the phase the last action was taken in
+        self.tied.clear()              # the core's too
+        fill(self.off_values, 0)
+        fill(self.off_done, 0)
+        fill(self.stage, 0)
+        self.winner = NOBODY
+        count = self.count_option(0)
+        if count:
+            self.rounds = min(count, len(core.CHALLENGES))
+        elif self.flag(VARIANT):
+            self.rounds = 0
+            self.phase = SETUP
+            return
+        else:
+            self.rounds = min(core.challenge_count(True, 0), len(core.CHALLENGES))
+        self._start_round()
+
+    @property
+    def last_trick_items(self):
+        """The picks of the round being played, or of the round last scored
+        until the next round's first pick (the Trick is kept)."""
+        return self.trick.items
+
+    @property
+    def last_trick_seats(self):
+        """Who made each of those picks."""
+        return self.trick.seats
+
+    def all_items(self):
+        """Every die of this match's centre set (identities: face bits 0)."""
+        return list(self.dice)
+
+    def inventory(self):
+        """Every die where it is now: the centre, then each seat's picked dice.
+        Identities (face bits 0): a rolled die's results are in `rolls`, so the
+        test compares sorted(inventory()) with sorted(all_items()) directly."""
+        out = [self.centre[i] for i in range(self.ncentre)]
+        for s in range(self.players):
+            for i in range(self.held[s]):
+                out.append(self.hands[s][i])
+        return out
+
+    def standings(self):
+        """Final places: most VP first; among tied leaders, the roll-off order
+        (the winner first; seats knocked out in the same roll-off share a place)."""
+        places = []
+        totals = self.totals
+        stage = self.stage
+        for s in range(self.players):
+            place = 1
+            for o in range(self.players):
+                # (totals, stage) compared without a tuple per comparison
+                if totals[o] > totals[s] or (totals[o] == totals[s] and stage[o] > stage[s]):
+                    place += 1
+            places.append(place)
+        return places
+
+    # --- Waiting and legal actions -----------------------------------------------
+
+    def waiting(self):
+        phase = self.phase
+        if phase == OVER:
+            return 0
+        if phase == SETUP:
+            if self.flag(TABLE_ROLLS):
+                return TABLE_BIT
+            return 1 << self.length_roller()
+        if phase == PICKING:
+            return 1 << self.turn
+        if phase == CHECK or self.flag(TABLE_ROLLS):
+            return TABLE_BIT
+        mask = 0
+        for s in range(self.players):
+            if phase == ROLLING and self.nres[s] < self.need[s]:
+                mask |= 1 << s
+            elif phase == ROLL_OFF and s in self.tied and not self.off_done[s]:
+                mask |= 1 << s
+        return mask
+
+    def length_roller(self):
+        """The seat right of the start player: rolls the VARIANT 2d6."""
+        return (self.start - 1) % self.players
+
+    def _waits_on(self, seat):
+        if seat == TABLE:
+            return (self.waiting() & TABLE_BIT) != 0
+        return seat < self.players and (self.waiting() >> seat) & 1 == 1
+
+    def legal_actions(self, seat):
+        if not self._waits_on(seat):
+            return []
+        phase = self.phase
+        if phase == PICKING:
+            out = array("H", [0] * (self.ncentre + 1))
+            count = core.legal_plays(self.hands[seat], self.held[seat], self.centre,
+                                     self.ncentre, out, self.passed[seat], self.players)
+            acts = []
+            for i in range(count):
+                if out[i] == core.PASS:
+                    acts.append(action(PASS, seat, 0))
+                else:
+                    acts.append(action(PICK, seat, out[i]))
+            return acts
+        if phase == CHECK:
+            return [action(REVEAL, TABLE, c) for c in range(len(self.used)) if not self.used[c]]
+        return [action(ROLL, seat, v) for v in range(self._roll_faces(seat))]
+
+    def _roll_faces(self, seat):
+        """Faces of the die the next ROLL from `seat` is for."""
+        if self.phase == ROLLING:
+            return core.face_count(core.kind_of(self.pending_die(self._rolling_seat(seat))))
+        return core.face_count(core.D6)
+
+    def _rolling_seat(self, seat):
+        """The seat whose die a ROLL from `seat` is for (TABLE rolls in order)."""
+        if seat != TABLE:
+            return seat
+        if self.phase == ROLLING:
+            for step in range(self.players):
+                s = (self.start + step) % self.players
+                if self.nres[s] < self.need[s]:
+                    return s
+        else:
+            for s in self.tied:
+                if not self.off_done[s]:
+                    return s
+        return NOBODY
+
+    def pending_die(self, seat):
+        """The die of `seat` whose result the match waits for (double die: two)."""
+        r = self.nres[seat]
+        hand = self.hands[seat]
+        for i in range(self.held[seat]):
+            k = core.results_per_die(core.kind_of(hand[i]))
+            if r < k:
+                return hand[i]
+            r -= k
+        return hand[0]
+
+    # --- Refusals -------------------------------------------------------------------
+
+    def refusal(self, a):
+        if malformed(a):
+            return MALFORMED
+        if self.phase == OVER:
+            return MATCH_OVER
+        seat = seat_of(a)
+        if not self._waits_on(seat):
+            return OUT_OF_TURN
+        kind = kind_of(a)
+        value = value_of(a)
+        phase = self.phase
+        if phase == PICKING:
+            if kind == PICK:
+                return self._pick_refusal(seat, value)
+            if kind == PASS:
+                if value != 0:
+                    return OUT_OF_RANGE
+                if not core.is_legal(self.hands[seat], self.held[seat], self.centre,
+                                     self.ncentre, core.PASS, self.passed[seat],
+                                     self.players):
+                    return ILLEGAL_PLAY     # no die held yet
+                return OK
+            return WRONG_PHASE
+        if phase == CHECK:
+            if kind != REVEAL:
+                return WRONG_PHASE
+            if value >= len(self.used):
+                return UNKNOWN_ITEM
+            if self.used[value]:
+                return ALREADY_PLACED       # no repeats within a game
+            return OK
+        if kind != ROLL:
+            return WRONG_PHASE
+        if value >= self._roll_faces(seat):
+            return OUT_OF_RANGE
+        return OK
+
+    def _pick_refusal(self, seat, item):
+        if _find(self.dice, len(self.dice), item) < 0:
+            return UNKNOWN_ITEM
+        if _find(self.centre, self.ncentre, item) < 0:
+            return ALREADY_PLACED           # taken already, by this seat or another
+        if not core.is_legal(self.hands[seat], self.held[seat], self.centre, self.ncentre,
+                             item, self.passed[seat], self.players):
+            return ILLEGAL_PLAY
+        return OK
+
+    # --- Applying ---------------------------------------------------------------
+
+    def apply(self, a):
+        seat = seat_of(a)
+        kind = kind_of(a)
+        value = value_of(a)
+        phase = self.phase
+        self.acted_phase = phase
+        if phase == SETUP:
+            self._length_roll(value)
+        elif phase == PICKING:
+            if kind == PICK:
+                self._pick(seat, value)
+            else:
+                self._pass(seat)
+        elif phase == CHECK:
+            self.used[value] = 1
+            self.challenge = value
+            self.phase = ROLLING
+            for s in range(self.players):
+                self.nres[s] = 0
+            self._after_roll()
+        elif phase == ROLLING:
+            s = self._rolling_seat(seat)
+            result = core.rolled(self.pending_die(s), value)
+            self.rolls[s][self.nres[s]] = result
+            self.nres[s] += 1
+            self.last_roll_seat = s
+            self.last_result = result
+            self._after_roll()
+        else:
+            s = self._rolling_seat(seat)
+            self.off_values[s] = value
+            self.off_done[s] = 1
+            self.last_roll_seat = s
+            self._after_roll_off()
+
+    def _length_roll(self, value):
+        self.length_rolls[self.nlength] = value
+        self.nlength += 1
+        if self.nlength == 2:
+            total = d6_number(self.length_rolls[0]) + d6_number(self.length_rolls[1])
+            self.rounds = min(core.challenge_count(False, total), len(core.CHALLENGES))
+            self._start_round()
+
+    def _start_round(self):
+        for s in range(self.players):
+            self.held[s] = 0
+            self.passed[s] = 0
+        for i in range(len(self.dice)):     # every die back to the centre
+            self.centre[i] = self.dice[i]
+        self.ncentre = len(self.dice)
+        self.first_passer = NOBODY
+        self.turn = self.start
+        self.phase = PICKING
+
+    def _pick(self, seat, item):
+        if self.ncentre == len(self.dice):
+            self.trick.clear()              # the round's first pick
+        i = _find(self.centre, self.ncentre, item)
+        while i < self.ncentre - 1:
+            self.centre[i] = self.centre[i + 1]
+            i += 1
+        self.ncentre -= 1
+        self.hands[seat][self.held[seat]] = item
+        self.held[seat] += 1
+        self.trick.add(seat, item)
+        self._next_turn(seat)
+
+    def _pass(self, seat):
+        self.passed[seat] = 1
+        if self.first_passer == NOBODY:
+            self.first_passer = seat        # the next round's start player
+        self._next_turn(seat)
+
+    def _next_turn(self, seat):
+        if core.picking_over(self.held, self.passed, self.players, self.ncentre):
+            self.turn = NOBODY
+            self.phase = CHECK
+            for s in range(self.players):
+                self.need[s] = core.result_count(self.hands[s], self.held[s])
+        else:
+            self.turn = core.next_picker(seat, self.held, self.passed, self.players,
+                                         self.ncentre)
+
+    def _after_roll(self):
+        for s in range(self.players):
+            if self.nres[s] < self.need[s]:
+                return
+        self._score_round()
+
+    def _score_round(self):
+        row = core.CHALLENGES[self.challenge]
+        gained = core.award(self.rolls, self.nres, row)
+        self.last_winners = core.met_by(self.rolls, self.nres, row)
+        self.last_winner = self.last_winners[0] if self.last_winners else NOBODY
+        self.last_challenge = self.challenge
+        self.last_leader = self.start
+        self.last_first_passer = self.first_passer
+        self.history.append(gained)
+        for s in range(self.players):
+            self.totals[s] += gained[s]
+        self.round += 1
+        self.start = core.next_start(self.first_passer, self.start)   # R6
+        self.challenge = NO_CHALLENGE
+        if self.round < self.rounds:
+            self._start_round()
+            return
+        self._start_round()                 # the dice go back to the centre
+        self.turn = NOBODY
+        self.tied = core.leaders(self.totals)
+        if len(self.tied) > 1:
+            self.phase = ROLL_OFF
+        else:
+            self._finish(self.tied[0])
+
+    def _after_roll_off(self):
+        for s in self.tied:
+            if not self.off_done[s]:
+                return
+        values = [core.face(core.rolled(_D6, self.off_values[s])) for s in self.tied]
+        still = core.roll_off(self.tied, values)
+        if len(still) == 1:
+            self._finish(still[0])
+            return
+        for s in still:                     # still tied: they roll again
+            self.stage[s] += 1
+            self.off_done[s] = 0
+        self.tied = still
+
+    def _finish(self, seat):
+        self.winner = seat
+        self.stage[seat] += 1
+        self.phase = OVER
+
+
+def _find(buf, count, item):
+    """Position of `item` among the first `count` of `buf`, or -1.
+    (MicroPython's array has no `in`.)"""
+    for i in range(count):
+        if buf[i] == item:
+            return i
+    return -1
+
+
+MATCH = DicefullMatch
+
+
+def new(players, options=0):
+    """A fresh Dicefull match for 2-5 players."""
+    return DicefullMatch(players, options)

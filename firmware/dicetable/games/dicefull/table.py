@@ -1,0 +1,84 @@
+"""Dicefull at the table: how its dice are named and shown (app/games.py asks)."""
+
+from dicetable.app import frames as fr
+from dicetable.games.dicefull import match as engine
+from dicetable.games.dicefull import rules as c
+from dicetable.match.actions import ROLL, TABLE, kind_of, seat_of, value_of
+
+HAS_TRICKS = False
+HAS_PASS = True          # OK alone passes (picks no more this round)
+
+KINDS = ("d4", "d6", "d6 pips", "d8", "d10", "d12", "d20", "blank d6", "0-2 d6",
+          "doubling", "+- die", "red/black", "hakke", "digital d6", "double", "decimal")
+_SYMBOL_RGB = {10000: fr.GREY, 10001: fr.GREEN, 10002: fr.PINK, 10100: fr.RED,
+               10101: fr.BLUE}
+
+
+def identity(v):
+    """A die without the face it shows."""
+    return v & 0xFFE0
+
+
+def all_items():
+    """Every die a tag can be registered as."""
+    return engine.dice_set()
+
+
+def item_name(v, shown):
+    """'d20', 'doubling #2' (the second such die)."""
+    kind = c.kind_of(v)
+    text = KINDS[kind] if kind < len(KINDS) else "kind %d" % kind
+    if c.serial_of(v):
+        text += " #%d" % (c.serial_of(v) + 1)
+    return text
+
+
+def value_words(kind, v):
+    """None: a number entered is said as itself."""
+    return None
+
+
+def item_view(v):
+    """The die's kind number, in white."""
+    return c.kind_of(v) + 1, fr.WHITE
+
+
+def entry_view(m, a):
+    """A roll: a d6 (length, roll-off, the table's) as 1-6; a seat's pending
+    die as the face it shows: a symbol's colour, tenths, or its value."""
+    k = kind_of(a)
+    v = value_of(a)
+    seat = seat_of(a)
+    prompt = fr.PROMPTS[k]
+    if k != ROLL:
+        return v, prompt
+    if m.phase != engine.ROLLING or seat == TABLE:
+        return v + 1, prompt
+    code = c.face(c.rolled(m.pending_die(seat), v))
+    if code >= c.SYMBOL:
+        return None, _SYMBOL_RGB.get(code, fr.GREY)
+    if c.kind_of(m.pending_die(seat)) == c.DECIMAL:
+        return code, fr.VIOLET         # tenths
+    return code // 10, prompt
+
+
+def ring_view(m):
+    """The challenge's number in the table's set (from 1), once drawn."""
+    if m.challenge != engine.NO_CHALLENGE:
+        return m.challenge + 1, fr.WHITE
+    return None
+
+
+def deal_progress(m, seat):
+    """No deal."""
+    return None
+
+
+def table_entry_seat(m):
+    """The table draws its own rolls."""
+    return -1
+
+
+def meant_value(m, kind, ident):
+    """A die means itself."""
+    return ident

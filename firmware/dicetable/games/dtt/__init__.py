@@ -1,0 +1,1 @@
+"""d-TT: a game package (see dicetable/games/__init__.py)."""

@@ -1,0 +1,244 @@
+"""d-TT on the host: card names, transcript lines and the heuristic bot."""
+
+from dicetable.games.dtt import match as engine
+from dicetable.games.dtt import rules as dtt
+from dicetable.games.dtt import table
+from dicetable.match.actions import (
+    BID,
+    DEAL,
+    KEEP,
+    PLAY,
+    REVEAL,
+    action,
+    kind_of,
+    seat_of,
+    value_of,
+)
+from dicetable.rules.trick import Trick
+
+
+def describe(item):
+    """'spades A', 'hearts 3': the table's words (table.item_name), as the board logs it."""
+    return table.item_name(item, True)
+
+
+def sort_key(item):
+    """By suit in the R10 order, strongest card first."""
+    return (dtt.suit(item), -dtt.rank(item))
+
+
+def describe_cards(items):
+    items = sorted(items, key=sort_key)
+    return ", ".join(describe(c) for c in items) if items else "nothing"
+
+
+def describe_trump(trump):
+    return "no trump" if trump == dtt.NO_TRUMP else "trump " + table.SUITS[trump]
+
+
+def _hand(match, seat):
+    return [match.hands[seat][i] for i in range(match.hand_n[seat])]
+
+
+def _packet(match, seat):
+    return [match.packets[seat][i] for i in range(match.packet_n[seat])]
+
+
+def _signed(n):
+    return "%+d" % n if n else "0"
+
+
+# --- the transcript -----------------------------------------------------------------
+
+def _reveal_lines(match, card):
+    lines = []
+    if match.faceup_n == 1:
+        lines.append("deal %d of %d: seat %d deals" % (
+            len(match.history) + 1, match.deals, match.dealer))
+    lines.append("the table turns up %s" % describe(card))
+    if match.faceup_n == dtt.FACE_UP:
+        faceup = [match.faceup[i] for i in range(match.faceup_n)]
+        if match.trump == dtt.NO_TRUMP:
+            lines.append("face up: %s -> no trump (no A, 3, K, Q or J)" % describe_cards(faceup))
+        else:
+            best = faceup[0]
+            for c in faceup[1:]:
+                if dtt.outranks(c, best):
+                    best = c
+            lines.append("face up: %s -> %s (from %s)" % (
+                describe_cards(faceup), describe_trump(match.trump), describe(best)))
+        if match.open:
+            lines.append("(open play: the players deal and draft the first 6 cards "
+                         "themselves, passing left; then everyone bids)")
+    return lines
+
+
+def _draft_number(match):
+    return 1 if match.phase in (engine.DRAFT_1, engine.BIDDING) else 2
+
+
+def _keep_lines(match):
+    """After the KEEP that completes a pick: what each seat kept, and where the
+    packets went; after the last pick, the hands."""
+    finished = match.phase not in (engine.DRAFT_1, engine.DRAFT_2)
+    if not finished and match.to_act != 7:
+        return []  # the pick is not complete yet: keeps stay private until then
+    number = _draft_number(match)
+    direction = "left" if number == 1 else "right"
+    pick = engine.PICKS if finished else match.pick
+    kept = ", ".join("seat %d keeps %s" % (s, describe(match.kept[s])) for s in range(3))
+    lines = ["draft %d, pick %d: %s; the packets pass %s" % (number, pick, kept, direction)]
+    if finished:
+        last = ", ".join("seat %d %s" % (s, describe(match.hands[s][match.hand_n[s] - 1]))
+                         for s in range(3))
+        lines.append("draft %d, pick 6: the last card passed joins the hand: %s" % (number, last))
+        for s in range(3):
+            lines.append("  seat %d holds %s" % (s, describe_cards(_hand(match, s))))
+        if match.phase == engine.BIDDING:
+            lines.append("everyone bids at once (0-12)")
+        else:
+            lines.append("seat %d leads trick 1 (%s)" % (match.turn, describe_trump(match.trump)))
+    return lines
+
+
+def _bid_lines(match, seat):
+    if match.phase == engine.BIDDING:
+        return ["seat %d has bid (hidden until everyone has)" % seat]
+    lines = ["bids: " + ", ".join("seat %d %d" % (s, match.bids[s]) for s in range(3))]
+    if match.open:
+        lines.append("(open play: the players deal and draft the other 6 cards themselves, "
+                     "passing right)")
+        lines.append("seat %d leads trick 1 (%s)" % (match.turn, describe_trump(match.trump)))
+    return lines
+
+
+OUTCOMES = {0: "nobody made the bid", 1: "one made the bid", 2: "two made the bid",
+            3: "all three made the bid"}
+
+
+def _deal_lines(match):
+    scores = match.history[-1]
+    made = [dtt.made(match.bids[s], match.taken[s]) for s in range(3)]
+    lines = ["deal %d scored: %s" % (len(match.history), OUTCOMES[sum(made)])]
+    for s in range(3):
+        lines.append("  seat %d bid %d, took %d, %s -> %s, total %d" % (
+            s, match.bids[s], match.taken[s], "made" if made[s] else "missed",
+            _signed(scores[s]), match.totals[s]))
+    if match.over():
+        lines.append("the match is over")
+    return lines
+
+
+def narrate(match, a):
+    """Transcript lines for action `a`, just accepted by `match`."""
+    k = kind_of(a)
+    seat = seat_of(a)
+    value = value_of(a)
+    if k == REVEAL:
+        return _reveal_lines(match, value)
+    if k == DEAL:
+        if match.phase not in (engine.DRAFT_1, engine.DRAFT_2):
+            return []
+        number = _draft_number(match)
+        lines = ["draft %d: 6 cards dealt to each seat (kept cards pass %s)" % (
+            number, "left" if number == 1 else "right")]
+        for s in range(3):
+            lines.append("  seat %d is dealt %s" % (s, describe_cards(_packet(match, s))))
+        return lines
+    if k == KEEP:
+        return _keep_lines(match)
+    if k == BID:
+        return _bid_lines(match, seat)
+    if k != PLAY:
+        return []
+    lead = match.trick.count == 1
+    lines = ["seat %d %s %s" % (seat, "leads" if lead else "plays", describe(value))]
+    if match.trick.count:
+        return lines
+    # The trick is complete; it was copied to last_trick_* and cleared.
+    best = [match.last_trick_items[i] for i in range(3)
+            if match.last_trick_seats[i] == match.last_winner][0]
+    line = "trick %d: seat %d wins with %s" % (match.tricks_done, match.last_winner,
+                                              describe(best))
+    if match.tricks_done < dtt.TRICKS:
+        line += "; seat %d leads next" % match.last_winner
+    lines.append(line)
+    if match.tricks_done == dtt.TRICKS:
+        lines.extend(_deal_lines(match))
+    return lines
+
+
+# --- the heuristic bot ----------------------------------------------------------------
+
+# Tenths of a trick a card is worth: trumps by rank (2 .. A), side suits by rank.
+TRUMP_VALUE = (3, 3, 4, 4, 5, 6, 7, 8, 9, 10)
+SIDE_VALUE = (0, 0, 0, 0, 0, 0, 1, 3, 6, 8)
+NO_TRUMP_VALUE = (0, 0, 0, 0, 0, 1, 2, 4, 7, 9)
+
+
+def value(card, trump):
+    """How likely `card` is to take a trick, in tenths."""
+    if trump == dtt.NO_TRUMP:
+        return NO_TRUMP_VALUE[dtt.rank(card)]
+    if dtt.suit(card) == trump:
+        return TRUMP_VALUE[dtt.rank(card)]
+    return SIDE_VALUE[dtt.rank(card)]
+
+
+def _strength_key(trump):
+    return lambda c: (value(c, trump), dtt.suit(c) == trump, dtt.rank(c), -dtt.suit(c))
+
+
+def _wins(match, seat, card):
+    """True if `card`, added to the trick as it stands, would win it so far."""
+    t = match.trick
+    trial = Trick(3)
+    for i in range(t.count):
+        trial.add(t.seats[i], t.items[i])
+    trial.add(seat, card)
+    return dtt.resolve(trial, match.trump) == t.count
+
+
+def heuristic(match, seat, legal, rng):
+    """Draft the strongest cards, then (after bidding) strong or weak cards as
+    the hand needs; bid twice what the first six cards are worth; in play,
+    win as cheaply as possible while short of the bid, else shed the highest
+    card that loses.  In open play the engine knows no hand, so the bot bids
+    4 and picks among the unseen cards by the same rules (a stand-in only)."""
+    kinds = {kind_of(a) for a in legal}
+    trump = match.trump
+    strength = _strength_key(trump)
+    if KEEP in kinds:
+        cards = [value_of(a) for a in legal]
+        if match.phase == engine.DRAFT_2:
+            worth = sum(value(c, trump) for c in _hand(match, seat))
+            if worth >= 10 * match.bids[seat]:
+                return action(KEEP, seat, min(cards, key=strength))
+        return action(KEEP, seat, max(cards, key=strength))
+    if BID in kinds:
+        if match.open:  # the table does not know the hand: bid the average share
+            return action(BID, seat, dtt.TRICKS // 3)
+        worth = sum(value(c, trump) for c in _hand(match, seat))
+        return action(BID, seat, max(0, min(dtt.MAX_BID, (2 * worth + 5) // 10)))
+    if PLAY not in kinds:
+        return rng.choice(legal)
+    cards = [value_of(a) for a in legal]
+    want = match.taken[seat] < match.bids[seat]
+    if match.trick.count == 0:
+        return action(PLAY, seat, (max if want else min)(cards, key=strength))
+    last = match.trick.count == 2
+    winners = [c for c in cards if _wins(match, seat, c)]
+    losers = [c for c in cards if c not in winners]
+    if want:
+        if winners:
+            return action(PLAY, seat, (min if last else max)(winners, key=strength))
+        return action(PLAY, seat, min(cards, key=strength))
+    if losers:
+        return action(PLAY, seat, max(losers, key=strength))
+    return action(PLAY, seat, (max if last else min)(winners, key=strength))
+
+
+def open_play_journal(journal, players, options):
+    """The same match in open play: the deal and both drafts are private, so
+    their DEAL and KEEP actions go; the face-up cards, bids and plays stay."""
+    return [a for a in journal if kind_of(a) not in (DEAL, KEEP)]

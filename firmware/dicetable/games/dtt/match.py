@@ -1,0 +1,532 @@
+"""d-TT (ᴅ-トリテ): the match engine (layer 3).
+
+Player-readable: docs/rules/dtt.md, section "How the table runs a match".
+Specification: RULES.md section 4 (R10, R11).  Every rule the rules core
+holds (trump choice, follow obligation, trick result, bid range, deal
+scoring, standings) is called from dicetable.games.dtt.rules, never re-written.
+
+Exactly 3 players.  The first dealer is seat 0; the dealer moves clockwise
+(seat + 1) after each deal.  A match is count_option(3) deals (R11).
+
+One deal, phase by phase (registered hands, the default):
+
+    REVEALING   the table turns up 4 cards:        REVEAL, seat TABLE, card
+                (after the 4th the core's trump_suit() fixes trump, R10)
+    DEALING_1   6 cards to each seat, any order:   DEAL, seat = receiver, card
+    DRAFT_1     5 picks, all three at once:        KEEP, seat, card of its packet
+                a pick ends when all three have kept; the packets then pass
+                LEFT (seat s -> s + 1); after the 5th pick the single card
+                passed on joins the receiver's hand by itself (no choice)
+    BIDDING     all three at once, 0..12:          BID, seat, bid
+    DEALING_2   as DEALING_1
+    DRAFT_2     as DRAFT_1, packets pass RIGHT (seat s -> s - 1)
+    PLAYING     12 tricks, the dealer's left leads the first, clockwise,
+                follow suit; the winner leads next: PLAY, seat, card
+    then the deal is scored (core deal_scores with the totals before it),
+    and the next deal starts (REVEALING) or the match is OVER.
+
+OPEN_PLAY (hands are not scanned): the deal and both drafts happen off the
+table and are private, so there are no DEAL and no KEEP actions; a deal is
+REVEALING -> BIDDING -> PLAYING.  The face-up cards (centre reader), the
+bids (seat buttons) and every card played are public, so REVEAL, BID and
+PLAY remain.  A PLAY is accepted from the seat whose turn it is for any card
+not turned up and not already played this deal (every such card is in some
+hand); the follow obligation cannot be checked.  Tricks are resolved and
+deals scored exactly as with registered hands.
+
+Options read (OPTIONS): OPEN_PLAY and the count field (number of deals, at
+most 12).  TABLE_ROLLS and VARIANT have no meaning in d-TT and are refused
+(check_header).
+
+Attributes a transcript reads: phase, dealer, trump, faceup[0:faceup_n],
+bids, taken, tricks_done, leader, turn (whose turn in PLAYING), to_act (the
+seats still to keep or bid), pick (picks finished in the current draft),
+kept (the card each seat kept at the latest pick), trick (the core's Trick,
+cleared as soon as a trick is complete), last_trick_items /
+last_trick_seats / last_winner / last_leader (copies of the latest complete
+trick, kept until the next one completes), totals, history.  The last
+deal's bids, taken and tricks_done stay readable after it is scored, until
+the next deal's first card is turned up.
+"""
+
+from array import array
+
+from micropython import const
+
+from dicetable.games.dtt import rules as dtt
+from dicetable.match.actions import (
+    ALREADY_PLACED,
+    BID,
+    DEAL,
+    ILLEGAL_PLAY,
+    KEEP,
+    MALFORMED,
+    MATCH_OVER,
+    NOT_IN_HAND,
+    OK,
+    OUT_OF_RANGE,
+    OUT_OF_TURN,
+    PLAY,
+    REVEAL,
+    SEAT_SHIFT,
+    TABLE,
+    TABLE_BIT,
+    UNKNOWN_ITEM,
+    WRONG_PHASE,
+    action,
+    kind_of,
+    seat_of,
+    value_of,
+)
+from dicetable.match.engine import (
+    OPEN_PLAY,
+    Match,
+    append_actions,
+    append_values,
+    check_header,
+    fill,
+    malformed,
+)
+from dicetable.rules.trick import Trick
+
+# Phases.
+REVEALING = const(0)
+DEALING_1 = const(1)
+DRAFT_1 = const(2)
+BIDDING = const(3)
+DEALING_2 = const(4)
+DRAFT_2 = const(5)
+PLAYING = const(6)
+OVER = const(7)
+
+FIRST_DEALER = const(0)
+PICKS = const(5)        # KEEP picks per draft; the 6th card comes by itself
+LEFT = const(1)         # draft 1: a packet goes from seat s to s + 1
+RIGHT = const(2)        # draft 2: from s to s - 1 (= s + 2 with 3 players)
+
+# Where a card is: where[card] (one byte per card encoding, 64 slots).
+_STOCK = const(0)       # undealt; in open play also "in some hand, unseen"
+_FACE_UP = const(1)
+_HAND = const(2)        # 2, 3, 4: seat's kept cards
+_PACKET = const(5)      # 5, 6, 7: the draft packet seat holds now
+_TRICK = const(8)
+_WON = const(9)         # 9, 10, 11: seat's won tricks this deal
+
+_VOID = const(255)      # a slot of `where` that is no card (rank index 10-15)
+_SLOTS = const(64)      # `where` is indexed by the card's own encoding
+_ALL = const(7)         # every seat's bit
+
+
+def is_card(value):
+    """True if `value` is a card of the d-TT deck (core encoding)."""
+    return (value >> 4) < dtt.SUITS and (value & 0x0F) < dtt.RANKS
+
+
+def _remove(buf, n, item):
+    """Remove `item` from buf[0:n] keeping the order; return the new length."""
+    j = 0
+    for i in range(n):
+        if buf[i] != item:
+            buf[j] = buf[i]
+            j += 1
+    return j
+
+
+def _pass_on(buf, step):
+    """Move buf[s] to buf[s + step] (mod 3) for every seat, in place: the
+    draft runs on every refold, so passing the packets must not allocate."""
+    if step == LEFT:
+        last = buf[2]
+        buf[2] = buf[1]
+        buf[1] = buf[0]
+        buf[0] = last
+    else:
+        first = buf[0]
+        buf[0] = buf[1]
+        buf[1] = buf[2]
+        buf[2] = first
+
+
+class DttMatch(Match):
+    GAME = "dtt"
+    MIN_PLAYERS = 3
+    MAX_PLAYERS = 3
+    OPTIONS = OPEN_PLAY
+    # Its longest journal no longer than a 5-player Nokosu match's (~760
+    # actions), the longest the boot is tested with (tests/test_boot_full_table.py).
+    MAX_COUNT = 6
+
+    def __init__(self, players, options=0):
+        check_header(DttMatch, players, options)
+        self.where = bytearray(_SLOTS)
+        self.faceup = array("H", [0] * dtt.FACE_UP)
+        self.hands = [array("H", [0] * dtt.HAND_SIZE) for _ in range(3)]
+        self.hand_n = bytearray(3)
+        self.packets = [array("H", [0] * dtt.DRAFT_CARDS) for _ in range(3)]
+        self.packet_n = bytearray(3)
+        self.kept = array("H", [0] * 3)
+        self.bids = bytearray(3)
+        self.taken = bytearray(3)
+        self.won = [array("H", [0] * (3 * dtt.TRICKS)) for _ in range(3)]
+        self.won_n = bytearray(3)
+        self.trick = Trick(3)
+        self.last_trick_items = array("H", [0] * 3)
+        self.last_trick_seats = bytearray(3)
+        self.totals = [0, 0, 0]
+        self.history = []
+        Match.__init__(self, players, options)
+
+    def reset(self):
+        self.open = self.flag(OPEN_PLAY)
+        self.deals = self.count_option(dtt.DEFAULT_DEALS)
+        self.phase = REVEALING
+        self.dealer = FIRST_DEALER
+        for c in range(_SLOTS):
+            self.where[c] = _STOCK if is_card(c) else _VOID
+        fill(self.faceup, 0)
+        self.faceup_n = 0
+        self.trump = dtt.NO_TRUMP
+        for s in range(3):
+            fill(self.hands[s], 0)
+            fill(self.packets[s], 0)
+            fill(self.won[s], 0)
+        fill(self.hand_n, 0)
+        fill(self.packet_n, 0)
+        self.pick = 0
+        fill(self.kept, 0)
+        self.to_act = 0
+        fill(self.bids, 0)
+        fill(self.taken, 0)
+        fill(self.won_n, 0)
+        fill(self.trick.items, 0)
+        fill(self.trick.seats, 0)
+        self.trick.clear()
+        self.tricks_done = 0
+        self.leader = (FIRST_DEALER + 1) % 3
+        self.turn = self.leader
+        self.last_winner = -1
+        self.last_leader = -1
+        fill(self.last_trick_items, 0)
+        fill(self.last_trick_seats, 0)
+        fill(self.totals, 0)
+        self.history.clear()
+
+    # --- What exists ----------------------------------------------------------
+
+    def all_items(self):
+        """The 40 cards (core encoding)."""
+        return dtt.deck()
+
+    def inventory(self):
+        """Every card in its place right now, gathered from the containers
+        themselves: undealt (in open play: undealt or unseen in some hand),
+        face up, each hand, each draft packet, the trick, each won pile.
+        Cards have no changing state: compare the items as they are."""
+        out = []
+        for c in range(_SLOTS):
+            if self.where[c] == _STOCK:
+                out.append(c)
+        for i in range(self.faceup_n):
+            out.append(self.faceup[i])
+        for s in range(3):
+            for i in range(self.hand_n[s]):
+                out.append(self.hands[s][i])
+            for i in range(self.packet_n[s]):
+                out.append(self.packets[s][i])
+            for i in range(self.won_n[s]):
+                out.append(self.won[s][i])
+        for i in range(self.trick.count):
+            out.append(self.trick.items[i])
+        return out
+
+    def standings(self):
+        return dtt.standings(self.totals)
+
+    # --- Whose input ------------------------------------------------------------
+
+    def waiting(self):
+        p = self.phase
+        if p == REVEALING or p == DEALING_1 or p == DEALING_2:
+            return TABLE_BIT
+        if p == PLAYING:
+            return 1 << self.turn
+        if p == OVER:
+            return 0
+        return self.to_act
+
+    def _kind(self):
+        p = self.phase
+        if p == REVEALING:
+            return REVEAL
+        if p == DEALING_1 or p == DEALING_2:
+            return DEAL
+        if p == DRAFT_1 or p == DRAFT_2:
+            return KEEP
+        if p == BIDDING:
+            return BID
+        if p == PLAYING:
+            return PLAY
+        return 0
+
+    def legal_actions(self, seat):
+        out = []
+        bit = TABLE_BIT if seat == TABLE else (1 << seat)
+        if seat > TABLE or not (self.waiting() & bit):
+            return out
+        p = self.phase
+        if p == REVEALING:
+            self._stock_actions(action(REVEAL, TABLE, 0), out)
+        elif p == DEALING_1 or p == DEALING_2:
+            self._deals(out)
+        elif p == DRAFT_1 or p == DRAFT_2:
+            append_actions(out, action(KEEP, seat, 0), self.packets[seat], self.packet_n[seat])
+        elif p == BIDDING:
+            append_values(out, action(BID, seat, 0), dtt.MAX_BID + 1)
+        elif p == PLAYING:
+            if self.open:
+                self._stock_actions(action(PLAY, seat, 0), out)
+            else:
+                self._legal_plays(seat, out)
+        return out
+
+    def _stock_actions(self, base, out):
+        """The action `base` for every card still in the stock."""
+        for c in range(_SLOTS):
+            if self.where[c] == _STOCK:
+                out.append(c | base)
+
+    def _deals(self, out):
+        """Every card for every seat short of cards: the table app lists them
+        per dealt card, so the inner loop is an OR."""
+        for c in range(_SLOTS):
+            if self.where[c] == _STOCK:
+                self._deal_to_short(c, out)
+
+    def _deal_to_short(self, c, out):
+        deal = action(DEAL, 0, c)
+        for s in range(3):
+            if self.packet_n[s] < dtt.DRAFT_CARDS:
+                out.append((s << SEAT_SHIFT) | deal)
+
+    def _legal_plays(self, seat, out):
+        # A fresh buffer: legal_actions() must not change the state.
+        legal = array("H", [0] * dtt.HAND_SIZE)
+        n = dtt.legal_plays(self.hands[seat], self.hand_n[seat], self.trick, legal)
+        append_actions(out, action(PLAY, seat, 0), legal, n)
+
+    # --- Refusals (never change anything) ------------------------------------------
+
+    def refusal(self, a):
+        if malformed(a):
+            return MALFORMED
+        if self.phase == OVER:
+            return MATCH_OVER
+        kind = kind_of(a)
+        if kind != self._kind():
+            return WRONG_PHASE
+        if kind == REVEAL:
+            return self._reveal_refusal(a)
+        if kind == DEAL:
+            return self._deal_refusal(a)
+        seat = seat_of(a)
+        if seat >= 3 or not (self.waiting() & (1 << seat)):
+            return OUT_OF_TURN
+        if kind == BID:
+            return OK if dtt.bid_ok(value_of(a)) else OUT_OF_RANGE
+        if kind == KEEP:
+            return self._keep_refusal(seat, value_of(a))
+        return self._play_refusal(seat, value_of(a))
+
+    def _reveal_refusal(self, a):
+        if seat_of(a) != TABLE:
+            return OUT_OF_TURN
+        return self._stock_refusal(value_of(a))
+
+    def _deal_refusal(self, a):
+        seat = seat_of(a)
+        if seat >= 3 or self.packet_n[seat] >= dtt.DRAFT_CARDS:
+            return OUT_OF_TURN
+        return self._stock_refusal(value_of(a))
+
+    def _stock_refusal(self, value):
+        """A card that must still be in the stock (undealt; open play: unseen)."""
+        if not is_card(value):
+            return UNKNOWN_ITEM
+        if self.where[value] != _STOCK:
+            return ALREADY_PLACED
+        return OK
+
+    def _keep_refusal(self, seat, value):
+        if not is_card(value):
+            return UNKNOWN_ITEM
+        if self.where[value] != _PACKET + seat:
+            return NOT_IN_HAND
+        return OK
+
+    def _play_refusal(self, seat, value):
+        if self.open:
+            return self._stock_refusal(value)
+        if not is_card(value):
+            return UNKNOWN_ITEM
+        if self.where[value] != _HAND + seat:
+            return NOT_IN_HAND
+        if not dtt.is_legal(self.hands[seat], self.hand_n[seat], self.trick, value):
+            return ILLEGAL_PLAY
+        return OK
+
+    # --- Taking an action -----------------------------------------------------------
+
+    def apply(self, a):
+        kind = kind_of(a)
+        seat = seat_of(a)
+        value = value_of(a)
+        if kind == REVEAL:
+            self._reveal(value)
+        elif kind == DEAL:
+            self._deal(seat, value)
+        elif kind == KEEP:
+            self._keep(seat, value)
+        elif kind == BID:
+            self.bids[seat] = value
+            self.to_act &= ~(1 << seat)
+            if self.to_act == 0:
+                if self.open:
+                    self._start_play()
+                else:
+                    self.phase = DEALING_2
+        elif kind == PLAY:
+            self._play(seat, value)
+
+    def _reveal(self, c):
+        if self.faceup_n == 0:
+            # A new deal: the last deal's numbers were kept readable until now.
+            for s in range(3):
+                self.bids[s] = 0
+                self.taken[s] = 0
+            self.tricks_done = 0
+        self.where[c] = _FACE_UP
+        self.faceup[self.faceup_n] = c
+        self.faceup_n += 1
+        if self.faceup_n == dtt.FACE_UP:
+            self.trump = dtt.trump_suit(self.faceup)
+            if self.open:
+                self._start_bidding()
+            else:
+                self.phase = DEALING_1
+
+    def _deal(self, seat, c):
+        self.where[c] = _PACKET + seat
+        self.packets[seat][self.packet_n[seat]] = c
+        self.packet_n[seat] += 1
+        for s in range(3):
+            if self.packet_n[s] < dtt.DRAFT_CARDS:
+                return
+        self.phase = DRAFT_1 if self.phase == DEALING_1 else DRAFT_2
+        self.pick = 0
+        self.to_act = _ALL
+
+    def _keep(self, seat, c):
+        self.packet_n[seat] = _remove(self.packets[seat], self.packet_n[seat], c)
+        self._to_hand(seat, c)
+        self.kept[seat] = c
+        self.to_act &= ~(1 << seat)
+        if self.to_act == 0:
+            self._move_packets()
+
+    def _move_packets(self):
+        """Everyone has kept: the packets move on together."""
+        self.pick += 1
+        step = LEFT if self.phase == DRAFT_1 else RIGHT
+        _pass_on(self.packets, step)
+        _pass_on(self.packet_n, step)
+        for s in range(3):
+            self._mark_packet(s)
+        if self.pick < PICKS:
+            self.to_act = _ALL
+            return
+        # The one card passed on after the last pick joins the hand by itself.
+        for s in range(3):
+            c = self.packets[s][0]
+            self.packet_n[s] = 0
+            self._to_hand(s, c)
+        if self.phase == DRAFT_1:
+            self._start_bidding()
+        else:
+            self._start_play()
+
+    def _mark_packet(self, s):
+        for i in range(self.packet_n[s]):
+            self.where[self.packets[s][i]] = _PACKET + s
+
+    def _to_hand(self, seat, c):
+        self.where[c] = _HAND + seat
+        self.hands[seat][self.hand_n[seat]] = c
+        self.hand_n[seat] += 1
+
+    def _start_bidding(self):
+        self.phase = BIDDING
+        self.to_act = _ALL
+
+    def _start_play(self):
+        self.phase = PLAYING
+        self.to_act = 0
+        self.leader = (self.dealer + 1) % 3
+        self.turn = self.leader
+        self.trick.clear()
+
+    def _play(self, seat, c):
+        if not self.open:
+            self.hand_n[seat] = _remove(self.hands[seat], self.hand_n[seat], c)
+        self.where[c] = _TRICK
+        self.trick.add(seat, c)
+        if self.trick.count < 3:
+            self.turn = (seat + 1) % 3
+            return
+        self._finish_trick()
+
+    def _finish_trick(self):
+        winner = self.trick.seats[dtt.resolve(self.trick, self.trump)]
+        for i in range(3):
+            item = self.trick.items[i]
+            self.last_trick_items[i] = item
+            self.last_trick_seats[i] = self.trick.seats[i]
+            self.where[item] = _WON + winner
+            self.won[winner][self.won_n[winner]] = item
+            self.won_n[winner] += 1
+        self.last_winner = winner
+        self.last_leader = self.trick.seats[0]
+        self.taken[winner] += 1
+        self.tricks_done += 1
+        self.trick.clear()
+        self.leader = winner
+        self.turn = winner
+        if self.tricks_done == dtt.TRICKS:
+            self._score_deal()
+
+    def _score_deal(self):
+        scores = dtt.deal_scores(self.bids, self.taken, self.totals)
+        for s in range(3):
+            self.totals[s] += scores[s]
+        self.history.append(scores)
+        if len(self.history) >= self.deals:
+            self.phase = OVER
+            return
+        # Every card goes back for the next deal; the dealer moves clockwise.
+        self.dealer = (self.dealer + 1) % 3
+        for c in range(_SLOTS):
+            if self.where[c] != _VOID:
+                self.where[c] = _STOCK
+        self.faceup_n = 0
+        for s in range(3):
+            self.hand_n[s] = 0
+            self.packet_n[s] = 0
+            self.won_n[s] = 0
+        self.phase = REVEALING
+
+
+MATCH = DttMatch
+
+
+def new(players, options=0):
+    """A fresh d-TT match (players must be 3)."""
+    return DttMatch(players, options)

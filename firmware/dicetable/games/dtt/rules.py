@@ -1,0 +1,300 @@
+"""d-TT (ᴅ-トリテ): the rules core.
+
+Player-readable rules: docs/rules/dtt.md.  Specification: RULES.md section 4.
+
+Item layout (one card, 6 bits used of the 16 an array('H') slot holds):
+
+    bits 0-3   rank index by strength: 0 = 2 (weakest), 1 = 4, 2 = 5, 3 = 6,
+               4 = 7, 5 = J, 6 = Q, 7 = K, 8 = 3, 9 = A (strongest)
+    bits 4-5   suit: SPADES 0, HEARTS 1, DIAMONDS 2, CLUBS 3 (R10 tie order)
+
+A higher rank index is always the stronger card, so comparing ranks needs no
+table; `face()` gives the printed value (A = 1, J = 11, Q = 12, K = 13).
+
+The core covers the deck, the trump choice, the follow obligation, the trick
+result, bids, deal scoring and the final standings.  Turning the four cards,
+both drafts and their passing directions, collecting the bids, who leads,
+turn order, the number of deals and the journal belong to the match engine.
+"""
+
+from micropython import const
+
+SPADES = const(0)
+HEARTS = const(1)
+DIAMONDS = const(2)
+CLUBS = const(3)
+NO_TRUMP = const(4)  # trump_suit() when no A, 3, K, Q or J is face up
+ANY = const(4)  # obligation(): no suit is owed, any card may be played
+
+TWO = const(0)
+FOUR = const(1)
+FIVE = const(2)
+SIX = const(3)
+SEVEN = const(4)
+JACK = const(5)
+QUEEN = const(6)
+KING = const(7)
+THREE = const(8)
+ACE = const(9)
+RANKS = const(10)
+SUITS = const(4)
+
+PLAYERS = const(3)
+FACE_UP = const(4)
+DRAFT_CARDS = const(6)
+HAND_SIZE = const(12)
+TRICKS = const(12)
+MAX_BID = const(12)
+DEFAULT_DEALS = const(3)  # R11: each player deals once; the engine may be set otherwise
+
+_RANK_MASK = const(0x0F)
+_SUIT_SHIFT = const(4)
+
+# Printed value of each rank index (A = 1, J = 11, Q = 12, K = 13).
+_FACES = (2, 4, 5, 6, 7, 11, 12, 13, 3, 1)
+
+
+# --- Items -------------------------------------------------------------------
+
+def card(suit, rank):
+    """The card of `suit` with rank index `rank` (TWO .. ACE)."""
+    return (suit << _SUIT_SHIFT) | rank
+
+
+def suit(item):
+    """SPADES, HEARTS, DIAMONDS or CLUBS."""
+    return item >> _SUIT_SHIFT
+
+
+def rank(item):
+    """Rank index: higher is stronger (TWO 0 .. ACE 9)."""
+    return item & _RANK_MASK
+
+
+def face(item):
+    """The printed value: 1 for A, 2-7, 3, 11 J, 12 Q, 13 K."""
+    return _FACES[rank(item)]
+
+
+def rank_of_face(value):
+    """Rank index of a printed value (1 = A, 11 = J, 12 = Q, 13 = K); -1 if not in the deck."""
+    for r in range(RANKS):
+        if _FACES[r] == value:
+            return r
+    return -1
+
+
+def deck():
+    """All 40 cards: every suit, every rank but 10, 9 and 8."""
+    cards = []
+    for s in range(SUITS):
+        for r in range(RANKS):
+            cards.append(card(s, r))
+    return cards
+
+
+# --- Trump -------------------------------------------------------------------
+
+def outranks(a, b):
+    """True if face-up card `a` beats `b` for choosing trump.
+
+    Higher rank first; equal ranks: spades, hearts, diamonds, clubs (R10).
+    """
+    if rank(a) != rank(b):
+        return rank(a) > rank(b)
+    return suit(a) < suit(b)  # R10: a lower suit index comes first
+
+
+def trump_suit(cards):
+    """The trump suit set by the face-up `cards`, or NO_TRUMP.
+
+    Trump is the suit of the highest-ranked card (R10 breaks equal ranks);
+    if none of A, 3, K, Q, J is face up there is no trump.
+    """
+    best = cards[0]
+    for i in range(1, len(cards)):
+        if outranks(cards[i], best):
+            best = cards[i]
+    if rank(best) < JACK:
+        return NO_TRUMP
+    return suit(best)
+
+
+# --- Follow obligation ---------------------------------------------------------
+
+def in_hand(hand, n, item):
+    """True if `item` is one of the first `n` items of `hand`."""
+    for i in range(n):
+        if hand[i] == item:
+            return True
+    return False
+
+
+def holds_suit(hand, n, s):
+    """True if the first `n` items of `hand` include a card of suit `s`."""
+    for i in range(n):
+        if suit(hand[i]) == s:
+            return True
+    return False
+
+
+def obligation(hand, n, lead):
+    """The suit a player holding hand[0:n] must play to a trick led by `lead`.
+
+    ANY when the hand holds no card of the led suit.
+    """
+    if holds_suit(hand, n, suit(lead)):
+        return suit(lead)
+    return ANY
+
+
+def satisfies(s, item):
+    """True if playing `item` meets the obligation `s` (a suit or ANY)."""
+    return s == ANY or suit(item) == s
+
+
+def is_legal(hand, n, trick, item):
+    """True if the player holding hand[0:n] may play `item` to `trick` now.
+
+    The leader (empty trick) may play any card of the hand.
+    """
+    if not in_hand(hand, n, item):
+        return False
+    if trick.count == 0:
+        return True
+    s = obligation(hand, n, trick.items[0])
+    return satisfies(s, item)
+
+
+def legal_plays(hand, n, trick, out):
+    """Write the legal items of hand[0:n] into `out`, in hand order; return how many."""
+    # Copy, then compact in place: two small frames stay within the 11 words
+    # MicroPython keeps on the C stack; a bigger frame goes to the heap.
+    for i in range(n):
+        out[i] = hand[i]
+    if trick.count == 0:
+        return n
+    s = obligation(hand, n, trick.items[0])
+    return keep_satisfying(out, n, s)
+
+
+def keep_satisfying(out, n, s):
+    """Compact out[0:n] to the items that meet obligation `s`, in order; return how many."""
+    k = 0
+    for i in range(n):
+        if satisfies(s, out[i]):
+            out[k] = out[i]
+            k += 1
+    return k
+
+
+# --- Trick result ----------------------------------------------------------------
+
+def highest_of_suit(trick, s):
+    """Position of the highest card of suit `s` in the trick (-1 if none)."""
+    best = -1
+    for i in range(trick.count):
+        item = trick.items[i]
+        if suit(item) == s and (best < 0 or rank(item) > rank(trick.items[best])):
+            best = i
+    return best
+
+
+def resolve(trick, trump):
+    """The winning position in a complete trick: the highest trump, else the
+    highest card of the led suit.  `trump` is a suit or NO_TRUMP."""
+    best = highest_of_suit(trick, trump)
+    if best < 0:
+        best = highest_of_suit(trick, suit(trick.items[0]))
+    return best
+
+
+# --- Bids and deal scoring -----------------------------------------------------------
+
+def bid_ok(bid):
+    """True if `bid` is a bid a player may make: 0 to 12 tricks."""
+    return 0 <= bid <= MAX_BID
+
+
+def made(bid, taken):
+    """A player makes the bid by taking exactly that many tricks."""
+    return taken == bid
+
+
+def standing_award(cumulative):
+    """Points by standing: the lowest cumulative total -10, the highest +10, the middle 0.
+
+    Players tied for lowest or highest share the 10 (-5 or +5 each); all
+    equal: nobody scores.  Used when all make their bid; negated when none do.
+    """
+    low = min(cumulative)
+    high = max(cumulative)
+    points = [0] * len(cumulative)
+    if low == high:
+        return points
+    for p in range(len(cumulative)):
+        if cumulative[p] == low:
+            points[p] = -(10 // cumulative.count(low))
+        elif cumulative[p] == high:
+            points[p] = 10 // cumulative.count(high)
+    return points
+
+
+def all_made(cumulative):
+    """Every player made the bid: the leader gains, the last loses (standing_award)."""
+    return standing_award(cumulative)
+
+
+def none_made(cumulative):
+    """Nobody made the bid: standing_award with signs reversed (the last gains)."""
+    return [-points for points in standing_award(cumulative)]
+
+
+def two_made(bids, makers):
+    """Two made it: each scores own bid + 10; the third loses both bids + 20."""
+    both = 0
+    for p in range(len(bids)):
+        if makers[p]:
+            both += bids[p]
+    return [bids[p] + 10 if makers[p] else -(both + 20) for p in range(len(bids))]
+
+
+def one_made(bids, makers):
+    """One made it: that player scores 2 x bid + 20; each other player loses bid + 10."""
+    bid = 0
+    for p in range(len(bids)):
+        if makers[p]:
+            bid = bids[p]
+    return [2 * bid + 20 if makers[p] else -(bid + 10) for p in range(len(bids))]
+
+
+def deal_scores(bids, taken, cumulative):
+    """Each player's points for one deal (they sum to zero).
+
+    `bids` and `taken` (tricks taken) per player; `cumulative` is each
+    player's total before this deal is scored.
+    """
+    makers = [made(bids[p], taken[p]) for p in range(len(bids))]
+    count = makers.count(True)
+    if count == len(bids):
+        return all_made(cumulative)
+    if count == 0:
+        return none_made(cumulative)
+    if count == 1:
+        return one_made(bids, makers)
+    return two_made(bids, makers)
+
+
+# --- Match -------------------------------------------------------------------------
+
+def standings(totals):
+    """Final place per player, 1 = winner: highest total first; equal totals
+    share the place and the places below are pushed down (1, 1, 3)."""
+    places = []
+    for p in range(len(totals)):
+        place = 1
+        for q in range(len(totals)):
+            if totals[q] > totals[p]:
+                place += 1
+        places.append(place)
+    return places

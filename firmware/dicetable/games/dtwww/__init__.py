@@ -1,0 +1,1 @@
+"""DTwww: a game package (see dicetable/games/__init__.py)."""

@@ -1,0 +1,807 @@
+"""DTwww match engine: a whole match, from the first scan to the final roll-off.
+
+Rules: docs/rules/dtwww.md ("How the table runs a match"), RULES.md section 1.
+Every rule of the game is the rules core's (dicetable.games.dtwww.rules): legality,
+trick winner, next leader, ranks, points, next game leader, match winners and
+roll-off comparison. This module only keeps the dice where they are, whose
+input the match waits for, and the match score.
+
+Phases of one game (a match is `count` games, default: as many as players):
+
+  PHASE_DEAL     registered hands only. Each seat, in any order and at the same
+                 time as the others, scans its 9 dice: DEAL(seat, die) with the
+                 die's identity (number bits 0), then the die's rolled number
+                 ROLL(seat, number), entered at the seat; with TABLE_ROLLS the
+                 table draws it: ROLL(TABLE, number), before anyone scans again.
+                 A seat's first 3 dice are its public dice, the next 6 private.
+  PHASE_PLAY     9 tricks. The game's leader leads trick 1, then the next leader
+                 of each trick (the core's next_leader); clockwise. PLAY(seat,
+                 item): the die with its number; a white die carries its
+                 declaration (dtwww.play). The winner keeps the die as a score
+                 die; the other dice go back to the bag.
+  PHASE_SCORE    every score die is rolled: ROLL(seat, number) for the seat's
+                 next score die (seats at the same time, each its dice in the
+                 order won); with TABLE_ROLLS ROLL(TABLE, number), seats
+                 clockwise from the game's leader. Then the game is scored.
+  PHASE_ROLLOFF  after the last game, when several seats share the most match
+                 points: each tied seat rolls a die of its choice,
+                 ROLL(seat, size << 8 | number); with TABLE_ROLLS the seat
+                 chooses CHOOSE(seat, size) and the table rolls
+                 ROLL(TABLE, size << 8 | number), lowest seat first. Equal best
+                 rolls (same number, same size) roll again, among themselves.
+  PHASE_OVER     nothing is waited for.
+
+The first game is led by seat 0; each next game by the last-ranked seat of the
+game just scored (core: next_game_leader, R3). R4: every rolled number (deal,
+score die, roll-off) is a ROLL action in the journal.
+
+Options read: OPEN_PLAY, TABLE_ROLLS, VARIANT (each game adds the dice totals,
+core SCORE_TOTAL) and the count (number of games; default: players).
+Final places (standings): the roll-off decides only the winner; the other seats
+tied with the winner on match points share 2nd place.
+
+OPEN_PLAY: hands are not scanned, so there is no PHASE_DEAL (no DEAL and no
+deal ROLL). A PLAY is accepted when the die has not been seen this game (not
+played yet, not a score die), its number is a face of it, a white die is
+declared R/B/G, and a white die played to a lead follows it (the core's
+open_legal: whoever holds a white die can follow, so declaring it off the lead
+colour, with another number, breaks the follow rule whatever else the hand
+holds). Whether a coloured die could have followed cannot be checked. Scoring
+and roll-offs are the same.
+
+After a trick completes, `trick` is empty again and the completed trick is in
+`last_trick_items` / `last_trick_seats` (the first `last_trick_count` entries,
+preallocated buffers), `last_winner` (seat that keeps its die), `last_leader`
+(seat that led it) and `leader` (seat that leads the next trick).
+"""
+
+from array import array
+
+from micropython import const
+
+from dicetable.games.dtwww import rules as dt
+from dicetable.match.actions import (
+    ALREADY_PLACED,
+    CHOOSE,
+    DEAL,
+    ILLEGAL_PLAY,
+    MALFORMED,
+    MATCH_OVER,
+    NOT_IN_HAND,
+    OK,
+    OUT_OF_RANGE,
+    OUT_OF_TURN,
+    PLAY,
+    ROLL,
+    TABLE,
+    TABLE_BIT,
+    UNKNOWN_ITEM,
+    WRONG_PHASE,
+    action,
+    kind_of,
+    seat_of,
+    value_of,
+)
+from dicetable.match.engine import (
+    OPEN_PLAY,
+    TABLE_ROLLS,
+    VARIANT,
+    Match,
+    append_actions,
+    append_values,
+    check_header,
+    fill,
+    malformed,
+)
+from dicetable.rules.trick import Trick
+
+PHASE_DEAL = const(1)
+PHASE_PLAY = const(2)
+PHASE_SCORE = const(3)
+PHASE_ROLLOFF = const(4)
+PHASE_OVER = const(5)
+
+# `event` bits: what the last applied action completed (for transcripts).
+EV_DEALT = const(1)          # every hand is registered: play starts
+EV_TRICK = const(2)          # a trick completed
+EV_GAME = const(4)           # a game was scored (and the next one set up)
+EV_ROLLOFF = const(8)        # the final roll-off starts (tied most points)
+EV_ROLLOFF_ROUND = const(16)  # a roll-off round completed
+EV_OVER = const(32)          # the match is over
+
+NO_ROLL = const(0xFFFF)      # `rolls` entry: this seat has not rolled this round
+NO_CHOICE = const(0xFF)      # `choice` entry: no die chosen yet
+_UNROLLED = const(-2)        # _rolloff_best(): a contender has still to roll
+
+ROLLOFF_SIZE_SHIFT = const(8)  # roll-off ROLL value: size << 8 | number
+
+DICE = const(42)
+_NUMBER_BITS = const(0x1F)
+_IDENTITY_BITS = const(0x7E0)  # size, colour, copy: the die without its number
+
+# `place` of each die, by box index
+_BAG = const(0)       # in the bag, not seen this game
+_HAND = const(1)      # 1 + seat: in that seat's hand (registered hands)
+_TRICK = const(8)     # in the current trick
+_SCORE = const(9)     # 9 + seat: that seat's score die
+_RETURNED = const(15)  # back in the bag, played this game
+
+_BOX = dt.box()
+_PLAYS = array("H", [0] * dt.MAX_PLAYS)   # legal_plays scratch (not match state)
+
+
+def _index_table():
+    table = bytearray(b"\xff" * 64)
+    for i in range(DICE):
+        table[_BOX[i] >> 5] = i
+    return table
+
+
+_INDEX = _index_table()     # die identity >> 5 -> index in box(), 0xFF for no such die
+
+
+def die_index(d):
+    """Index in box() of the die `d` (any number, no declaration); -1 for no such die."""
+    if d >> 11:
+        return -1
+    i = _INDEX[d >> 5]
+    return -1 if i == 0xFF else i
+
+
+def identity(item):
+    """The physical die of an item, number bits cleared (what inventory compares)."""
+    return item & _IDENTITY_BITS
+
+
+def faces(size):
+    """The numbers a die of `size` can show, lowest first."""
+    return range(dt.lowest_face(size), dt.highest_face(size) + 1)
+
+
+def _add_faces(out, base, d):
+    """Append to `out` the action word `base` with each face of die `d` ORed
+    into its value (lowest first)."""
+    d = dt.size(d)
+    for v in range(dt.lowest_face(d), dt.highest_face(d) + 1):
+        out.append(v | base)
+
+
+def _lowest_face(d):
+    return dt.lowest_face(dt.size(d))
+
+
+def _highest_face(d):
+    return dt.highest_face(dt.size(d))
+
+
+def _rolloff_faces(out, seat, size):
+    """The roll-off ROLLs of `seat` for a die of `size`."""
+    _add_faces(out, action(ROLL, seat, size << ROLLOFF_SIZE_SHIFT), size << 5)
+
+
+def _rolloff_compare(ra, rb):
+    """The core's roll_off() of two roll-off ROLL values (size << 8 | number)."""
+    return dt.roll_off(ra & 0xFF, _rolloff_sides(ra), rb & 0xFF, _rolloff_sides(rb))
+
+
+def _rolloff_sides(r):
+    return dt.sides(r >> ROLLOFF_SIZE_SHIFT)
+
+
+def rolloff_value(size, number):
+    """The value of a roll-off ROLL: the chosen die's size and the number rolled."""
+    return (size << ROLLOFF_SIZE_SHIFT) | number
+
+
+def rolloff_ok(value):
+    """True when `value` is a roll-off roll: a die size D4..D20 and one of its faces."""
+    s = value >> ROLLOFF_SIZE_SHIFT
+    return s <= dt.D20 and dt.is_face(s, value & 0xFF)
+
+
+class DtwwwMatch(Match):
+    GAME = "dtwww"
+    MIN_PLAYERS = dt.MIN_PLAYERS
+    MAX_PLAYERS = dt.MAX_PLAYERS
+    OPTIONS = OPEN_PLAY | TABLE_ROLLS | VARIANT
+    # Its longest journal no longer than a 5-player Nokosu match's (~760
+    # actions), the longest the boot is tested with (tests/test_boot_full_table.py).
+    MAX_COUNT = 6
+
+    # --- state -------------------------------------------------------------
+
+    def __init__(self, players, options=0):
+        check_header(DtwwwMatch, players, options)
+        n = players
+        self.totals = [0] * n
+        self.history = []
+        # dice
+        self.place = bytearray(DICE)
+        self.public = bytearray(DICE)  # 1: a public die (a seat's first 3 scans)
+        self.hands = [array("H", [0] * dt.HAND_SIZE) for _ in range(n)]
+        self.hand_n = bytearray(n)
+        self.pending = bytearray(n)   # 1: the seat's last scanned die awaits its roll
+        self.played_n = bytearray(n)  # dice each seat has played this game
+        self.score = [array("H", [0] * dt.TRICKS) for _ in range(n)]
+        self.score_n = bytearray(n)
+        self.score_rolled = bytearray(n)
+        # tricks
+        self.trick = Trick(n)
+        self.last_trick_items = array("H", [0] * n)
+        self.last_trick_seats = bytearray(n)
+        # the last game scored
+        self.game_totals = array("H", [0] * n)
+        self.game_counts = bytearray(n)
+        self.game_ranks = bytearray(n)
+        self.game_points = array("H", [0] * n)
+        self.game_dice = [array("H", [0] * dt.TRICKS) for _ in range(n)]  # as rolled
+        # final
+        self.contenders = bytearray(n)
+        self.choice = bytearray(n)
+        self.rolls = array("H", [0] * n)
+        self.last_rolls = array("H", [0] * n)
+        Match.__init__(self, players, options)
+
+    def reset(self):
+        self.open = self.flag(OPEN_PLAY)
+        self.table_rolls = self.flag(TABLE_ROLLS)
+        self.mode = dt.SCORE_TOTAL if self.flag(VARIANT) else dt.SCORE_VP
+        self.games = self.count_option(self.players)
+        fill(self.totals, 0)
+        self.history.clear()
+        self.game = 0                 # games scored so far
+        self.game_leader = 0          # seat leading the current game's first trick
+        self.event = 0
+        for s in range(self.players):
+            fill(self.hands[s], 0)
+            fill(self.score[s], 0)
+            fill(self.game_dice[s], 0)
+        fill(self.trick.items, 0)
+        fill(self.trick.seats, 0)
+        self.last_winner = -1
+        self.last_leader = -1
+        fill(self.last_trick_items, 0)
+        fill(self.last_trick_seats, 0)
+        self.last_trick_count = 0
+        fill(self.game_totals, 0)
+        fill(self.game_counts, 0)
+        fill(self.game_ranks, 0)
+        fill(self.game_points, 0)
+        self.roll_seat = -1           # the seat the last ROLL was for (TABLE rolls too)
+        fill(self.contenders, 0)
+        fill(self.choice, NO_CHOICE)
+        fill(self.rolls, NO_ROLL)
+        fill(self.last_rolls, NO_ROLL)
+        self.rolloff_rounds = 0
+        self.winner = -1
+        self._start_game()
+
+    def _start_game(self):
+        for i in range(DICE):
+            self.place[i] = _BAG
+            self.public[i] = 0
+        for s in range(self.players):
+            self.hand_n[s] = 0
+            self.pending[s] = 0
+            self.played_n[s] = 0
+            self.score_n[s] = 0
+            self.score_rolled[s] = 0
+        self.trick.clear()
+        self.tricks_played = 0
+        self.turn = self.game_leader
+        self.leader = self.game_leader
+        self.phase = PHASE_PLAY if self.open else PHASE_DEAL
+
+    # --- who is waited on ------------------------------------------------------
+
+    def _pending_seat(self):
+        for s in range(self.players):
+            if self.pending[s]:
+                return s
+        return -1
+
+    def _score_seat(self):
+        """The seat whose score die the table rolls next: clockwise from the game's leader."""
+        n = self.players
+        for k in range(n):
+            s = (self.game_leader + k) % n
+            if self.score_rolled[s] < self.score_n[s]:
+                return s
+        return -1
+
+    def _rolloff_seat(self):
+        """The seat the table rolls for next in the roll-off: lowest seat that chose."""
+        for s in range(self.players):
+            if self.contenders[s] and self.choice[s] != NO_CHOICE and self.rolls[s] == NO_ROLL:
+                return s
+        return -1
+
+    def waiting(self):
+        ph = self.phase
+        if ph == PHASE_PLAY:
+            return 1 << self.turn
+        if ph == PHASE_DEAL:
+            return self._deal_waiting()
+        if ph == PHASE_SCORE:
+            return self._score_waiting()
+        if ph == PHASE_ROLLOFF:
+            return self._rolloff_waiting()
+        return 0
+
+    def _deal_waiting(self):
+        if self.table_rolls and self._pending_seat() >= 0:
+            return TABLE_BIT
+        mask = 0
+        for s in range(self.players):
+            if self.pending[s] or self.hand_n[s] < dt.HAND_SIZE:
+                mask |= 1 << s
+        return mask
+
+    def _score_waiting(self):
+        if self.table_rolls:
+            return TABLE_BIT
+        mask = 0
+        for s in range(self.players):
+            if self.score_rolled[s] < self.score_n[s]:
+                mask |= 1 << s
+        return mask
+
+    def _rolloff_waiting(self):
+        mask = 0
+        for s in range(self.players):
+            if not self.contenders[s] or self.rolls[s] != NO_ROLL:
+                continue
+            if not self.table_rolls or self.choice[s] == NO_CHOICE:
+                mask |= 1 << s
+            else:
+                mask |= TABLE_BIT
+        return mask
+
+    # --- refusals ------------------------------------------------------------------
+
+    def refusal(self, a):
+        if malformed(a):
+            return MALFORMED
+        ph = self.phase
+        if ph == PHASE_OVER:
+            return MATCH_OVER
+        k = kind_of(a)
+        if not self._takes(ph, k):
+            return WRONG_PHASE
+        s = seat_of(a)
+        if not self.waiting() & (1 << s):
+            return OUT_OF_TURN
+        if ph == PHASE_DEAL:
+            return self._deal_refusal(k, s, value_of(a))
+        if ph == PHASE_PLAY:
+            return self._play_refusal(s, value_of(a))
+        if ph == PHASE_SCORE:
+            return self._score_refusal(s, value_of(a))
+        return self._rolloff_refusal(k, s, value_of(a))
+
+    def _takes(self, ph, k):
+        """Does phase `ph` (not over) take actions of kind `k`?"""
+        if ph == PHASE_DEAL:
+            return k == DEAL or k == ROLL
+        if ph == PHASE_PLAY:
+            return k == PLAY
+        if ph == PHASE_SCORE:
+            return k == ROLL
+        return k == ROLL or (k == CHOOSE and self.table_rolls)
+
+    def _score_refusal(self, s, v):
+        if s == TABLE:
+            s = self._score_seat()
+        return self._face_refusal(self.score[s][self.score_rolled[s]], v)
+
+    def _face_refusal(self, d, v):
+        if not dt.is_face(dt.size(d), v):
+            return OUT_OF_RANGE
+        return OK
+
+    def _deal_refusal(self, k, s, v):
+        if s == TABLE:
+            if k != ROLL:
+                return WRONG_PHASE
+            s = self._pending_seat()
+        elif (k == ROLL) != (self.pending[s] == 1) or (k == ROLL and self.table_rolls):
+            return WRONG_PHASE     # a roll is awaited from this seat, or a scan
+        if k == ROLL:
+            return self._face_refusal(self.hands[s][self.hand_n[s] - 1], v)
+        i = die_index(v)
+        if i < 0 or v & _NUMBER_BITS:
+            return UNKNOWN_ITEM
+        if self.place[i] != _BAG:
+            return ALREADY_PLACED
+        return OK
+
+    def _play_refusal(self, s, v):
+        if v >> 14:
+            return UNKNOWN_ITEM
+        i = die_index(v & _IDENTITY_BITS)
+        if i < 0:
+            return UNKNOWN_ITEM
+        if not dt.is_face(dt.size(v), dt.number(v)):
+            return OUT_OF_RANGE
+        if not dt.declaration_ok(v):
+            return ILLEGAL_PLAY
+        if self.open:
+            if self.place[i] != _BAG or self.played_n[s] >= dt.HAND_SIZE:
+                return NOT_IN_HAND
+            if not dt.open_legal(self.trick, v):
+                return ILLEGAL_PLAY     # a white die shows its holder could follow
+            return OK
+        return self._hand_refusal(s, v)
+
+    def _hand_refusal(self, s, v):
+        # Apart from _play_refusal, so that neither frame outgrows the C stack.
+        hand = self.hands[s]
+        n = self.hand_n[s]
+        if not dt.in_hand(hand, n, v):
+            return NOT_IN_HAND
+        if not dt.is_legal(hand, n, self.trick, v):
+            return ILLEGAL_PLAY
+        return OK
+
+    def _rolloff_refusal(self, k, s, v):
+        if s == TABLE:
+            if k != ROLL:
+                return WRONG_PHASE
+            t = self._rolloff_seat()
+            if not rolloff_ok(v) or v >> ROLLOFF_SIZE_SHIFT != self.choice[t]:
+                return OUT_OF_RANGE
+            return OK
+        if self.table_rolls:
+            if k != CHOOSE:
+                return WRONG_PHASE   # the seat chooses its die; the table rolls it
+            if v > dt.D20:
+                return OUT_OF_RANGE
+            return OK
+        if not rolloff_ok(v):
+            return OUT_OF_RANGE
+        return OK
+
+    # --- legal actions ---------------------------------------------------------------
+
+    def legal_actions(self, seat):
+        if seat < 0 or seat > TABLE or not self.waiting() & (1 << seat):
+            return []
+        ph = self.phase
+        out = []
+        if ph == PHASE_DEAL:
+            self._deal_actions(out, seat)
+        elif ph == PHASE_PLAY:
+            self._plays(out, seat)
+        elif ph == PHASE_SCORE:
+            self._score_actions(out, seat)
+        else:
+            self._rolloff_actions(out, seat)
+        return out
+
+    def _plays(self, out, seat):
+        if self.open:
+            self._open_plays(out, action(PLAY, seat, 0))
+        else:
+            k = dt.legal_plays(self.hands[seat], self.hand_n[seat], self.trick, _PLAYS)
+            append_actions(out, action(PLAY, seat, 0), _PLAYS, k)
+
+    def _score_actions(self, out, seat):
+        s = self._score_seat() if seat == TABLE else seat
+        _add_faces(out, action(ROLL, seat, 0), self.score[s][self.score_rolled[s]])
+
+    def _deal_actions(self, out, seat):
+        s = self._pending_seat() if seat == TABLE else seat
+        if seat == TABLE or self.pending[s]:
+            _add_faces(out, action(ROLL, seat, 0), self.hands[s][self.hand_n[s] - 1])
+        else:
+            self._bag_actions(out, action(DEAL, seat, 0))
+
+    def _bag_actions(self, out, base):
+        """The action word `base` with every die still in the bag as its value."""
+        for i in range(DICE):
+            if self.place[i] == _BAG:
+                out.append(_BOX[i] | base)
+
+    def _rolloff_actions(self, out, seat):
+        if seat == TABLE:
+            _rolloff_faces(out, seat, self.choice[self._rolloff_seat()])
+        elif self.table_rolls:
+            append_values(out, action(CHOOSE, seat, 0), dt.D20 + 1)   # D4 (0) to D20
+        else:
+            for size in range(dt.D4, dt.D20 + 1):
+                _rolloff_faces(out, seat, size)
+
+    def _open_plays(self, out, base):
+        """Every play the table cannot disprove (open play), for the action
+        word `base` (a PLAY of the seat on turn)."""
+        for i in range(DICE):
+            if self.place[i] == _BAG:
+                self._open_die(out, base, _BOX[i])
+
+    def _open_die(self, out, base, d):
+        if dt.colour(d) != dt.WHITE:
+            _add_faces(out, base | d, d)
+            return
+        # A white die: each face, declared each colour.  d + face is d | face
+        # (a die of the box has no number bits).  A while loop: a range
+        # loop's two stack words would take this frame past 11.
+        item = d + _lowest_face(d)
+        d += _highest_face(d) + 1           # from here: past the last face
+        while item < d:
+            self._open_white(out, base, item)
+            item += 1
+
+    def _open_white(self, out, base, die):
+        # A while loop: a range loop's end would take the frame past 11 words.
+        c = dt.RED
+        while c < dt.WHITE:
+            item = dt.play(die, c)
+            if dt.open_legal(self.trick, item):
+                out.append(item | base)
+            c += 1
+
+    # --- applying ------------------------------------------------------------------------
+
+    def apply(self, a):
+        k = kind_of(a)
+        s = seat_of(a)
+        v = value_of(a)
+        self.event = 0
+        ph = self.phase
+        if k == ROLL and s == TABLE:
+            if ph == PHASE_DEAL:
+                s = self._pending_seat()
+            elif ph == PHASE_SCORE:
+                s = self._score_seat()
+            else:
+                s = self._rolloff_seat()
+        if k == ROLL:
+            self.roll_seat = s
+        if ph == PHASE_DEAL:
+            if k == DEAL:
+                self._deal(s, v)
+            else:
+                self._deal_roll(s, v)
+        elif ph == PHASE_PLAY:
+            self._play(s, v)
+        elif ph == PHASE_SCORE:
+            self._score_roll(s, v)
+        elif k == CHOOSE:
+            self.choice[s] = v
+        else:
+            self._rolloff_roll(s, v)
+
+    def _deal(self, s, d):
+        i = die_index(d)
+        j = self.hand_n[s]
+        self.hands[s][j] = d
+        self.hand_n[s] = j + 1
+        self.place[i] = _HAND + s
+        self.public[i] = 1 if j < 3 else 0
+        self.pending[s] = 1
+
+    def _deal_roll(self, s, v):
+        j = self.hand_n[s] - 1
+        self.hands[s][j] = dt.rolled(self.hands[s][j], v)
+        self.pending[s] = 0
+        for t in range(self.players):
+            if self.pending[t] or self.hand_n[t] < dt.HAND_SIZE:
+                return
+        self.phase = PHASE_PLAY
+        self.turn = self.game_leader
+        self.leader = self.game_leader
+        self.event |= EV_DEALT
+
+    def _play(self, s, item):
+        d = dt.die_of(item)
+        if not self.open:
+            self._from_hand(s, d)
+        self.played_n[s] += 1
+        self.place[die_index(d & _IDENTITY_BITS)] = _TRICK
+        self.trick.add(s, item)
+        if self.trick.count < self.players:
+            self.turn = (self.turn + 1) % self.players
+            return
+        self._finish_trick()
+
+    def _from_hand(self, s, d):
+        """Take die `d` out of seat s's hand, keeping the order."""
+        hand = self.hands[s]
+        n = self.hand_n[s]
+        j = 0
+        while hand[j] != d:
+            j += 1
+        while j < n - 1:
+            hand[j] = hand[j + 1]
+            j += 1
+        self.hand_n[s] = n - 1
+
+    def _finish_trick(self):
+        t = self.trick
+        w = dt.resolve(t)
+        for i in range(t.count):
+            self._gather(i, w)     # reads the trick, changes nothing in it
+        self.last_trick_count = t.count
+        self.last_winner = t.seats[w]
+        self.last_leader = t.seats[0]
+        self.leader = t.seats[dt.next_leader(t)]
+        self.turn = self.leader
+        t.clear()
+        self.tricks_played += 1
+        self.event |= EV_TRICK
+        if self.tricks_played == dt.TRICKS:
+            self.phase = PHASE_SCORE
+            for s in range(self.players):
+                self.score_rolled[s] = 0
+
+    def _gather(self, i, w):
+        """Trick item i to the last trick's record, and its die to the score
+        dice of the trick's winner (i == w) or back to the bag."""
+        item = self.trick.items[i]
+        seat = self.trick.seats[i]
+        self.last_trick_items[i] = item
+        self.last_trick_seats[i] = seat
+        item = dt.die_of(item)
+        if i == w:
+            self.score[seat][self.score_n[seat]] = item
+            self.score_n[seat] += 1
+            self.place[die_index(item & _IDENTITY_BITS)] = _SCORE + seat
+        else:
+            self.place[die_index(item & _IDENTITY_BITS)] = _RETURNED
+
+    def _score_roll(self, s, v):
+        j = self.score_rolled[s]
+        self.score[s][j] = dt.rolled(self.score[s][j], v)
+        self.score_rolled[s] = j + 1
+        for t in range(self.players):
+            if self.score_rolled[t] < self.score_n[t]:
+                return
+        self._score_game()
+
+    def _score_game(self):
+        for s in range(self.players):  # filled first: the core scores from them
+            self.game_counts[s] = self.score_n[s]
+            self.game_totals[s] = self._score_total(s)
+        points = dt.game_points(self.game_totals, self.game_counts, self.mode)
+        game_ranks = dt.ranks(self.game_totals, self.game_counts)
+        for s in range(self.players):
+            self._record_game(s, points, game_ranks)
+        self.history.append(points)
+        self.game += 1
+        self.event |= EV_GAME
+        if self.game < self.games:
+            self.game_leader = dt.next_game_leader(game_ranks, self.game_leader)
+            self._start_game()
+            return
+        self._match_end()
+
+    def _score_total(self, s):
+        """The numbers of seat s's score dice, added up."""
+        total = 0
+        for j in range(self.score_n[s]):
+            total += dt.number(self.score[s][j])
+        return total
+
+    def _record_game(self, s, points, game_ranks):
+        self.game_ranks[s] = game_ranks[s]
+        self.game_points[s] = points[s]
+        for j in range(self.game_counts[s]):
+            self.game_dice[s][j] = self.score[s][j]
+        self.totals[s] += points[s]
+
+    def _match_end(self):
+        winners = dt.match_winners(self.totals)
+        if len(winners) == 1:
+            self._over(winners[0])
+            return
+        for i in range(len(winners)):
+            self.contenders[winners[i]] = 1
+        self.phase = PHASE_ROLLOFF
+        self.event |= EV_ROLLOFF
+
+    def _over(self, seat):
+        self.winner = seat
+        self.phase = PHASE_OVER
+        self.event |= EV_OVER
+
+    def _rolloff_roll(self, s, v):
+        self.rolls[s] = v
+        best = self._rolloff_best()
+        if best == _UNROLLED:
+            return
+        tied = self._knock_out(best)
+        for t in range(self.players):
+            self.last_rolls[t] = self.rolls[t]
+            self.rolls[t] = NO_ROLL
+            self.choice[t] = NO_CHOICE
+        self.rolloff_rounds += 1
+        self.event |= EV_ROLLOFF_ROUND
+        if tied == 1:
+            self._over(best)
+
+    def _rolloff_best(self):
+        """The contender with the best roll (the lowest seat of equals), -1 for
+        no contender, or _UNROLLED while a contender has still to roll."""
+        best = -1
+        for t in range(self.players):
+            if not self.contenders[t]:
+                continue
+            if self.rolls[t] == NO_ROLL:
+                return _UNROLLED
+            if best < 0 or _rolloff_compare(self.rolls[t], self.rolls[best]) == dt.FIRST_WINS:
+                best = t
+        return best
+
+    def _knock_out(self, best):
+        """Contenders as good as `best` (itself too) stay in and roll again;
+        the others are out.  Returns how many stay."""
+        tied = 0
+        for t in range(self.players):
+            if self.contenders[t] and \
+                    _rolloff_compare(self.rolls[t], self.rolls[best]) == dt.ROLL_AGAIN:
+                tied += 1
+            else:
+                self.contenders[t] = 0
+        return tied
+
+    # --- results -----------------------------------------------------------------------
+
+    def standings(self):
+        """Final place per seat (1 = best): the winner (alone: the roll-off decides
+        only first place) is 1st; players tied with the winner on match points
+        share 2nd; everyone else ranks by match points, competition ranking."""
+        n = self.players
+        out = []
+        w = self.winner
+        for s in range(n):
+            if s == w:
+                out.append(1)
+                continue
+            above = 0
+            for t in range(n):
+                if self.totals[t] > self.totals[s]:
+                    above += 1
+            if w >= 0 and self.totals[w] == self.totals[s]:
+                above += 1
+            out.append(above + 1)
+        return out
+
+    def all_items(self):
+        """The 42 dice of the box, unrolled (rules-core identities, number 0)."""
+        return list(_BOX)
+
+    def inventory(self):
+        """Every die where it is now, by identity (number bits cleared, as in
+        all_items(); `identity(item)`): the hands, the current trick, the score
+        piles and the bag. A test compares sorted(inventory()) with
+        sorted(all_items()) directly. The dice with their current numbers are
+        in hand(seat) and score_dice(seat). In open play the hands are not
+        known: undrawn and unplayed dice are all in the bag."""
+        out = []
+        for s in range(self.players):
+            for j in range(self.hand_n[s]):
+                out.append(self.hands[s][j] & _IDENTITY_BITS)
+        for i in range(self.trick.count):
+            out.append(self.trick.items[i] & _IDENTITY_BITS)
+        for s in range(self.players):
+            for j in range(self.score_n[s]):
+                out.append(self.score[s][j] & _IDENTITY_BITS)
+        for i in range(DICE):
+            if self.place[i] == _BAG or self.place[i] == _RETURNED:
+                out.append(_BOX[i])
+        return out
+
+    def score_dice(self, seat):
+        """The seat's score dice this game, in the order won (current numbers)."""
+        return [self.score[seat][j] for j in range(self.score_n[seat])]
+
+    def hand(self, seat):
+        """The seat's dice in hand (registered hands), in scan order."""
+        return [self.hands[seat][j] for j in range(self.hand_n[seat])]
+
+
+MATCH = DtwwwMatch
+
+
+def new(players, options=0):
+    return DtwwwMatch(players, options)

@@ -1,0 +1,1 @@
+"""Nokosu Dice: a game package (see dicetable/games/__init__.py)."""

@@ -1,0 +1,237 @@
+"""Nokosu Dice on the host: item names, transcript lines, the heuristic bot,
+and the open-play journal of a registered match."""
+
+from dicetable.games.nokosu import match as engine
+from dicetable.games.nokosu import rules as core
+from dicetable.games.nokosu import table
+from dicetable.games.nokosu.table import COLOURS as COLOUR_NAMES
+from dicetable.match.actions import (
+    CHOOSE,
+    DEAL,
+    PICK,
+    PLAY,
+    ROLL,
+    TABLE,
+    ZERO_BID,
+    kind_of,
+    seat_of,
+    value_of,
+)
+
+
+def describe(item):
+    """'red card 7', 'red die 2:4' (the second red die, showing 4), 'red die 2'
+    (not rolled yet), 'black die 1': the table's words (table.item_name), as
+    the board logs it."""
+    return table.item_name(item, True)
+
+
+def _items(items):
+    return ", ".join(describe(i) for i in items) or "nothing"
+
+
+def _sorted(items):
+    # cards first, by colour and number; then dice likewise
+    return sorted(items, key=lambda i: (core.is_die(i), core.colour(i), core.number(i),
+                                        core.index(i)))
+
+
+def _round_header(match):
+    return "round %d of %d: seat %d is the start player" % (
+        match.round + 1, match.rounds, match.start)
+
+
+def narrate(match, a):
+    """Transcript lines for action `a`, just accepted by `match`."""
+    k = kind_of(a)
+    lines = []
+    if len(match.journal) == 1 and k != CHOOSE:
+        lines.append(_round_header(match))
+    narrator = {CHOOSE: _narrate_setup, DEAL: _narrate_deal, ROLL: _narrate_roll,
+                PICK: _narrate_pick, ZERO_BID: _narrate_pick, PLAY: _narrate_play}.get(k)
+    if narrator is not None:
+        narrator(match, a, lines)
+    return lines
+
+
+def _narrate_setup(match, a, lines):
+    lines.append("setup: the table removes %s (its cards and dice), every 7, and one die "
+                 "of each other colour" % COLOUR_NAMES[value_of(a)])
+    lines.append(_round_header(match))
+
+
+def _narrate_deal(match, a, lines):
+    if not core.is_die(value_of(a)) and match.phase != engine.DEALING:
+        lines.append("cards dealt:")
+        for s in range(match.players):
+            lines.append("  seat %d: %s" % (s, _items(_sorted(match.hand(s)))))
+
+
+def _narrate_roll(match, a, lines):
+    die = value_of(match.journal[-2])  # the DEAL just before: the die rolled
+    if seat_of(match.journal[-2]) != TABLE:
+        owner = seat_of(match.journal[-2])
+        shown = core.rolled(die, value_of(a))
+        roller = "the table rolls" if seat_of(a) == TABLE else "rolls"
+        lines.append("seat %d draws a %s die from the bag, %s %d" % (
+            owner, COLOUR_NAMES[core.colour(die)], roller, core.number(shown)))
+    elif match.phase == engine.DRAFTING:
+        centre = _sorted(match.centre())
+        lines.append("seat %d, the start player, rolls %d dice into the centre: %s" % (
+            match.start, len(centre), _items(centre)))
+
+
+def _narrate_pick(match, a, lines):
+    seat, v = seat_of(a), value_of(a)
+    if kind_of(a) == PICK:
+        lines.append("seat %d takes %s from the centre" % (seat, describe(v)))
+    else:
+        lines.append("seat %d bids zero: takes a black die and returns %s to the bag" % (
+            seat, describe(v)))
+    if match.phase == engine.PLAYING:
+        ind = match.item(match.indicator)
+        lines.append("trump indicator: %s; %s is trump and every %d counts as %s" % (
+            describe(ind), COLOUR_NAMES[match.trump_colour], match.trump_number,
+            COLOUR_NAMES[match.trump_colour]))
+        for s in range(match.players):
+            dice = [i for i in match.hand(s) if core.is_die(i)]
+            lines.append("  seat %d dice: %s" % (s, _items(_sorted(dice))))
+        lines.append("seat %d, the start player, leads the first trick" % match.turn)
+
+
+def _narrate_play(match, a, lines):
+    lines.append("seat %d plays %s" % (seat_of(a), describe(value_of(a))))
+    if match.trick.count == 0:  # the trick is complete
+        lines.extend(_trick_lines(match))
+
+
+def _count(n, noun):
+    return "%d %s%s" % (n, noun, "" if n == 1 else "s")
+
+
+def _trick_lines(match):
+    w = match.last_winner
+    won_with = 0
+    for i in range(match.players):
+        if match.last_trick_seats[i] == w:
+            won_with = match.last_trick_items[i]
+    lines = []
+    text = "trick %d: seat %d wins with %s" % (match.last_trick_no, w, describe(won_with))
+    if match.last_trick_no < match.tricks_per_round:
+        lines.append(text + "; seat %d leads next" % w)
+        return lines
+    lines.append(text)
+    scores = match.history[-1]
+    lines.append("round %d scores:" % len(match.history))
+    for s in range(match.players):
+        kept = match.kept[s]
+        lines.append("  seat %d: kept %s (bid %d), took %s: %s, total %d" % (
+            s, describe(kept), match.last_bids[s], _count(match.last_tricks[s], "trick"),
+            _count(scores[s], "point"), match.totals[s]))
+    if not match.over():
+        lines.append(_round_header(match))
+    return lines
+
+
+# ---------------------------------------------------------------- the bot
+
+def _closest(dice, target):
+    return min(dice, key=lambda d: (abs(core.number(d) - target), -core.number(d), d))
+
+
+def _draft(match, seat, legal, rng):
+    hand = match.hand(seat)
+    # A rough trick estimate: about one trick for every two high items.
+    strong = sum(1 for i in hand if not core.is_black(i) and core.number(i) >= 5)
+    if match.open:  # the cards are not known to the table: count an average hand
+        strong += match.cards_each * 3 // 8
+    estimate = strong // 2
+    zero = [a for a in legal if kind_of(a) == ZERO_BID]
+    picks = [a for a in legal if kind_of(a) == PICK]
+    if zero and estimate == 0 and not any(core.is_black(i) for i in hand):
+        # Return the highest centre die, so no one else gets it.
+        best = max(core.number(value_of(a)) for a in zero)
+        return rng.choice([a for a in zero if core.number(value_of(a)) == best])
+    dice = [i for i in hand if core.is_die(i) and not core.is_black(i)]
+    if not any(core.number(d) == estimate for d in dice):
+        bid_dice = [a for a in picks if core.number(value_of(a)) == estimate]
+        if bid_dice:
+            return rng.choice(bid_dice)
+    best = max(core.number(value_of(a)) for a in picks)
+    return rng.choice([a for a in picks if core.number(value_of(a)) == best])
+
+
+def _plan(match, seat, hand):
+    """(the item to keep, the bid it makes) for this seat now."""
+    tc, tn = match.trump_colour, match.trump_number
+    for i in hand:
+        if core.is_black(i):
+            return i, 0
+    strong = 0
+    for i in hand:
+        t = core.tier(i, core.NO_COLOUR, tc, tn)
+        if t >= core.TIER_TRUMP_NUMBER or (t == core.TIER_TRUMP_COLOUR and core.number(i) >= 4):
+            strong += 1
+    dice = [i for i in hand if core.is_die(i)]
+    keep = _closest(dice, match.tricks[seat] + strong)
+    return keep, core.number(keep)
+
+
+def _play(match, seat, legal, rng):
+    tc, tn = match.trump_colour, match.trump_number
+    hand = match.hand(seat)
+    keep, bid = _plan(match, seat, hand)
+    plays = [value_of(a) for a in legal]
+    if len(plays) > 1 and keep in plays:
+        plays.remove(keep)
+    trick = match.trick
+    if trick.count == 0:
+        def power(i):
+            return core.strength(i, core.effective_colour(i, tc, tn), tc, tn)
+        wins = plays
+    else:
+        led = core.led_colour(trick, tc, tn)
+        best = max(core.strength(trick.items[j], led, tc, tn) for j in range(trick.count))
+
+        def power(i):
+            return core.strength(i, led, tc, tn)
+        wins = [i for i in plays if power(i) > 0 and power(i) >= best]
+    need = bid - match.tricks[seat]
+    order = sorted(plays, key=lambda i: (power(i), core.number(i), i))
+    if need > 0:
+        if trick.count == 0:
+            choice = order[-1]                     # lead the strongest
+        elif wins:
+            choice = min(wins, key=lambda i: (power(i), core.number(i), i))  # win cheaply
+        else:
+            choice = min(plays, key=lambda i: (core.number(i), i))  # shed the lowest
+    else:
+        losers = [i for i in plays if i not in wins]
+        if trick.count == 0:
+            choice = order[0]                      # lead the weakest
+        elif losers:
+            choice = max(losers, key=lambda i: (core.number(i), i))  # dump the highest loser
+        else:
+            choice = order[0]
+    for a in legal:
+        if value_of(a) == choice:
+            return a
+    return rng.choice(legal)
+
+
+def heuristic(match, seat, legal, rng):
+    """Draft toward a die that matches the hand's strength (zero-bid with a
+    weak hand); in play keep the die closest to the tricks expected, win
+    cheaply while short of the bid, otherwise dump the highest loser."""
+    k = kind_of(legal[0])
+    if match.phase == engine.DRAFTING:
+        return _draft(match, seat, legal, rng)
+    if match.phase == engine.PLAYING and k == PLAY:
+        return _play(match, seat, legal, rng)
+    return rng.choice(legal)  # a roll (or anything else: chance)
+
+
+def open_play_journal(journal, players, options):
+    """The same match's journal in open play: the card deal is dropped (cards
+    are not scanned); the dice draws, rolls, picks, zero bids and plays stay."""
+    return [a for a in journal if not (kind_of(a) == DEAL and not core.is_die(value_of(a)))]

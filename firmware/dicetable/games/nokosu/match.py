@@ -1,0 +1,768 @@
+"""Nokosu Dice (ノコスダイス): the match engine.
+
+Player-readable rules: docs/rules/nokosu.md ("How the table runs a match").
+Specification: RULES.md section 5.  Every rule the rules core holds (item
+encoding, the R12 setup table and the sets in play, legality with must-follow
+and keep-a-die, the trick result, round scoring, final places) is called from
+dicetable.games.nokosu.rules; this module keeps the turns, the place of every item,
+the dice faces and the score across the match.
+
+Seats are 0..n-1 clockwise; "left" is the next seat clockwise.  The first
+start player is seat 0; the start player moves one seat clockwise per round.
+
+Phases (`phase`), one round after another (as many rounds as players; the
+count option overrides):
+
+    CHOOSING  3 players, once, before the first round: the table chooses the
+              colour removed from the match (R12): CHOOSE, seat TABLE, value
+              the colour (RED 0 .. PURPLE 4).  waiting() = TABLE_BIT
+    DEALING   the cards: DEAL actions, seat field = the seat receiving the
+              card (the player's scan), any card to any seat still short of
+              cards, in any order.  waiting() = TABLE_BIT
+    DRAWING   from the start player's left, clockwise, each seat in turn
+              draws the R12 count of dice from the bag, one at a time: DEAL,
+              seat field = that seat, value = the die's identity (number
+              bits 0), a table action (waiting() = TABLE_BIT); then ROLL of
+              its face (1-6) by that seat (waiting() = the seat's bit), or
+              by the table when TABLE_ROLLS (seat TABLE, TABLE_BIT)
+    CENTRE    the start player's centre dice, one at a time: DEAL, seat
+              field TABLE (the centre), value the die's identity, then ROLL,
+              seat TABLE.  Both are always table actions (the centre's own
+              entry), whoever throws the dice.  waiting() = TABLE_BIT
+    DRAFTING  from the start player's left, clockwise, each seat in turn
+              (waiting() = its bit) takes one centre die: PICK, value the
+              die as it shows; or declares a zero bid: ZERO_BID, value the
+              centre die it returns to the bag, and takes a black die (the
+              lower-numbered one left beside the bag).  A seat holding a
+              black die cannot zero-bid again; with both black dice taken
+              nobody can.  The draft ends when one centre die is left: it is
+              the trump indicator (its colour and number are trump_colour,
+              trump_number).  Every seat takes the R12 count.
+    PLAYING   tricks, one seat at a time (waiting() = its bit): PLAY, value
+              the item (a die as it shows).  The start player leads the
+              first trick (the original names no one; see the rules page);
+              then the last trick's winner leads.  After the R12 number of
+              tricks every seat holds exactly its kept die: the round is
+              scored and the next begins (or the match ends).
+    OVER      the match has ended; waiting() = 0
+
+OPEN_PLAY (cards not scanned): there is no DEALING phase (a round starts at
+DRAWING, every seat counted as holding its cards).  Everything about the
+dice stays, because dice lie face up and the kept die is the bid: CHOOSE,
+the dice DEALs and ROLLs, PICK and ZERO_BID are the same actions as in
+registered play.  A PLAY of a card is accepted from the seat on turn for any
+card in play not yet played this round while the seat still has cards; a
+PLAY of a die only for that seat's own dice; and the rules core's legality
+is checked over what the table can see: the seat's dice plus the card
+played.  So the black die and the last die are never accepted, and an
+off-colour item is refused while one of the seat's own playable dice
+follows the led colour; a card of the led colour, or any card or die when
+the seat's dice cannot follow, is accepted (the hidden cards may be void).
+Tricks and scoring are the same as in registered play.
+
+Options read (OPTIONS): OPEN_PLAY, TABLE_ROLLS (the players' drawn dice
+rolled by the table) and the count field (rounds, default = players, at most
+12).  VARIANT, like any other option, is refused (check_header).
+
+Refusals: MATCH_OVER after the end.  OUT_OF_TURN: a seat not waited on (for
+a DEAL, the table must be waited on and the receiving seat must be the one
+owed an item: a seat short of cards in the deal, the drawing seat, TABLE for
+the centre).  WRONG_PHASE: a kind the phase does not take now.
+UNKNOWN_ITEM: a value that is not an item of this match (bits outside the
+encoding; with 3 players the removed colour, every 7 and each colour's fifth
+die) or the wrong sort of item (a die in the card deal; a card or a black
+die drawn, picked or returned).  ALREADY_PLACED: an item dealt, drawn or
+picked that is not where it must come from (the deck, the bag, the centre).
+NOT_IN_HAND: a play of an item that is not the seat's.  OUT_OF_RANGE: a
+roll outside 1-6, a colour outside RED..PURPLE, a die value whose number
+bits differ from the die's face (0 before its roll).  ILLEGAL_PLAY: the
+core refuses the play (must-follow, the kept die, a black die), or a zero
+bid by a seat already holding a black die or with none left.
+
+After each completed trick: last_winner, last_leader, last_trick_no (1-based
+within its round) and the preallocated buffers last_trick_items /
+last_trick_seats (play order, dice as they show) hold it, until the next
+trick completes (so the last trick of a round is still there once the round
+is scored); `trick` itself is cleared at once and holds the trick in
+progress.  After each scored
+round: kept (the kept item per seat, as it shows), last_bids, last_tricks.
+"""
+
+from array import array
+
+from micropython import const
+
+from dicetable.games.nokosu import rules as core
+from dicetable.match.actions import (
+    ALREADY_PLACED,
+    CHOOSE,
+    DEAL,
+    ILLEGAL_PLAY,
+    MALFORMED,
+    MATCH_OVER,
+    NOT_IN_HAND,
+    OK,
+    OUT_OF_RANGE,
+    OUT_OF_TURN,
+    PICK,
+    PLAY,
+    ROLL,
+    TABLE,
+    TABLE_BIT,
+    UNKNOWN_ITEM,
+    WRONG_PHASE,
+    ZERO_BID,
+    action,
+    kind_of,
+    seat_of,
+    value_of,
+)
+from dicetable.match.engine import (
+    OPEN_PLAY,
+    TABLE_ROLLS,
+    Match,
+    append_actions,
+    append_values,
+    check_header,
+    fill,
+    malformed,
+)
+from dicetable.rules.trick import Trick
+
+# Phases.
+CHOOSING = const(0)
+DEALING = const(1)
+DRAWING = const(2)
+CENTRE = const(3)
+DRAFTING = const(4)
+PLAYING = const(5)
+OVER = const(6)
+
+FIRST_START = const(0)  # the first round's start player
+
+# Places of an item (loc[slot]).
+BOX = const(0)          # not in this match's configuration
+DECK = const(1)         # a card not dealt (open play: not yet played)
+BAG = const(2)          # a coloured die in the bag
+BESIDE = const(3)       # a black die beside the bag
+IN_CENTRE = const(4)    # a die in the centre, not yet taken
+INDICATOR = const(5)    # the trump indicator
+IN_TRICK = const(6)     # played to the trick in progress
+HAND = const(8)         # HAND + seat: held by a seat (cards hidden, dice in front)
+WON = const(16)         # WON + seat: in a trick that seat took
+
+# Slots: one per physical item.  Cards colour*8 + number (0-39), coloured
+# dice 40 + colour*5 + index (40-64), black dice 65-66.
+_CARD_SLOTS = const(40)
+_DIE_SLOT0 = const(40)
+_BLACK_SLOT0 = const(65)
+SLOTS = const(67)
+_ENCODING_BITS = const(0x3FF)  # the core's items use bits 0-9
+
+_HAND_MAX = const(16)  # the largest hand (15 items, 4 players) plus one card
+
+# Scratch for the core's per-play calls: module-level, so that asking for the
+# legal actions never changes a match's attributes.  _out also takes the items
+# of a place listed as actions (the bag's dice, the centre's).
+_hand = array("H", [0] * _HAND_MAX)
+_out = array("H", [0] * SLOTS)
+
+
+def slot_of(item):
+    """The slot of an item value, its die face ignored; -1 if no such item."""
+    if item & ~_ENCODING_BITS:
+        return -1
+    c = core.colour(item)
+    i = core.index(item)
+    if not core.is_die(item):
+        if i != 0 or c >= core.COLOURS:
+            return -1
+        return c * 8 + core.number(item)
+    if c == core.BLACK:
+        if i >= core.BLACK_DICE or core.number(item) != 0:
+            return -1
+        return _BLACK_SLOT0 + i
+    if c >= core.COLOURS or i >= core.DICE_PER_COLOUR:
+        return -1
+    return _DIE_SLOT0 + c * core.DICE_PER_COLOUR + i
+
+
+def identity(item):
+    """A physical item without its die face: cards as printed, dice number 0."""
+    if core.is_die(item):
+        return core.rolled(item, 0)
+    return item
+
+
+def _slot_identity(slot):
+    if slot < _CARD_SLOTS:
+        return core.card(slot >> 3, slot & 7)
+    if slot < _BLACK_SLOT0:
+        d = slot - _DIE_SLOT0
+        return core.die(d // core.DICE_PER_COLOUR, d % core.DICE_PER_COLOUR, 0)
+    return core.black_die(slot - _BLACK_SLOT0)
+
+
+# The identity of the item in each slot; a die's face is or-ed in (item()).
+_IDENTITY = tuple([_slot_identity(s) for s in range(SLOTS)])
+
+
+# The core's per-play calls, one global each: a call of `core.is_legal` takes
+# a stack word more than one of `_is_legal`, and these frames are full.
+_is_legal = core.is_legal
+_legal_plays = core.legal_plays
+
+
+def _append_takes(pick, zero, n, out):
+    """For each of the n centre dice in _out: its PICK (action word `pick`),
+    then its ZERO_BID when `zero` (the ZERO_BID word, 0 for none)."""
+    for i in range(n):
+        out.append(_out[i] | pick)
+        if zero:
+            out.append(_out[i] | zero)
+
+
+def _is_coloured_die(slot):
+    return _DIE_SLOT0 <= slot < _BLACK_SLOT0
+
+
+def _items(players, removed):
+    """Every item of a configuration, as identities: the core's R12 sets."""
+    return (core.cards_in_play(players, removed) + core.dice_in_bag(players, removed)
+            + core.black_dice())
+
+
+def _configurations(players):
+    """Per slot, a bit for every configuration that puts its item in play:
+    bit c for colour c removed (3 players, R12), bit 0 when none is.  Made
+    once per match, so that configuring a round (at every refold) only
+    reads it."""
+    sets = bytearray(SLOTS)
+    if core.setup(players)[core.SETUP_COLOURS_REMOVED]:
+        for c in range(core.COLOURS):
+            for item in _items(players, c):
+                sets[slot_of(item)] |= 1 << c
+    else:
+        for item in _items(players, core.NO_COLOUR):
+            sets[slot_of(item)] = 1
+    return sets
+
+
+class NokosuMatch(Match):
+    GAME = "nokosu"
+    MIN_PLAYERS = core.MIN_PLAYERS
+    MAX_PLAYERS = core.MAX_PLAYERS
+    OPTIONS = OPEN_PLAY | TABLE_ROLLS
+    # Five rounds of five players (~760 actions) is the longest journal of any
+    # game: the one the boot is tested with (tests/test_boot_full_table.py).
+    MAX_COUNT = 5
+
+    def __init__(self, players, options=0):
+        check_header(NokosuMatch, players, options)
+        n = players
+        self.in_play = _configurations(n)   # per slot: with which colour removed
+        self.loc = bytearray(SLOTS)
+        self.face = bytearray(SLOTS)
+        self.cards_left = bytearray(n)
+        self.tricks = bytearray(n)
+        self.trick = Trick(n)
+        self.last_trick_items = array("H", [0] * n)
+        self.last_trick_seats = bytearray(n)
+        self.kept = array("H", [0] * n)
+        self.last_bids = bytearray(n)
+        self.last_tricks = bytearray(n)
+        self.totals = [0] * n
+        self.history = []
+        Match.__init__(self, players, options)
+
+    def reset(self):
+        self.open = self.flag(OPEN_PLAY)
+        self.table_rolls = self.flag(TABLE_ROLLS)
+        row = core.setup(self.players)
+        self.cards_each = row[core.SETUP_CARDS_EACH]
+        self.drawn_each = row[core.SETUP_DICE_DRAWN]
+        self.centre_dice = row[core.SETUP_CENTRE]
+        self.taken_each = row[core.SETUP_TAKEN_EACH]
+        self.tricks_per_round = row[core.SETUP_TRICKS]
+        self.rounds = self.count_option(self.players)
+        self.removed = core.NO_COLOUR
+        self.removes_colour = row[core.SETUP_COLOURS_REMOVED] != 0
+        fill(self.loc, BOX)                  # every slot starts in the box
+        fill(self.face, 0)                   # a coloured die's face, 0 unrolled
+        fill(self.cards_left, 0)             # cards a seat holds
+        fill(self.tricks, 0)                 # tricks taken this round
+        fill(self.trick.items, 0)
+        fill(self.trick.seats, 0)
+        self.trick.clear()
+        fill(self.last_trick_items, 0)
+        fill(self.last_trick_seats, 0)
+        self.last_winner = -1
+        self.last_leader = -1
+        self.last_trick_no = 0
+        fill(self.kept, 0)                   # the kept item per seat, last scored round
+        fill(self.last_bids, 0)              # the kept die's number (black 0)
+        fill(self.last_tricks, 0)
+        fill(self.totals, 0)
+        self.history.clear()
+        self.round = 0                       # rounds scored so far
+        self.start = FIRST_START
+        self.turn = -1                       # the seat on turn (draw, draft, play)
+        self.leader = -1                     # the seat that led the trick in progress
+        self.pending = -1                    # slot of a drawn die awaiting its roll
+        self.left = 0                        # dice still to draw (this seat / the centre)
+        self.takes = 0                       # centre dice still to take this round
+        self.trump_colour = core.NO_COLOUR
+        self.trump_number = -1
+        self.indicator = -1                  # slot of the trump indicator
+        self.tricks_done = 0
+        if self.removes_colour:
+            self.phase = CHOOSING
+        else:
+            self._configure()
+            self._start_round()
+
+    # --- items and places ------------------------------------------------------
+
+    def _configure(self):
+        """Put every item of this configuration in play (R12 sets from the core)."""
+        bit = 1 << self.removed if self.removes_colour else 1
+        for slot in range(SLOTS):
+            if self.in_play[slot] & bit:
+                self.loc[slot] = DECK
+
+    def item(self, slot):
+        """The item in a slot as it is now (a die with its face)."""
+        return _IDENTITY[slot] | self.face[slot]
+
+    def all_items(self):
+        """Every physical item of this configuration, as identities (dice
+        number 0): the R12 cards and bag dice from the core, and the two black
+        dice.  With 3 players, empty until the removed colour is chosen."""
+        if self.removed == core.NO_COLOUR and self.removes_colour:
+            return []
+        return _items(self.players, self.removed)
+
+    def inventory(self):
+        """Every item in every place now: deck, bag, beside the bag, centre,
+        indicator, trick in progress, hands, won tricks.  Items are listed as
+        identities (a die's number bits cleared, as all_items() lists them), so
+        the test compares sorted(inventory()) == sorted(all_items()) directly;
+        the faces as they show are in places(), hand(seat), centre()."""
+        out = []
+        for slot in range(SLOTS):
+            if self.loc[slot] != BOX:
+                out.append(_IDENTITY[slot])
+        return out
+
+    def places(self):
+        """[(place name, items as they show)], every place that holds an item."""
+        names = {DECK: "deck", BAG: "bag", BESIDE: "beside the bag", IN_CENTRE: "centre",
+                 INDICATOR: "indicator", IN_TRICK: "trick"}
+        found = {}
+        for slot in range(SLOTS):
+            where = self.loc[slot]
+            if where == BOX:
+                continue
+            if where >= WON:
+                name = "won %d" % (where - WON)
+            elif where >= HAND:
+                name = "hand %d" % (where - HAND)
+            else:
+                name = names[where]
+            found.setdefault(name, []).append(self.item(slot))
+        return sorted(found.items())
+
+    def hand(self, seat):
+        """The items a seat holds now, as they show (open play: its dice only)."""
+        return [self.item(s) for s in range(SLOTS) if self.loc[s] == HAND + seat]
+
+    def centre(self):
+        """The centre dice not yet taken, as they show."""
+        return [self.item(s) for s in range(SLOTS) if self.loc[s] == IN_CENTRE]
+
+    def _fill_hand(self, seat):
+        """Copy the seat's held items into the scratch hand; return how many."""
+        return self._collect(HAND + seat, _hand)
+
+    def _collect(self, want, buf):
+        """Copy the items whose place is `want` into `buf`, as they show, in
+        slot order; return how many."""
+        # Every legality check and listing starts here: item() inlined, the
+        # buffers in locals.
+        n = 0
+        loc = self.loc
+        face = self.face
+        for s in range(SLOTS):
+            if loc[s] == want:
+                buf[n] = _IDENTITY[s] | face[s]
+                n += 1
+        return n
+
+    def _holds_black(self, seat):
+        for s in range(_BLACK_SLOT0, SLOTS):
+            if self.loc[s] == HAND + seat:
+                return True
+        return False
+
+    def _free_black(self):
+        """Slot of the lower-numbered black die beside the bag, or -1."""
+        for s in range(_BLACK_SLOT0, SLOTS):
+            if self.loc[s] == BESIDE:
+                return s
+        return -1
+
+    # --- round structure ---------------------------------------------------------
+
+    def _start_round(self):
+        for s in range(SLOTS):
+            if self.loc[s] != BOX:
+                if s < _CARD_SLOTS:
+                    self.loc[s] = DECK
+                elif s < _BLACK_SLOT0:
+                    self.loc[s] = BAG
+                else:
+                    self.loc[s] = BESIDE
+            self.face[s] = 0
+        for seat in range(self.players):
+            self.tricks[seat] = 0
+            self.cards_left[seat] = 0
+        self.trick.clear()
+        self.tricks_done = 0
+        self.trump_colour = core.NO_COLOUR
+        self.trump_number = -1
+        self.indicator = -1
+        self.pending = -1
+        self.leader = -1
+        if self.open:
+            for seat in range(self.players):
+                self.cards_left[seat] = self.cards_each
+            self._start_draw()
+        else:
+            self.phase = DEALING
+            self.turn = -1
+
+    def _start_draw(self):
+        self.phase = DRAWING
+        self.turn = (self.start + 1) % self.players
+        self.left = self.drawn_each
+
+    def _start_centre(self):
+        self.phase = CENTRE
+        self.turn = self.start
+        self.left = self.centre_dice
+
+    def _start_draft(self):
+        self.phase = DRAFTING
+        self.turn = (self.start + 1) % self.players
+        self.takes = self.taken_each * self.players
+
+    def _start_play(self):
+        for s in range(SLOTS):
+            if self.loc[s] == IN_CENTRE:  # the one die left (R12 counts)
+                self.loc[s] = INDICATOR
+                self.indicator = s
+        ind = self.item(self.indicator)
+        self.trump_colour = core.colour(ind)
+        self.trump_number = core.number(ind)
+        self.phase = PLAYING
+        self.turn = self.start  # the start player leads the first trick
+        self.leader = self.start
+
+    def _finish_trick(self):
+        t = self.trick
+        winner = t.seats[core.resolve(t, self.trump_colour, self.trump_number)]
+        for i in range(t.count):
+            self.last_trick_items[i] = t.items[i]
+            self.last_trick_seats[i] = t.seats[i]
+            self.loc[slot_of(t.items[i])] = WON + winner
+        self.last_winner = winner
+        self.last_leader = t.seats[0]
+        self.tricks[winner] += 1
+        self.tricks_done += 1
+        self.last_trick_no = self.tricks_done
+        t.clear()
+        self.turn = winner  # the winner leads the next trick
+        self.leader = winner
+        if self.tricks_done == self.tricks_per_round:
+            self._score_round()
+
+    def _score_round(self):
+        n = self.players
+        for seat in range(n):
+            self._fill_hand(seat)  # exactly the kept die is left
+            self.kept[seat] = _hand[0]
+            self.last_bids[seat] = core.bid_of(_hand[0])
+            self.last_tricks[seat] = self.tricks[seat]
+        scores = core.round_scores(self.last_bids, self.last_tricks)
+        for seat in range(n):
+            self.totals[seat] += scores[seat]
+        self.history.append(scores)
+        self.round += 1
+        if self.round >= self.rounds:
+            self.phase = OVER
+            self.turn = -1
+            self.leader = -1
+        else:
+            self.start = (self.start + 1) % n
+            self._start_round()
+
+    # --- the Match interface -------------------------------------------------------
+
+    def _roller(self):
+        return TABLE if self.table_rolls or self.phase == CENTRE else self.turn
+
+    def waiting(self):
+        p = self.phase
+        if p == OVER:
+            return 0
+        if p == DRAWING and self.pending >= 0 and not self.table_rolls:
+            return 1 << self.turn
+        if p == DRAFTING or p == PLAYING:
+            return 1 << self.turn
+        return TABLE_BIT
+
+    def _draw_receiver(self):
+        return TABLE if self.phase == CENTRE else self.turn
+
+    def refusal(self, a):
+        if malformed(a):
+            return MALFORMED
+        p = self.phase
+        if p == OVER:
+            return MATCH_OVER
+        seat = seat_of(a)
+        if seat >= self.players and seat != TABLE:
+            return OUT_OF_TURN
+        actor = TABLE if kind_of(a) == DEAL else seat
+        if not self.waiting() & (TABLE_BIT if actor == TABLE else 1 << actor):
+            return OUT_OF_TURN
+        if p == CHOOSING:
+            if kind_of(a) != CHOOSE:
+                return WRONG_PHASE
+            return OK if value_of(a) < core.COLOURS else OUT_OF_RANGE
+        if p == DEALING:
+            return self._deal_refusal(a)
+        if p == DRAWING or p == CENTRE:
+            return self._draw_refusal(a)
+        if p == DRAFTING:
+            return self._draft_refusal(a)
+        return self._play_refusal(a)
+
+    def _deal_refusal(self, a):
+        if kind_of(a) != DEAL:
+            return WRONG_PHASE
+        seat = seat_of(a)
+        if seat == TABLE or self.cards_left[seat] >= self.cards_each:
+            return OUT_OF_TURN
+        slot = slot_of(value_of(a))
+        if slot < 0 or slot >= _CARD_SLOTS or self.loc[slot] == BOX:
+            return UNKNOWN_ITEM
+        return OK if self.loc[slot] == DECK else ALREADY_PLACED
+
+    def _draw_refusal(self, a):
+        if self.pending >= 0:
+            if kind_of(a) != ROLL:
+                return WRONG_PHASE
+            return OK if core.DIE_LOW <= value_of(a) <= core.DIE_HIGH else OUT_OF_RANGE
+        if kind_of(a) != DEAL:
+            return WRONG_PHASE
+        if seat_of(a) != self._draw_receiver():
+            return OUT_OF_TURN
+        return self._die_refusal(value_of(a), BAG)
+
+    def _draft_refusal(self, a):
+        k = kind_of(a)
+        if k == ZERO_BID:
+            if self._holds_black(seat_of(a)) or self._free_black() < 0:
+                return ILLEGAL_PLAY
+        elif k != PICK:
+            return WRONG_PHASE
+        return self._die_refusal(value_of(a), IN_CENTRE)
+
+    def _play_refusal(self, a):
+        if kind_of(a) != PLAY:
+            return WRONG_PHASE
+        seat = seat_of(a)
+        v = value_of(a)
+        slot = slot_of(v)
+        if slot < 0 or self.loc[slot] == BOX:
+            return UNKNOWN_ITEM
+        if self.open and slot < _CARD_SLOTS:
+            if self.loc[slot] != DECK or self.cards_left[seat] == 0:
+                return NOT_IN_HAND
+        elif self.loc[slot] != HAND + seat:
+            return NOT_IN_HAND
+        if v != self.item(slot):
+            return OUT_OF_RANGE
+        return OK if self._legal(seat, v) else ILLEGAL_PLAY
+
+    def _die_refusal(self, v, where):
+        """A coloured die that must come from `where`, its face as it shows."""
+        slot = slot_of(v)
+        if slot < 0 or not _is_coloured_die(slot) or self.loc[slot] == BOX:
+            return UNKNOWN_ITEM
+        if self.loc[slot] != where:
+            return ALREADY_PLACED
+        return OK if v == self.item(slot) else OUT_OF_RANGE
+
+    def _legal(self, seat, item):
+        """The core's legality over what the table knows of the seat's hand:
+        all of it (registered), or its dice plus the card played (open play)."""
+        n = self._fill_hand(seat)
+        if self.open and not core.is_die(item):
+            _hand[n] = item
+            n += 1
+        return _is_legal(_hand, n, self.trick, item, self.trump_colour, self.trump_number)
+
+    def apply(self, a):
+        p = self.phase
+        if p == CHOOSING:
+            self.removed = value_of(a)
+            self._configure()
+            self._start_round()
+        elif p == DEALING:
+            self._deal(seat_of(a), value_of(a))
+        elif p == DRAWING or p == CENTRE:
+            if kind_of(a) == DEAL:
+                self._draw(seat_of(a), slot_of(value_of(a)))
+            else:
+                self._roll(value_of(a))
+        elif p == DRAFTING:
+            self._take(kind_of(a), seat_of(a), slot_of(value_of(a)))
+        else:
+            self._play(seat_of(a), value_of(a))
+
+    def _deal(self, seat, v):
+        self.loc[slot_of(v)] = HAND + seat
+        self.cards_left[seat] += 1
+        for s in range(self.players):
+            if self.cards_left[s] < self.cards_each:
+                return
+        self._start_draw()
+
+    def _draw(self, seat, slot):
+        self.pending = slot
+        self.loc[slot] = IN_CENTRE if self.phase == CENTRE else HAND + seat
+
+    def _roll(self, v):
+        self.face[self.pending] = v
+        self.pending = -1
+        self.left -= 1
+        if self.left:
+            return
+        if self.phase == CENTRE:
+            self._start_draft()
+        elif self.turn == self.start:
+            self._start_centre()
+        else:
+            self.turn = (self.turn + 1) % self.players
+            self.left = self.drawn_each
+
+    def _take(self, k, seat, slot):
+        if k == PICK:
+            self.loc[slot] = HAND + seat
+        else:  # ZERO_BID: a black die in, the chosen centre die back to the bag
+            self.loc[self._free_black()] = HAND + seat
+            self.loc[slot] = BAG
+            self.face[slot] = 0
+        self.takes -= 1
+        if self.takes:
+            self.turn = (self.turn + 1) % self.players
+        else:
+            self._start_play()
+
+    def _play(self, seat, v):
+        slot = slot_of(v)
+        if slot < _CARD_SLOTS:
+            self.cards_left[seat] -= 1
+        self.loc[slot] = IN_TRICK
+        if self.trick.count == 0:
+            self.leader = seat
+        self.trick.add(seat, v)
+        if self.trick.count == self.players:
+            self._finish_trick()
+        else:
+            self.turn = (self.turn + 1) % self.players
+
+    def legal_actions(self, seat):
+        p = self.phase
+        if p == OVER or not self.waiting() & (TABLE_BIT if seat == TABLE else 1 << seat):
+            return []
+        out = []
+        if p == CHOOSING:
+            append_values(out, action(CHOOSE, TABLE, 0), core.COLOURS)
+        elif p == DEALING:
+            self._deals(out)
+        elif p == DRAWING or p == CENTRE:
+            self._draw_actions(out)
+        elif p == DRAFTING:
+            self._draft_actions(out, seat)
+        elif self.open:
+            self._open_plays(out, seat)
+        else:
+            append_actions(out, action(PLAY, seat, 0), _out, self._legal_items(seat))
+        return out
+
+    def _deals(self, out):
+        """Every card for every seat short of cards: the table app lists them
+        per dealt card, so the inner loop is an OR and an append."""
+        for s in range(self.players):
+            if self.cards_left[s] < self.cards_each:
+                self._deck_actions(action(DEAL, s, 0), out)
+
+    def _deck_actions(self, base, out):
+        for slot in range(_CARD_SLOTS):
+            if self.loc[slot] == DECK:
+                out.append(base | _IDENTITY[slot])
+
+    def _draw_actions(self, out):
+        if self.pending >= 0:
+            self._roll_actions(out)
+        else:
+            n = self._collect(BAG, _out)
+            append_actions(out, action(DEAL, self._draw_receiver(), 0), _out, n)
+
+    def _roll_actions(self, out):
+        base = action(ROLL, self._roller(), 0)
+        for v in range(core.DIE_LOW, core.DIE_HIGH + 1):
+            out.append(v | base)
+
+    def _draft_actions(self, out, seat):
+        """PICK of each centre die, each followed by its ZERO_BID when the
+        seat may zero-bid."""
+        zero = 0
+        if not self._holds_black(seat) and self._free_black() >= 0:
+            zero = action(ZERO_BID, seat, 0)
+        n = self._collect(IN_CENTRE, _out)
+        _append_takes(action(PICK, seat, 0), zero, n, out)
+
+    def _open_plays(self, out, seat):
+        if self.cards_left[seat]:
+            for slot in range(_CARD_SLOTS):
+                if self.loc[slot] == DECK:
+                    self._play_if_legal(out, seat, slot)
+        for slot in range(_DIE_SLOT0, SLOTS):
+            if self.loc[slot] == HAND + seat:
+                self._play_if_legal(out, seat, slot)
+
+    def _play_if_legal(self, out, seat, slot):
+        item = self.item(slot)
+        if self._legal(seat, item):
+            out.append(action(PLAY, seat, item))
+
+    def _legal_items(self, seat):
+        """The core's legal plays of the seat's hand into _out; how many."""
+        n = self._fill_hand(seat)
+        return _legal_plays(_hand, n, self.trick, _out, self.trump_colour, self.trump_number)
+
+    def standings(self):
+        """Final places (1 = best): the higher total; a tie goes to the larger
+        die kept in the last round (black 0); equal there too, shared."""
+        return core.standings(self.totals, self.last_bids)
+
+
+MATCH = NokosuMatch
+
+
+def new(players, options=0):
+    return NokosuMatch(players, options)

@@ -1,0 +1,1 @@
+"""Seltsam-Walzer: a game package (see dicetable/games/__init__.py)."""

@@ -1,0 +1,415 @@
+"""Seltsam-Walzer (へんてこワルツ): the match engine.
+
+Player-readable rules: docs/rules/walzer.md ("How the table runs a match").
+Specification: RULES.md section 2.  Every rule the rules core holds (follow
+obligation, trick result, round scoring, deal sizes, final places) is called
+from dicetable.games.walzer.rules; this module keeps the turns, the places of the
+cards and the score across the match.
+
+Phases of one round (as many rounds as players; the count option overrides):
+
+    DEALING   the table deals all 36 cards: DEAL actions, seat field = the
+              seat receiving the card, any order; waiting() = TABLE_BIT
+    PASSING   every seat passes 2 cards to the left at the same time:
+              PASS_ITEM actions, any seat, any order; a passed card leaves
+              the hand at once but the cards arrive only when every seat
+              has passed both
+    PLAYING   tricks: the dealer leads the first, then the last trick's
+              winner; PLAY actions, clockwise, one seat at a time
+    OVER      the match has ended (waiting() = 0)
+
+The first dealer is seat 0; the dealer moves one seat clockwise per round.
+
+OPEN_PLAY (hands not scanned): there is no DEALING and no PASSING phase; a
+round starts at PLAYING, the dealer leading.  A PLAY is accepted from the
+seat on turn for any card not yet played this round; the follow obligation
+is not checked (the table cannot see the hands).  Tricks and scoring are the
+same as in registered play.  Options read (OPTIONS): OPEN_PLAY and the count
+field (number of rounds, default = players, at most 12).  TABLE_ROLLS and
+VARIANT are refused (check_header).
+
+Refusals: MATCH_OVER after the end; WRONG_PHASE for a kind the phase does
+not take; OUT_OF_TURN for a seat not waited on (a DEAL to a seat that is
+not playing or already holds its full hand, a third PASS_ITEM, a PLAY off
+turn); UNKNOWN_ITEM for a value that is not one of the 36 cards;
+ALREADY_PLACED for a card dealt twice (open play: a card already played
+this round); NOT_IN_HAND for a pass or play of a card the seat does not
+hold; ILLEGAL_PLAY for a play that breaks the follow obligation.
+
+State a transcript reads: `phase`, `round` (0-based, rounds played so far),
+`dealer`, `turn` (the seat to play, -1 outside PLAYING), `tricks_done` in
+the round, `place` (one byte per card in deck order: NOWHERE, or IN_HAND /
+PASSED / IN_TRICK / WON | seat), `hand_n` and `passed_n` per seat; hand(),
+passed_cards() and won_pile() list them.
+
+After each completed trick: last_winner, last_leader, last_trick_no
+(1-based within its round) and the preallocated buffers last_trick_items /
+last_trick_seats (play order) hold it; `trick` itself is cleared at once.
+"""
+
+from micropython import const
+
+from dicetable.games.walzer import rules as walzer
+from dicetable.match.actions import (
+    ALREADY_PLACED,
+    DEAL,
+    ILLEGAL_PLAY,
+    MALFORMED,
+    MATCH_OVER,
+    NOT_IN_HAND,
+    OK,
+    OUT_OF_TURN,
+    PASS_ITEM,
+    PLAY,
+    SEAT_SHIFT,
+    TABLE,
+    TABLE_BIT,
+    UNKNOWN_ITEM,
+    WRONG_PHASE,
+    action,
+    kind_of,
+    seat_of,
+    value_of,
+)
+from dicetable.match.engine import OPEN_PLAY, Match, append_actions, check_header, fill, malformed
+from dicetable.rules.trick import Trick
+
+# Phases.
+DEALING = const(0)
+PASSING = const(1)
+PLAYING = const(2)
+OVER = const(3)
+
+FIRST_DEALER = const(0)
+
+# Where a card is: one byte per card, a place kind | the seat it belongs to.
+NOWHERE = const(0)    # undealt (registered play) or not yet played (open play)
+IN_HAND = const(8)    # in seat's hand
+PASSED = const(16)    # passed by seat, on its way to the left neighbour
+IN_TRICK = const(24)  # in the current trick, played by seat
+WON = const(32)       # in seat's won pile
+_SEAT_MASK = const(7)
+
+# The deck once, in the core's order; a card's slot is its index here.
+_DECK = walzer.deck()
+_SLOTS = bytearray(256)  # card value -> slot + 1; 0 = not a card of this game
+for _i in range(len(_DECK)):
+    _SLOTS[_DECK[_i]] = _i + 1
+
+
+def slot(v):
+    """A card's index in the deck, or -1 if `v` is not one of the 36 cards."""
+    if v < 0 or v > 255:
+        return -1
+    return _SLOTS[v] - 1
+
+
+class WalzerMatch(Match):
+    GAME = "walzer"
+    MIN_PLAYERS = walzer.MIN_PLAYERS
+    MAX_PLAYERS = walzer.MAX_PLAYERS
+    OPTIONS = OPEN_PLAY
+    # Its longest journal no longer than a 5-player Nokosu match's (~760
+    # actions), the longest the boot is tested with (tests/test_boot_full_table.py).
+    MAX_COUNT = 9
+
+    def __init__(self, players, options=0):
+        check_header(WalzerMatch, players, options)
+        n = players
+        self.place = bytearray(len(_DECK))
+        self.hand_n = bytearray(n)
+        self.passed_n = bytearray(n)
+        self.trick = Trick(n)
+        self.last_trick_items = bytearray(n)  # every card fits a byte
+        self.last_trick_seats = bytearray(n)
+        self.totals = [0] * n
+        self.history = []
+        # Each seat's won pile while a round is scored, emptied after: lists
+        # kept for the match, as a refold scores every round again.
+        self._piles = [[] for _ in range(n)]
+        Match.__init__(self, players, options)
+
+    def reset(self):
+        n = self.players
+        self.open = self.flag(OPEN_PLAY)
+        self.hand_size = walzer.hand_size(n)
+        self.rounds = self.count_option(walzer.rounds(n))
+        fill(self.trick.items, 0)
+        fill(self.trick.seats, 0)
+        fill(self.last_trick_items, 0)
+        fill(self.last_trick_seats, 0)
+        self.last_winner = -1
+        self.last_leader = -1
+        self.last_trick_no = 0
+        fill(self.totals, 0)
+        self.history.clear()
+        self.round = 0
+        self.dealer = FIRST_DEALER
+        self._start_round()
+
+    # --- round structure ---------------------------------------------------------
+
+    def _start_round(self):
+        for i in range(len(_DECK)):
+            self.place[i] = NOWHERE
+        for s in range(self.players):
+            self.hand_n[s] = 0
+            self.passed_n[s] = 0
+        self.trick.clear()
+        self.tricks_done = 0
+        if self.open:
+            self._start_play()
+        else:
+            self.phase = DEALING
+            self.turn = -1
+
+    def _start_play(self):
+        self.phase = PLAYING
+        self.turn = self.dealer  # the dealer leads the first trick
+
+    def _finish_pass(self):
+        """Every seat has passed: each takes the 2 cards from its right."""
+        for i in range(len(_DECK)):
+            p = self.place[i]
+            if (p & ~_SEAT_MASK) == PASSED:
+                p = ((p & _SEAT_MASK) + 1) % self.players  # the left neighbour
+                self.place[i] = IN_HAND | p
+                self.hand_n[p] += 1
+        fill(self.passed_n, 0)
+        self._start_play()
+
+    def _finish_trick(self):
+        t = self.trick
+        winner = t.seats[walzer.resolve(t)]
+        for i in range(t.count):
+            self.last_trick_items[i] = t.items[i]
+            self.last_trick_seats[i] = t.seats[i]
+            self.place[slot(t.items[i])] = WON | winner
+        self.last_winner = winner
+        self.last_leader = t.seats[0]
+        self.tricks_done += 1
+        self.last_trick_no = self.tricks_done
+        t.clear()
+        self.turn = winner  # the winner leads the next trick
+        if self.tricks_done == self.hand_size:
+            self._score_round()
+
+    def _score_round(self):
+        piles = self._piles
+        for s in range(self.players):
+            self._cards(WON | s, piles[s])
+        scores = walzer.round_scores(piles)
+        for s in range(self.players):
+            piles[s].clear()
+        for s in range(self.players):
+            self.totals[s] += scores[s]
+        self.history.append(scores)
+        self.round += 1
+        if self.round >= self.rounds:
+            self.phase = OVER  # the last round's won piles stay where they are
+            self.turn = -1
+            return
+        self.dealer = (self.dealer + 1) % self.players  # clockwise
+        self._start_round()
+
+    # --- the Match interface --------------------------------------------------------
+
+    def waiting(self):
+        if self.phase == DEALING:
+            return TABLE_BIT
+        if self.phase == PASSING:
+            mask = 0
+            for s in range(self.players):
+                if self.passed_n[s] < walzer.PASS_CARDS:
+                    mask |= 1 << s
+            return mask
+        if self.phase == PLAYING:
+            return 1 << self.turn
+        return 0
+
+    def refusal(self, a):
+        if malformed(a):
+            return MALFORMED
+        ph = self.phase
+        if ph == DEALING:
+            return self._deal_refusal(a)
+        if ph == PASSING:
+            return self._pass_refusal(a)
+        if ph == PLAYING:
+            return self._play_refusal(a)
+        return MATCH_OVER
+
+    def _deal_refusal(self, a):
+        if kind_of(a) != DEAL:
+            return WRONG_PHASE
+        s = seat_of(a)
+        if s >= self.players or self.hand_n[s] >= self.hand_size:
+            return OUT_OF_TURN
+        i = slot(value_of(a))
+        if i < 0:
+            return UNKNOWN_ITEM
+        if self.place[i] != NOWHERE:
+            return ALREADY_PLACED
+        return OK
+
+    def _pass_refusal(self, a):
+        if kind_of(a) != PASS_ITEM:
+            return WRONG_PHASE
+        s = seat_of(a)
+        if s >= self.players or self.passed_n[s] >= walzer.PASS_CARDS:
+            return OUT_OF_TURN
+        i = slot(value_of(a))
+        if i < 0:
+            return UNKNOWN_ITEM
+        if self.place[i] != (IN_HAND | s):
+            return NOT_IN_HAND
+        return OK
+
+    def _play_refusal(self, a):
+        if kind_of(a) != PLAY:
+            return WRONG_PHASE
+        s = seat_of(a)
+        if s != self.turn:
+            return OUT_OF_TURN
+        i = slot(value_of(a))
+        if i < 0:
+            return UNKNOWN_ITEM
+        if self.open:
+            # Open play: any card not yet seen this round could be in the hand.
+            if self.place[i] != NOWHERE:
+                return ALREADY_PLACED
+            return OK
+        if self.place[i] != (IN_HAND | s):
+            return NOT_IN_HAND
+        return self._follow_refusal(s, value_of(a))
+
+    def _follow_refusal(self, s, v):
+        """ILLEGAL_PLAY when seat s's card v breaks the follow obligation."""
+        hand = self.hand(s)
+        if not walzer.is_legal(hand, len(hand), self.trick, v):
+            return ILLEGAL_PLAY
+        return OK
+
+    def apply(self, a):
+        k = kind_of(a)
+        s = seat_of(a)
+        v = value_of(a)
+        i = slot(v)
+        if k == DEAL:
+            self.place[i] = IN_HAND | s
+            self.hand_n[s] += 1
+            if self._all_dealt():
+                self.phase = PASSING
+        elif k == PASS_ITEM:
+            self.place[i] = PASSED | s
+            self.hand_n[s] -= 1
+            self.passed_n[s] += 1
+            if self.waiting() == 0:
+                self._finish_pass()
+        elif k == PLAY:
+            if not self.open:
+                self.hand_n[s] -= 1
+            self.place[i] = IN_TRICK | s
+            self.trick.add(s, v)
+            if self.trick.count == self.players:
+                self._finish_trick()
+            else:
+                self.turn = (s + 1) % self.players  # clockwise
+
+    def _all_dealt(self):
+        for s in range(self.players):
+            if self.hand_n[s] < self.hand_size:
+                return False
+        return True
+
+    def legal_actions(self, seat):
+        out = []
+        ph = self.phase
+        if ph == DEALING:
+            if seat == TABLE:
+                self._deals(out)
+        elif seat >= self.players:
+            pass
+        elif ph == PASSING:
+            if self.passed_n[seat] < walzer.PASS_CARDS:
+                cards = self.hand(seat)
+                append_actions(out, action(PASS_ITEM, seat, 0), cards, len(cards))
+        elif ph == PLAYING and seat == self.turn:
+            if self.open:
+                cards = self._cards(NOWHERE, [])
+                append_actions(out, action(PLAY, seat, 0), cards, len(cards))
+            else:
+                self._legal_plays(seat, out)
+        return out
+
+    def _deals(self, out):
+        """Every card for every seat short of cards: the table app lists them
+        per dealt card, so the inner loop is an OR."""
+        for i in range(len(_DECK)):
+            if self.place[i] == NOWHERE:
+                self._deal_to_short(i, out)
+
+    def _deal_to_short(self, i, out):
+        deal = action(DEAL, 0, _DECK[i])
+        for s in range(self.players):
+            if self.hand_n[s] < self.hand_size:
+                out.append((s << SEAT_SHIFT) | deal)
+
+    def _legal_plays(self, seat, out):
+        hand = self.hand(seat)
+        n = walzer.legal_plays(hand, len(hand), self.trick, hand)  # compacted in place
+        append_actions(out, action(PLAY, seat, 0), hand, n)
+
+    # --- places, results and inventory ----------------------------------------------
+
+    def _cards(self, where, out):
+        """`out` with the cards whose place is `where` appended, in deck order."""
+        for i in range(len(_DECK)):
+            if self.place[i] == where:
+                out.append(_DECK[i])
+        return out
+
+    def hand(self, seat):
+        """Seat's hand in registered play, in deck order (colour, then number)."""
+        return self._cards(IN_HAND | seat, [])
+
+    def passed_cards(self, seat):
+        """The cards seat has passed and the left neighbour has not yet taken."""
+        return self._cards(PASSED | seat, [])
+
+    def won_pile(self, seat):
+        """The cards seat has won this round (the last round's, once over)."""
+        return self._cards(WON | seat, [])
+
+    def standings(self):
+        """Final place per seat (1 = best): highest total; tie -> higher score
+        in the last round; still tied -> shared place (1, 1, 3)."""
+        last = self.history[-1] if self.history else [0] * self.players
+        return walzer.standings(self.totals, last)
+
+    def all_items(self):
+        """The 36 cards (the rules core's encoding)."""
+        return walzer.deck()
+
+    def inventory(self):
+        """Every card in its place right now: the undealt deck (open play: the
+        cards not yet played, in the unseen hands), each hand, the cards being
+        passed, the trick (read from the Trick buffer itself) and each won
+        pile.  Cards never change, so the test compares the card values
+        themselves with all_items()."""
+        out = self._cards(NOWHERE, [])
+        for s in range(self.players):
+            out.extend(self.hand(s))
+            out.extend(self.passed_cards(s))
+            out.extend(self.won_pile(s))
+        for j in range(self.trick.count):
+            out.append(self.trick.items[j])
+        return out
+
+
+MATCH = WalzerMatch
+
+
+def new(players, options=0):
+    """A fresh Seltsam-Walzer match for 3 or 4 players."""
+    return WalzerMatch(players, options)

@@ -1,0 +1,116 @@
+"""dicetable.games is the one place a game is registered: each game's entry
+agrees with its engine, its package has every part the table, the simulator
+and the docs ask for, and a new game added through register() alone is
+offered by the menu, played on the virtual table and narrated by the
+simulator (tests/toy_game/, "High card")."""
+
+import pathlib
+import random
+
+import pytest
+from dicetable import games as registry
+from dicetable.app import frames as fr
+from dicetable.app import games
+from dicetable.app.events import CENTRE, MINUS, PLUS
+from dicetable.app.registry import pack
+from dicetable.match.actions import PLAY, kind_of
+from dicetable.match.engine import header_refusal, new_match
+
+from sim.hw import hands
+from sim.hw.rig import VirtualTable
+from sim.play import play
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+TABLE_FUNCTIONS = ("all_items", "item_name", "value_words", "item_view", "entry_view",
+                   "ring_view", "deal_progress", "table_entry_seat", "meant_value")
+HOST_FUNCTIONS = ("describe", "narrate", "heuristic")
+
+
+@pytest.mark.parametrize("key", list(registry.GAMES))
+def test_each_entry_agrees_with_its_engine_and_its_package_is_complete(key):
+    g = registry.number(key)
+    cls = registry.part(g, "match").MATCH
+    assert cls.GAME == key
+    assert games.players(g) == (cls.MIN_PLAYERS, cls.MAX_PLAYERS)
+    assert games.options(g) == cls.OPTIONS | registry.COUNT
+    assert games.longest(g) == cls.MAX_COUNT
+    table = registry.part(g, "table")
+    for name in TABLE_FUNCTIONS:
+        assert callable(getattr(table, name)), name
+    assert table.identity is None or callable(table.identity)
+    assert isinstance(table.HAS_TRICKS, bool) and isinstance(table.HAS_PASS, bool)
+    host = registry.part(g, "host")
+    for name in HOST_FUNCTIONS:
+        assert callable(getattr(host, name)), name
+    assert (ROOT / "docs" / "rules" / (key + ".md")).exists()
+
+
+def test_one_vocabulary_the_simulator_names_items_as_the_board_does():
+    for g in range(games.count()):
+        host = registry.part(g, "host")
+        for item in games.all_items(g):
+            assert host.describe(item) == games.item_name(g, item, True)
+    assert games.title(1) == "Walzer"
+    assert "hearts Q" in [games.item_name(3, card) for card in games.all_items(3)]
+
+
+def test_a_key_is_registered_once():
+    with pytest.raises(ValueError, match="registered already"):
+        registry.register(("dtt",) + registry._ENTRIES[3][1:], "dicetable.games.dtt")
+
+
+@pytest.fixture
+def high_card():
+    from toy_game import ENTRY
+    g = registry.register(ENTRY, "toy_game")
+    try:
+        yield g
+    finally:
+        registry.forget(g)
+        registry.unregister("highcard")
+    assert registry.number("highcard") == -1
+
+
+def test_a_toy_game_added_through_the_registry_alone_is_played_on_the_virtual_table(high_card):
+    g = high_card
+    assert registry.GAMES[g] == "highcard" and g == 5
+    assert header_refusal("highcard", 4, 0) == "highcard is for 2 to 3 players, not 4"
+    vt = VirtualTable(seats=(0, 1, 2, 3, 4))
+    vt.storage.save_registry(pack(hands.full_registry()))   # its cards are tagged too
+    vt.boot()
+    t = vt.table
+    for _ in range(g):
+        vt.press(t.lead, PLUS)         # the menu offers it after the five games
+    assert ">game: High card" in t.text
+    assert vt.leds(CENTRE)[len(vt.leds(CENTRE)) * g // (g + 2)] == (40, 40, 40)
+    for _ in range(g):
+        vt.press(t.lead, MINUS)        # back to the first game
+    hands.choose_in_menu(vt, t, g, (0, 2, 4))
+    assert t.mode == "play" and t.match.GAME == "highcard"
+    assert vt.leds(2) == [fr.DIM_CYAN] * 8          # the deal: scan your cards
+    rng = random.Random(3)
+    tricks = 0
+    while t.mode == "play":
+        while t.trick_show is not None:
+            vt.wait(100)
+        a = rng.choice(hands.player_actions(t))
+        n = len(t.match.journal)
+        hands.make(vt, t, a)
+        assert t.match.journal[n] == a, vt.lines[-3:]
+        if kind_of(a) == PLAY and t.match.trick.count == 0:
+            tricks += 1
+            assert vt.leds(t.phys[t.match.last_winner])[0] == fr.WINNER
+    vt.wait(3000)
+    assert tricks == 3 and t.mode == "over"
+    assert any("deal card" in line for line in vt.lines)     # the table's log names its cards
+    assert sum(t.match.totals) == 3
+    header, actions, status = vt.storage.load()
+    assert status == 0 and header[0] == g and actions[2:] == t.match.journal
+
+
+def test_the_simulator_plays_and_narrates_a_registered_game(high_card):
+    out = []
+    match = play("highcard", 3, 0, ("heuristic", "random", "heuristic"), 4, out)
+    assert match.over() and out[0] == "High card, 3 players, registered hands, seed 4"
+    assert sum(line.endswith("wins the trick") for line in out) == 3
+    assert new_match("highcard", 2).players == 2

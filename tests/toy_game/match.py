@@ -1,0 +1,128 @@
+"""High card's match engine: scan three cards each, then three tricks."""
+
+from dicetable.match.actions import (
+    ALREADY_PLACED, DEAL, MALFORMED, MATCH_OVER, NOT_IN_HAND, OK, OUT_OF_TURN,
+    PLAY, TABLE, UNKNOWN_ITEM, WRONG_PHASE, action, kind_of, seat_of, value_of)
+from dicetable.match.engine import Match, check_header, malformed
+from dicetable.rules.trick import Trick
+
+from toy_game import rules
+
+NOWHERE = 255
+
+
+class HighCardMatch(Match):
+    GAME = "highcard"
+    MIN_PLAYERS = 2
+    MAX_PLAYERS = 3
+    OPTIONS = 0
+    MAX_COUNT = 3
+
+    def __init__(self, players, options=0):
+        check_header(type(self), players, options)
+        self.place = bytearray(rules.CARDS + 1)     # per card: holder seat, or NOWHERE
+        self.trick = Trick(players)
+        self.hand_n = bytearray(players)
+        self.totals = [0] * players
+        self.history = []
+        Match.__init__(self, players, options)
+
+    def reset(self):
+        for c in range(rules.CARDS + 1):
+            self.place[c] = NOWHERE
+        for s in range(self.players):
+            self.hand_n[s] = 0
+            self.totals[s] = 0
+        self.trick.clear()
+        self.history = []
+        self.turn = -1
+        self.tricks_done = 0
+        self.last_winner = -1
+
+    def _dealing(self):
+        return self.turn < 0
+
+    def refusal(self, a):
+        if malformed(a) or seat_of(a) >= self.players:
+            return MALFORMED
+        if self.over():
+            return MATCH_OVER
+        k, s, card = kind_of(a), seat_of(a), value_of(a)
+        if not 1 <= card <= rules.CARDS:
+            return UNKNOWN_ITEM
+        if k == DEAL:
+            if not self._dealing():
+                return WRONG_PHASE
+            if self.hand_n[s] == rules.HAND:
+                return OUT_OF_TURN
+            return OK if self.place[card] == NOWHERE else ALREADY_PLACED
+        if k != PLAY:
+            return WRONG_PHASE
+        if self._dealing():
+            return WRONG_PHASE
+        if s != self.turn:
+            return OUT_OF_TURN
+        return OK if self.place[card] == s else NOT_IN_HAND
+
+    def apply(self, a):
+        k, s, card = kind_of(a), seat_of(a), value_of(a)
+        if k == DEAL:
+            self.place[card] = s
+            self.hand_n[s] += 1
+            if sum(self.hand_n) == rules.HAND * self.players:
+                self.turn = 0
+            return
+        self.place[card] = NOWHERE - 1          # played
+        self.trick.add(s, card)
+        if self.trick.count < self.players:
+            self.turn = (s + 1) % self.players
+            return
+        best = 0
+        for i in range(1, self.trick.count):
+            if rules.beats(self.trick.items[i], self.trick.items[best]):
+                best = i
+        self.last_winner = self.trick.seats[best]
+        self.totals[self.last_winner] += 1
+        self.trick.clear()
+        self.tricks_done += 1
+        self.turn = self.last_winner
+        if self.tricks_done == rules.HAND:
+            self.history.append(list(self.totals))
+            self.turn = -2                       # over
+
+    def waiting(self):
+        if self.turn == -2:
+            return 0
+        if self._dealing():
+            return sum(1 << s for s in range(self.players) if self.hand_n[s] < rules.HAND)
+        return 1 << self.turn
+
+    def legal_actions(self, seat):
+        if seat == TABLE or not (self.waiting() >> seat) & 1:
+            return []
+        if self._dealing():
+            return [action(DEAL, seat, c) for c in range(1, rules.CARDS + 1)
+                    if self.place[c] == NOWHERE]
+        return [action(PLAY, seat, c) for c in self.hand(seat)]
+
+    def hand(self, seat):
+        """The cards `seat` holds."""
+        return [c for c in range(1, rules.CARDS + 1) if self.place[c] == seat]
+
+    def standings(self):
+        return [1 + sum(1 for t in self.totals if t > mine) for mine in self.totals]
+
+    def all_items(self):
+        return list(range(1, rules.CARDS + 1))
+
+    def inventory(self):
+        return self.all_items()
+
+
+MATCH = HighCardMatch
+
+
+def new(players, options=0):
+    """A fresh match of High card."""
+    return HighCardMatch(players, options)
+

@@ -1,0 +1,506 @@
+"""From a tag put down to the LEDs showing the answer, on the Pico: `make bench`.
+
+Prints, in this order: the readers' costs (tools/bench/bench_readers.py), the main
+loop at idle (tools/bench/bench_loop.py), the app's work per reader event, and the
+latency the main loop's schedule gives with them.
+
+THE APP'S WORK.  Under MicroPython (the WebAssembly build, the Pico's heap)
+the table app of five seats with its storage on the virtual flash and
+hal.pixels over the board's LED buffer, as sim/hw/rig.py wires them (its
+readers and buttons, which the app does not call, left out: with them the
+boot does not fit the Pico's heap today), a tag registered for every item
+of every game, and a whole 5-player Nokosu Dice match (the longest journal
+of any game) played from its first deal, every tag it takes measured: a
+round's end, its deal and its tricks come as often as in a real match.
+Each event is timed as the readers pass runs it:
+Table.reader_event (the frame drawn, the journal append) and pixels.show
+(the current limiter into the strip's buffer; the board's WS2812 then sends
+it by DMA), converted to Pico time with the unit of tools/bench/pico_cost.py.  An
+accepted play: a tag of an action the app offers, on its seat's reader; a
+refused one: the same tag on a reader where the app refuses it; each
+event's time is the fastest of three runs of the same events, each in
+units of the unit loop timed just before and after it.  The virtual NOR flash
+does in Python what the board does in C: its page program and erase stand
+in as no-ops that count the time the chip holds the CPU (0.4 ms a page
+program, 45 ms an erase, sim/hw/norflash.py), added to the event.
+
+THE LATENCY.  The main loop (hal/mainloop.py) in a simulation of its passes
+on one CPU, as MainLoop.run() runs them: each pass when it is due and the
+CPU is free, the earliest due first, its next due its start tick plus the
+wait it returned; every pass costs its modelled time and MainLoop.due()'s
+dispatch, every wake the loop's turn (tools/bench/bench_loop.py).  The readers
+pass runs the calls recorded in tools/bench/bench_readers.py with their costs,
+keeping the readers' two grids as Readers.service() does: a look at every
+reader each period, and between those, every AWAITED_MS, a look at the
+awaited reader alone.  An accepted tag comes where the table awaits it:
+seat 0, awaited, a tag held on every other reader; a refused one where it
+does not: seat 0, while seat 1 is awaited and seats 2 on hold a tag.  The
+7-byte tag, put down at a random moment, is found by the first look at its
+reader that begins after it (the calls recorded from a look at that point
+of the period on), read, read again (the confirming re-read), and its event
+runs the app (an app time drawn from the measured ones); the answer is on
+the LEDs when the DMA has sent the frame and the LEDs have latched it
+(hal/ws2812.py).  Buttons (nothing pressed) every BUTTON_MS and frames
+every FRAME_MS at random phases.  The collector: after an input, the
+readers pass after which no look at every reader nor a re-read is due for
+GC_MS collects (a gc.collect() took about 14 ms on a Pico with a fuller
+heap, issue 9), holding up the awaited reader's looks; "during a
+collection" draws the tag's moment within a collection that follows the
+look at every reader before it, so the look that finds it comes when the
+collection is over if that is later (recorded as a look GC_MS + 3 ms into
+the period).  The tables then weigh the awaited readers' period (and the
+period of the looks at every reader, nothing awaited) against the CPU
+they take at idle.
+"""
+
+import pathlib
+import random
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
+
+import bench_loop  # noqa: E402
+import bench_readers  # noqa: E402
+import pico_cost  # noqa: E402
+import table_config  # noqa: E402
+from hal.mainloop import BUTTON_MS, FRAME_MS, GC_MS  # noqa: E402
+from hal.readers import AWAITED_MS  # noqa: E402
+
+from sim.hw import hands, vrp2  # noqa: E402
+
+sys.modules.setdefault("rp2", vrp2.VRP2())    # hal.ws2812's timing constants only
+from hal.ws2812 import LATCH_US, US_PER_LED  # noqa: E402
+
+from sim.hw.norflash import ERASE_US, PROGRAM_US  # noqa: E402
+
+NOKOSU = 4
+PARTS = 240               # parts of the app's measurement: a whole match ...
+EVENTS = 3                # ... each with this many accepted and refused events
+RUNS = 3                  # runs of the same events: each event's fastest
+TRIALS = 20000
+GC_US = GC_MS * 1000
+LEDS = (max(table_config.seats) + 1) * table_config.LEDS_PER_SEAT + table_config.RING_LEDS
+LED_WIRE_US = LEDS * US_PER_LED + LATCH_US
+TARGET_MS = 50
+PERIODS_MS = (10, 15, 20, 25, 30)
+PERIOD_TRIALS = 4000      # per cell of the table of periods
+NO_APP = [(0.0, 0)]
+
+APP = pico_cost.TIMER + """
+#: next run
+from dicetable.app import games, registry
+from dicetable.app.events import CENTRE, TAG_PLACED, TAG_REMOVED
+from dicetable.app.rng import Rng
+from dicetable.app.table import SEATS_RECORD, SEED_RECORD, Table
+from dicetable.match.actions import TABLE, kind_of, seat_of, value_of
+from hal.pixels import Pixels
+from hal.storage import Storage
+from sim.hw import hands
+from sim.hw.rig import Config
+from sim.hw.vflash import VFlash
+#: next run
+flash = VFlash()
+storage = Storage(flash, segments=4)
+storage.save_registry(registry.pack(REGISTRY))
+REGISTRY = None
+#: next run
+storage.new_match(bytes([%(game)d, 5, 0, 0]), [SEATS_RECORD | 0x1F, SEED_RECORD | 1])
+"""
+
+BOOT = """
+#: next run
+
+
+class Strip:
+    # hal/ws2812.py as hal.pixels sees it: the buffer the DMA sends.
+    ORDER = (1, 0, 2)
+    bpp = 3
+
+    def __init__(self, n):
+        self.buf = bytearray(3 * n)
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+    def write(self):
+        pass
+
+
+def log(line):
+    pass
+
+
+class Hands:
+    # A player's hand on the app: what the readers and the buttons would call.
+    def scan(self, reader, uid):
+        t.reader_event(TAG_PLACED, reader, uid)
+        t.reader_event(TAG_REMOVED, reader, None)
+
+    def press(self, seat, code):
+        t.button(seat, code)
+
+
+t = Table(Config([0, 1, 2, 3, 4], 8, 16), storage, Rng(1), log)
+pixels = Pixels(Strip(%(leds)d), %(budget)d)
+surface = Hands()
+storage = None
+#: next run
+t.boot()
+held = [0]
+
+
+def program(block, buf, offset):
+    held[0] += %(program)d * (len(buf) // 256)
+
+
+def erase(block):
+    held[0] += %(erase)d
+
+
+flash.raw.program = program
+flash.raw.erase = erase
+now = [100000]
+tick = clock() - clock()
+
+
+def reader_of(a):
+    return CENTRE if seat_of(a) == TABLE else t.phys[seat_of(a)]
+
+
+def tag_action():
+    # A tag the app would take now; other actions (a value entered with the
+    # buttons, a draw of the table's) are made as the players would.
+    while True:
+        for a in hands.player_actions(t):
+            if games.is_item_kind(%(game)d, kind_of(a)):
+                return a
+        hands.make(surface, t, hands.player_actions(t)[0])
+
+
+def refusing(reader, a):
+    # Another seat's reader, on which the app refuses the tag, if any.
+    item = games.identity(%(game)d, value_of(a))
+    for k in range(1, t.match.players):
+        p = (t.player[reader] + k) %% t.match.players if reader != CENTRE else k
+        if not t.inputs.scan(p, item):
+            return t.phys[p]
+    return -1
+
+
+def event(reader, uid):
+    # In units of the unit loop timed just before and after.
+    held[0] = 0
+    u = unit_us()
+    t0 = clock()
+    t.reader_event(TAG_PLACED, reader, uid)
+    pixels.show(t.frame)
+    took = clock() - t0 - tick
+    u = (u + unit_us()) / 2
+    t.reader_event(TAG_REMOVED, reader, None)
+    return took / u
+
+
+def both():
+    now[0] += 10000
+    t.tick(now[0])
+    a = tag_action()
+    reader = reader_of(a)
+    uid = hands.uid_for(%(game)d, games.identity(%(game)d, value_of(a)))
+    n = len(t.match.journal)
+    wrong = refusing(reader, a)
+    if wrong >= 0:
+        refused = event(wrong, uid)
+        assert len(t.match.journal) == n, "not refused"
+        print("refused", refused, held[0])
+    now[0] += 10000
+    t.tick(now[0])
+    accepted = event(reader, uid)
+    print("accepted", accepted, held[0])
+    if len(t.match.journal) == n:
+        # The item could mean more than one action (a pick or a zero bid): the
+        # answer was the choice on the seat's LEDs; the buttons make it.
+        p = t.player[reader]
+        assert t.entries[p] is not None and t.entries[p].choice, "not accepted"
+        hands.choose(surface, t, p, a)
+"""
+
+PART = """
+#: next run
+for _ in range(%d):
+    if t.mode == "play":
+        both()
+"""
+
+
+def app_costs():
+    """{"accepted": [(Python us, flash us)], "refused": [...]} in Pico time: each
+    event the fastest of RUNS runs of the same events."""
+    script = "REGISTRY = %r\n" % (hands.full_registry(),) + APP % {"game": NOKOSU}
+    script += BOOT % {"game": NOKOSU, "program": PROGRAM_US, "erase": ERASE_US, "leds": LEDS,
+                      "budget": table_config.CURRENT_BUDGET_MA}
+    script += PART % EVENTS * PARTS
+    runs = []
+    for _ in range(RUNS):
+        got = {"accepted": [], "refused": []}
+        for line in pico_cost.run(script, timeout=900).splitlines():
+            word, units, flash = line.split()
+            got[word].append((float(units) * pico_cost.UNIT_US, int(flash)))
+        runs.append(got)
+    return {k: [min(r[k][i] for r in runs) for i in range(len(runs[0][k]))]
+            for k in runs[0]}
+
+
+# --- the schedule ------------------------------------------------------------------
+
+class Schedule:
+    """The main loop's passes on one CPU (see the module docstring).  The tag
+    goes on seat 0: awaited, looked at every `fast` ms besides the looks at
+    every reader; or, with `aside`, not awaited while seat 1 is; with `fast`
+    None, nothing is awaited.  `period`: the looks at every reader, if not
+    the readers' own (the calls recorded at theirs)."""
+
+    def __init__(self, readers, loop, scale, fast=None, aside=False, period=None):
+        calls = readers["calls"]
+        recorded = readers["period"]
+        self.scale = scale
+        self.period = period or recorded
+        self.fast = fast or self.period
+        self.aside = aside
+        dispatch = loop["dispatch"] * scale
+        self.turn = loop["turn"] * scale
+        if fast is None:
+            steady, tags = calls["held"], {0: calls["tag"]}
+        elif aside:
+            steady, tags = calls["aside/%d" % fast], {0: calls["refused/%d" % fast]}
+        else:
+            steady = calls["awaited/%d" % fast]
+            tags = {phase: calls["tag/%d+%d" % (fast, phase)]
+                    for phase in range(0, recorded, fast)}
+            tags["late"] = calls["late/%d" % fast][1:]      # after the look at every reader
+        every = [c for c in steady if c.now % recorded == 0]
+        alone = bench_readers.alone_calls(steady, recorded)
+        self.look = bench_readers.total(every).us(scale) / len(every) + dispatch
+        self.alone = bench_readers.total(alone).us(scale) / len(alone) + dispatch if alone else 0
+        # By the phase of the look that finds the tag: its calls until TAG_PLACED.
+        self.chains = {}
+        for phase, tag in tags.items():
+            placed = next(k for k, c in enumerate(tag) if c.events)
+            self.chains[phase] = [(c.cost.us(scale) + dispatch, c.wait) for c in tag[:placed + 1]]
+        self.buttons = loop["buttons"] * scale + dispatch
+        self.frames = loop["frames"] * scale + dispatch
+
+    def latency(self, app_us, rng, collecting):
+        """ms from the tag put down to the LEDs showing the answer, one trial."""
+        p = self.period
+        f = self.fast
+        t0 = 4 * p                                    # the look before the tag's
+        due = [0, 0, 0]
+        every = 0                                     # the next look at every reader
+        if collecting:
+            # A collection follows the look before the tag's; the tag comes during it.
+            gc_start = t0 + self.look / 1000
+            place = rng.uniform(gc_start, gc_start + GC_US / 1000)
+        else:
+            place = rng.uniform(t0, t0 + p)
+        t = rng.uniform(0, 1)                         # where in its ms the loop starts
+        chain = None                                  # the tag's calls, once found
+        while True:
+            i = 0 if due[0] <= due[1] else 1                 # the earliest, readers first
+            if due[2] < due[i]:
+                i = 2
+            if due[i] > t:
+                t = due[i] + self.turn / 1000         # asleep until then, then a turn
+            tick = int(t)
+            if i == 1:
+                t += self.buttons / 1000
+                due[1] = tick + BUTTON_MS - tick % BUTTON_MS
+                continue
+            if i == 2:
+                t += self.frames / 1000
+                due[2] = tick + FRAME_MS - tick % FRAME_MS
+                continue
+            if chain is None:
+                whole = tick >= every                 # else the awaited reader alone
+                if whole:
+                    every = tick + p - tick % p
+                if t >= place and (whole or not self.aside):
+                    late = collecting and not whole and "late" in self.chains
+                    chain = self.chains["late" if late else 0 if whole else tick % p // f * f]
+                else:
+                    t += (self.look if whole else self.alone) / 1000
+                    if collecting and tick == t0:
+                        t += GC_US / 1000
+                    due[0] = min(every, tick + f - tick % f)
+                    continue
+            cost, wait = chain[0]
+            chain = chain[1:]
+            t += cost / 1000
+            if not chain:
+                return t + (app_us + LED_WIRE_US) / 1000 - place
+            due[0] = tick + wait
+
+
+def percentiles(values):
+    v = sorted(values)
+    n = len(v)
+    return {p: v[min(n - 1, int(p / 100 * n))] for p in (50, 90, 99)} | {"max": v[-1]}
+
+
+def latencies(schedule, apps, collecting, seed=1, trials=TRIALS):
+    rng = random.Random(seed)
+    out = []
+    for _ in range(trials):
+        python, flash = rng.choice(apps)
+        out.append(schedule.latency(python * schedule.scale + flash, rng, collecting))
+    return percentiles(out)
+
+
+def print_app(apps, scale):
+    print("The app's work per reader event on the Pico (tools/bench/bench_latency.py): reader_event"
+          " with")
+    print("the frame drawn and the journal append, and pixels.show; %d events of each kind,"
+          % len(apps["accepted"]))
+    print("a whole 5-player Nokosu Dice match, %d tags registered; flash: the time the chip"
+          " holds the CPU."
+          % len(hands.full_registry()))
+    print()
+    print("| event | Python p50 ms | p90 | max | flash ms, max | calibrated p50 | max |")
+    print("|---|---|---|---|---|---|---|")
+    for kind in ("accepted", "refused"):
+        py = percentiles([p for p, _ in apps[kind]])
+        flash = max(f for _, f in apps[kind])
+        whole = percentiles([p * scale + f for p, f in apps[kind]])
+        print("| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
+            kind, py[50] / 1000, py[90] / 1000, py["max"] / 1000, flash / 1000,
+            whole[50] / 1000, whole["max"] / 1000))
+    print()
+
+
+def print_parts(readers, loop, apps):
+    """Where a tag's time goes, as the schedule adds it up."""
+    scale = readers["scale"]
+    f = AWAITED_MS
+    print("Where the time goes (tools/bench/bench_latency.py), ms:")
+    print()
+    print("| part | modelled | calibrated |")
+    print("|---|---|---|")
+    for k in (1.0, scale):
+        mine = Schedule(readers, loop, k, f)
+        other = Schedule(readers, loop, k, f, aside=True)
+        alone, whole = mine.chains[f], other.chains[0]
+        rows = [("waiting for the next look at an awaited reader (mean; at most %d)" % f, f / 2),
+                ("... at another reader (mean; at most %d)" % other.period, other.period / 2),
+                ("the look at the awaited reader alone that finds it: REQA, the first read",
+                 alone[0][0] / 1000),
+                ("the look at every reader that finds it: REQA, the first read",
+                 whole[0][0] / 1000),
+                ("the confirming re-read (WUPA, the UID again), TAG_PLACED, after the first",
+                 sum(c for c, _ in alone[1:]) / 1000),
+                ("... after the second (another reader's look between)",
+                 sum(c for c, _ in whole[1:]) / 1000)]
+        for kind in ("accepted", "refused"):
+            app = percentiles([p * k + fl for p, fl in apps[kind]])
+            rows.append(("the app, %s (p50; p99 %.1f)" % (kind, app[99] / 1000), app[50] / 1000))
+        rows.append(("the frame on the wire to the LEDs, and their latch", LED_WIRE_US / 1000))
+        if k == 1.0:
+            parts = rows
+        else:
+            for (name, m), (_, c) in zip(parts, rows):
+                print("| %s | %.1f | %.1f |" % (name, m, c))
+    print()
+
+
+def kinds(apps):
+    """(name, app costs, on the awaited reader) of each latency row."""
+    return (("accepted", apps["accepted"], True), ("refused", apps["refused"], False),
+            ("no app, awaited reader", NO_APP, True), ("no app, another reader", NO_APP, False))
+
+
+def print_latency(readers, loop, apps):
+    scale = readers["scale"]
+    period = readers["period"]
+    print("From a tag put down to the LEDs showing the answer (tools/bench/bench_latency.py): a"
+          " 7-byte tag on")
+    print("seat 0.  Accepted: seat 0 awaited (a look at it every %d ms), a tag held on every"
+          " other reader;" % AWAITED_MS)
+    print("refused: seat 1 awaited, a tag held on seats 2 on; every reader looked at every %d ms."
+          % period)
+    print("%d trials each; + the LEDs' %.1f ms on the wire; \"no app\": the reader path alone."
+          "  Target:" % (TRIALS, LED_WIRE_US / 1000))
+    print("p99 <= %d ms." % TARGET_MS)
+    print()
+    print("| model | event | when the tag comes | p50 ms | p90 | p99 | max |")
+    print("|---|---|---|---|---|---|---|")
+    done = {}
+
+    def lat(k, fast, kind, app, awaited, collecting):
+        # Each figure once: the table of periods repeats AWAITED_MS's.
+        key = (k, fast, kind, collecting)
+        if key not in done:
+            schedule = Schedule(readers, loop, k, fast, aside=not awaited and fast is not None)
+            done[key] = latencies(schedule, app, collecting)
+        return done[key]
+
+    for k, label in ((1.0, "modelled"), (scale, "calibrated x %.2f" % scale)):
+        for kind, app, awaited in kinds(apps):
+            for collecting in (False, True):
+                got = lat(k, AWAITED_MS, kind, app, awaited, collecting)
+                print("| %s | %s | %s | %.1f | %.1f | %.1f | %.1f |" % (
+                    label, kind, "during a collection" if collecting else "any moment",
+                    got[50], got[90], got[99], got["max"]))
+    print()
+    print("The awaited readers' period, calibrated: idle busy (tools/bench/bench_loop.py's passes,"
+          " the readers'")
+    print("calls of a recorded cycle) at the menu (nothing awaited), in a match (seat 0 awaited,"
+          " a tag")
+    print("on every other reader) and in provisioning (every reader awaited, none holding a"
+          " tag), and")
+    print("the p99 latency, any moment / during a collection (%d trials each)." % TRIALS)
+    print()
+    print("| awaited readers | busy, menu | busy, match | busy, provisioning | p99 no app, awaited"
+          " | p99 accepted | p99 refused |")
+    print("|---|---|---|---|---|---|---|")
+    for fast in (None,) + tuple(sorted(readers["awaited"], reverse=True)):
+        cycles = ("idle", "held", "idle") if fast is None else \
+            ("idle", "awaited/%d" % fast, "every/%d" % fast)
+        busy = [bench_loop.busy(loop, readers, scale, c)[1] for c in cycles]
+        p99 = {}
+        for kind, app, awaited in kinds(apps):
+            p99[kind] = "%.1f / %.1f" % tuple(lat(scale, fast, kind, app, awaited, c)[99]
+                                              for c in (False, True))
+        print("| %s | %.1f %% | %.1f %% | %.1f %% | %s | %s | %s |" % (
+            "every %d ms%s" % (fast, " (AWAITED_MS)" if fast == AWAITED_MS else "")
+            if fast else "as the others (before)", 100 * busy[0], 100 * busy[1],
+            100 * busy[2], p99["no app, awaited reader"], p99["accepted"], p99["refused"]))
+    print()
+    print("The period of the looks at every reader, nothing awaited, calibrated: idle busy and"
+          " the p99")
+    print("latency, any moment or during a collection, whichever is worse.")
+    print()
+    print("| period | busy, menu | busy, 5 tags held | p99 no app | p99 accepted | p99 refused |")
+    print("|---|---|---|---|---|---|")
+    for p in PERIODS_MS:
+        busy = [bench_loop.busy(loop, readers, scale, c, p)[1] for c in ("idle", "held")]
+        schedule = Schedule(readers, loop, scale, period=p)
+        worst = [max(latencies(schedule, app, c, trials=PERIOD_TRIALS)[99] for c in (False, True))
+                 for app in (NO_APP, apps["accepted"], apps["refused"])]
+        print("| %d ms%s | %.1f %% | %.1f %% | %.1f | %.1f | %.1f |" % (
+            p, " (PERIOD_MS)" if p == period else "", 100 * busy[0], 100 * busy[1],
+            worst[0], worst[1], worst[2]))
+    print()
+
+
+def main():
+    readers = bench_readers.main()
+    loop = bench_loop.measure()
+    bench_loop.print_busy(loop, readers)
+    apps = app_costs()
+    print_app(apps, readers["scale"])
+    print_parts(readers, loop, apps)
+    print_latency(readers, loop, apps)
+
+
+if __name__ == "__main__":
+    main()
