@@ -32,10 +32,12 @@ _feeder = None
 
 
 def requested():
+    """True while the maintenance button is held."""
     return Pin(pins.MAINTENANCE, Pin.IN, Pin.PULL_UP).value() == 0
 
 
 def watchdog_running():
+    """True once the watchdog has been started (it cannot be stopped)."""
     return mem32[WATCHDOG_CTRL] & WATCHDOG_ENABLE != 0
 
 

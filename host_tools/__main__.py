@@ -522,7 +522,7 @@ def main(argv: list[str] | None = None) -> int:
     command = ""
     args = None
     try:            # a name the terminal cannot show is escaped, not a crash
-        getattr(sys.stdout, "reconfigure")(errors="backslashreplace")
+        sys.stdout.reconfigure(errors="backslashreplace")  # pyright: ignore[reportAttributeAccessIssue]
     except (AttributeError, ValueError, OSError):
         pass
     try:

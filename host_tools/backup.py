@@ -38,7 +38,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hal import storage as st
-
 from host_tools.board import Board
 from host_tools.errors import ToolError, read_bytes, shown, why
 from host_tools.journal_image import (  # noqa: F401  (load_image, encode: the API)

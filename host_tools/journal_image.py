@@ -34,7 +34,6 @@ from dicetable.app.table import SEATS_RECORD, SEED_RECORD
 from dicetable.match.actions import KIND_SHIFT, OK, REFUSAL_NAMES
 from dicetable.match.engine import journal_header, journal_header_refusal, malformed, new_match
 from hal import storage as st
-
 from host_tools.errors import ToolError, read_bytes, size_text
 from sim.hw.norflash import BLOCK, NorFlash
 from sim.hw.vflash import VFlash

@@ -45,7 +45,6 @@ from dicetable.app import games
 from dicetable.app.registry import pack, uid_hex, unpack
 from dicetable.match.engine import GAMES
 from hal.storage import OK, Storage
-
 from host_tools.errors import ToolError, read_bytes
 from sim.hw.vflash import VFlash
 
@@ -118,7 +117,7 @@ def item_names(g: int) -> dict[int, str]:
     plain = [games.item_name(g, v) for v in items]
     names = {}
     copies: dict[str, int] = {}
-    for v, name in zip(items, plain):
+    for v, name in zip(items, plain, strict=True):
         if plain.count(name) > 1:
             copies[name] = copies.get(name, 0) + 1
             name = "%s copy %d" % (name, copies[name])

@@ -17,7 +17,6 @@ import os
 import pathlib
 
 from dicetable.match.engine import header_refusal
-
 from host_tools import journal_image
 from host_tools.errors import ToolError, shown, why
 from sim import matchfile

@@ -30,7 +30,6 @@ try:
         header_refusal,
         options,
     )
-
     from sim import matchfile
     from sim.play import BOTS, RefusedAction, play, player_range, replay
 except KeyboardInterrupt:           # Ctrl-C before main() could take it
@@ -335,7 +334,6 @@ def do_replay(path, out):
 
 def do_table(args):
     from dicetable.app.menu import F_HANDS, F_LENGTH, F_ROLLS, F_VARIANT
-
     from sim import terminal
     menu = {F_HANDS: int(args.open_play), F_ROLLS: int(args.table_rolls),
             F_VARIANT: int(args.variant), F_LENGTH: args.length or 0}

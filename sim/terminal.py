@@ -25,7 +25,6 @@ from dicetable.app.events import CENTRE, LONG, MINUS, OK, PLUS
 from dicetable.app.registry import pack
 from dicetable.games import GAMES, part
 from dicetable.match.actions import TABLE
-
 from sim.hw import hands
 from sim.hw.rig import VirtualTable
 

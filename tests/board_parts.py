@@ -23,13 +23,13 @@ import sys
 import time
 import types
 
-import hal
 import pins
+
+import hal
 from dicetable.app.events import CENTRE
 from hal import buttons as hal_buttons
 from hal import storage as hal_storage
 from hal.chipselect import GPIO_OUT_CLR, GPIO_OUT_SET, GPIO_OUT_XOR
-
 from sim.hw.clock import Clock
 from sim.hw.vflash import VFlash
 from sim.hw.vmfrc522 import VMFRC522

@@ -13,6 +13,8 @@ import random
 
 import mpy_wasm
 import pytest
+from match_helpers import snapshot
+
 from dicetable import games as registry
 from dicetable.app import frames as fr
 from dicetable.app import games
@@ -75,8 +77,6 @@ from dicetable.match.engine import (
     malformed,
     options,
 )
-from match_helpers import snapshot
-
 from sim.hw import hands
 from sim.hw.hands import choose_in_menu, full_registry, uid_for
 
@@ -874,7 +874,7 @@ def test_the_menu_offers_exactly_what_the_engines_take():
         assert F_LENGTH in m.fields()
         for values in product((0, 1), repeat=len(flags)):
             for length in range(games.longest(g) + 1):
-                for f, v in zip(flags, values):
+                for f, v in zip(flags, values, strict=True):
                     m.values[f] = v
                 m.values[F_LENGTH] = length
                 for players in range(8):

@@ -11,9 +11,9 @@ benches).  tools/bench/bench_heap.py plays the matches and prints the figures.
 import bench_heap
 import mpy_wasm
 import pytest
+
 from dicetable.app import games
 from dicetable.app.registry import RECORD, pack
-
 from sim.hw import hands
 
 PER_ACTION = 4096                       # bytes an accepted action may allocate

@@ -3,13 +3,6 @@ the rows of docs/refusals.md ("At the table") that tests/test_app.py does not
 already pin: the menu's, provisioning's, a storage that fails, and the lines
 a power-up writes when the journal or the registry cannot be used as it is."""
 
-from dicetable.app import games
-from dicetable.app.events import CENTRE, LONG, MINUS, OK, PLUS, TAG_PLACED
-from dicetable.app.registry import pack
-from dicetable.app.rng import Rng
-from dicetable.app.table import Table
-from dicetable.games.nokosu import rules as nk
-from dicetable.match.actions import OUT_OF_RANGE, OUT_OF_TURN, UNKNOWN_ITEM, WRONG_PHASE
 from test_app import (
     DTWWW,
     NOKOSU,
@@ -24,6 +17,14 @@ from test_app import (
     reboot,
     refused,
 )
+
+from dicetable.app import games
+from dicetable.app.events import CENTRE, LONG, MINUS, OK, PLUS, TAG_PLACED
+from dicetable.app.registry import pack
+from dicetable.app.rng import Rng
+from dicetable.app.table import Table
+from dicetable.games.nokosu import rules as nk
+from dicetable.match.actions import OUT_OF_RANGE, OUT_OF_TURN, UNKNOWN_ITEM, WRONG_PHASE
 
 
 def failing(d, method):

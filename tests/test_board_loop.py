@@ -15,10 +15,10 @@ import pins
 import pytest
 import table_config
 from board_parts import Parts, Recorded
-from dicetable.app.events import PLUS
-from dicetable.app.frames import ORDER as FRAME_ORDER
 from forked import in_a_fork
 
+from dicetable.app.events import PLUS
+from dicetable.app.frames import ORDER as FRAME_ORDER
 from sim.hw.vpixels_portable import decode
 from sim.hw.vtag import VTag
 

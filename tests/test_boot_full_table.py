@@ -19,13 +19,13 @@ accepted action."""
 import bench_heap
 import mpy_wasm
 import pytest
+
 from dicetable import games as registry
 from dicetable.app.inputs import Inputs
 from dicetable.app.registry import pack
 from dicetable.app.rng import draw
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD
 from dicetable.match.engine import GAMES, TABLE_ROLLS, options
-
 from sim.hw import hands
 from sim.play import play
 

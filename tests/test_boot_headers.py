@@ -17,6 +17,7 @@ import random
 
 import mpy_wasm
 import pytest
+
 from dicetable import games as registry
 from dicetable.app import games
 from dicetable.app.events import CENTRE, OK
@@ -24,7 +25,6 @@ from dicetable.app.rng import Rng
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD, Table
 from dicetable.match.engine import GAMES, header_refusal, journal_header_refusal
 from hal.storage import Storage
-
 from sim.hw import hands
 from sim.hw.rig import Config, VirtualTable
 

@@ -13,9 +13,10 @@ from fractions import Fraction
 from itertools import permutations, product
 
 import pytest
-from dicetable.games.dicefull import rules as df
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+
+from dicetable.games.dicefull import rules as df
 
 # --- Reference face tables, as printed on the dice --------------------------------
 
@@ -73,7 +74,7 @@ def number_choices(faces):
         if len(used) != len(set(used)):
             continue
         made = [numbers[a] + numbers[b] if sign == "+" else numbers[a] - numbers[b]
-                for sign, pair in zip(signs, chosen) if pair for a, b in [pair]]
+                for sign, pair in zip(signs, chosen, strict=True) if pair for a, b in [pair]]
         yield [x for i, x in enumerate(numbers) if i not in used] + made
 
 
@@ -216,7 +217,7 @@ def test_challenge_set_r9():
     families = Counter(ch[df.FAMILY] for ch in df.CHALLENGES)
     assert len(df.CHALLENGES) >= 12
     assert all(families[f] >= 2 for f in range(df.FAMILY_COUNT))
-    for family, test, k, v, vp in df.CHALLENGES:
+    for _family, test, k, _v, vp in df.CHALLENGES:
         assert 0 <= test < df.TEST_COUNT and vp >= 1
         assert not (test == df.TOTAL_MULTIPLE and k <= 0)
 

@@ -7,10 +7,11 @@ RULES.md section 4, or checks an invariant a whole random deal must keep.
 from array import array
 
 import pytest
-from dicetable.games.dtt import rules as dtt
-from dicetable.rules.trick import Trick
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from dicetable.games.dtt import rules as dtt
+from dicetable.rules.trick import Trick
 
 DECK = dtt.deck()
 # Independent of the core's rank indices: printed values, strongest first,
@@ -69,14 +70,14 @@ def reference_standing(cumulative, sign):
 
 
 def reference_scores(bids, taken, cumulative):
-    ok = [b == t for b, t in zip(bids, taken)]
-    winners = [b for b, m in zip(bids, ok) if m]
+    ok = [b == t for b, t in zip(bids, taken, strict=True)]
+    winners = [b for b, m in zip(bids, ok, strict=True) if m]
     if len(winners) == 3:
         return reference_standing(cumulative, 1)
     if not winners:
         return reference_standing(cumulative, -1)
     if len(winners) == 2:
-        return [b + 10 if m else -(sum(winners) + 20) for b, m in zip(bids, ok)]
+        return [b + 10 if m else -(sum(winners) + 20) for b, m in zip(bids, ok, strict=True)]
     return [2 * winners[0] + 20 if m else -(winners[0] + 10) for m in ok]
 
 
@@ -227,7 +228,7 @@ def test_deal_scores_match_reference_and_sum_to_zero(outcome):
 def test_a_maker_never_loses_unless_all_made(outcome):
     bid, taken, cumulative = outcome
     scores = dtt.deal_scores(bid, taken, cumulative)
-    makers = [b == t for b, t in zip(bid, taken)]
+    makers = [b == t for b, t in zip(bid, taken, strict=True)]
     if 0 < makers.count(True) < 3:
         for p in range(3):
             assert (scores[p] > 0) == makers[p]

@@ -8,10 +8,11 @@ the core computes it.
 from array import array
 
 import pytest
-from dicetable.games.dtwww import rules as dt
-from dicetable.rules.trick import Trick
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from dicetable.games.dtwww import rules as dt
+from dicetable.rules.trick import Trick
 
 R, B, G, W = dt.RED, dt.BLUE, dt.GREEN, dt.WHITE
 BOX = dt.box()
@@ -68,7 +69,7 @@ def ref_result(trick_items):
 
 def ref_ranks(totals, counts):
     """Standard competition ranking by sorting: rank = 1 + index of the first equal key."""
-    keys = [(c > 0, t, -c) for t, c in zip(totals, counts)]
+    keys = [(c > 0, t, -c) for t, c in zip(totals, counts, strict=True)]
     ordered = sorted(keys, reverse=True)
     return [ordered.index(k) + 1 for k in keys]
 
@@ -122,7 +123,7 @@ score_table = st.integers(2, 5).flatmap(lambda n: st.tuples(
 
 def consistent(counts, totals):
     """No score dice -> total 0 (the input the table can produce)."""
-    return [t if c else 0 for c, t in zip(counts, totals)]
+    return [t if c else 0 for c, t in zip(counts, totals, strict=True)]
 
 
 # --- encoding -------------------------------------------------------------------------

@@ -4,6 +4,8 @@ import importlib
 import random
 
 import pytest
+from match_helpers import new_match, play_random, snapshot
+
 from dicetable.match.actions import NOTHING_TO_UNDO, OK
 from dicetable.match.engine import (
     GAMES,
@@ -16,7 +18,6 @@ from dicetable.match.engine import (
     journal_header_refusal,
     options,
 )
-from match_helpers import new_match, play_random, snapshot
 
 
 def match_class(game):

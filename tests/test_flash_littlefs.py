@@ -17,7 +17,6 @@ littlefs = pytest.importorskip("littlefs")
 
 from dicetable.app.registry import pack  # noqa: E402
 from hal.storage import OK, Storage  # noqa: E402
-
 from sim.hw.norflash import BLOCK, NorFlash  # noqa: E402
 from sim.play import play  # noqa: E402
 

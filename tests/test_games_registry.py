@@ -8,6 +8,7 @@ import pathlib
 import random
 
 import pytest
+
 from dicetable import games as registry
 from dicetable.app import frames as fr
 from dicetable.app import games
@@ -15,7 +16,6 @@ from dicetable.app.events import CENTRE, MINUS, PLUS
 from dicetable.app.registry import pack
 from dicetable.match.actions import PLAY, kind_of
 from dicetable.match.engine import header_refusal, new_match
-
 from sim.hw import hands
 from sim.hw.rig import VirtualTable
 from sim.play import play

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from dicetable.app.registry import pack
 
+from dicetable.app.registry import pack
 from host_tools.backup import RestoreError, backup, encode, load_image, restore
 from host_tools.board import Board, NoBoard
 from host_tools.flash import _sha, build, flash
@@ -190,7 +190,6 @@ def _match(n_actions: int) -> tuple[bytes, list[int]]:
 def _board_files(header: bytes, actions: list[int]) -> dict[str, bytes]:
     """The journal's files as a board holds them, and its registry."""
     from hal.storage import Storage
-
     from sim.hw.vflash import VFlash
     flash = VFlash()
     s = Storage(flash)

@@ -25,13 +25,13 @@ import sys
 import time
 
 import pytest
-from dicetable.app import games
-from dicetable.app.table import SEATS_RECORD, SEED_RECORD
-from dicetable.match.engine import GAMES
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import sim  # noqa: F401
+from dicetable.app import games
+from dicetable.app.table import SEATS_RECORD, SEED_RECORD
+from dicetable.match.engine import GAMES
 from host_tools import backup as bk
 from host_tools import registry_csv
 from host_tools.__main__ import main
@@ -78,7 +78,6 @@ GAME_7 = encode(bytes((7, 3, 0, 0)), [])                 # a game number past th
 
 def _cleared() -> bytes:
     from hal.storage import Storage
-
     from host_tools.journal_image import segment_name
     from sim.hw.vflash import VFlash
     flash = VFlash()
@@ -495,7 +494,6 @@ def board_files() -> dict[str, bytes]:
     """A board's flash with the full registry and the Walzer match running (made once:
     the journal's area number is drawn at random)."""
     from hal.storage import Storage
-
     from sim.hw.vflash import VFlash
     flash = VFlash()
     s = Storage(flash)

@@ -13,6 +13,8 @@ import threading
 import time
 
 import pytest
+
+import sim  # noqa: F401
 from dicetable import games as registry
 from dicetable.app import games
 from dicetable.app.registry import Registry, pack
@@ -20,8 +22,6 @@ from dicetable.app.table import SEATS_RECORD, SEED_RECORD
 from dicetable.match.engine import GAMES
 from hal.journal import RECORDS
 from hal.storage import Storage
-
-import sim  # noqa: F401
 from host_tools import monitor, registry_csv
 from host_tools.__main__ import main
 from host_tools.backup import encode
@@ -312,8 +312,10 @@ def test_the_freezing_manifest_freezes_the_package_without_the_host_sides(monkey
     # MicroPython's build executes the manifest in its folder with these functions.
     firmware = pathlib.Path(__file__).resolve().parent.parent / "firmware"
     calls = []
-    record = {name: (lambda name: lambda *a, **k: calls.append((name, a, k)))(name)
-              for name in ("include", "package", "module")}
+    def recorder(name):
+        return lambda *a, **k: calls.append((name, a, k))
+
+    record = {name: recorder(name) for name in ("include", "package", "module")}
     monkeypatch.chdir(firmware)
     exec((firmware / "manifest.py").read_text(), dict(record))
     packages = {a[0]: k.get("files") for name, a, k in calls if name == "package"}

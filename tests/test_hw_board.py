@@ -10,15 +10,15 @@ import types
 import mpy_wasm
 import pins
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames
+
 from dicetable.app.events import LONG, MINUS, OK, PLUS
 from dicetable.app.frames import ORDER as FRAME_ORDER
 from hal.buttons import Buttons, input_pins
 from hal.display import Display
 from hal.pixels import Pixels, estimate_ma
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames
-
 from hardware.rp2040 import PICO_GPIOS
 from sim.hw.vbuttons import VButtons
 from sim.hw.vpin import VDecoder, VPin
@@ -262,7 +262,7 @@ def polls_with_a_gap(vb, buttons, until, gap_at, gap_ms, step=5):
     t = 0
     while t <= until:
         vb.advance(t)
-        buttons.poll(t, lambda s, c: events.append((t, s, c)))
+        buttons.poll(t, lambda s, c, t=t: events.append((t, s, c)))
         if gap_at <= t < gap_at + step:
             for u in range(t + 1, t + gap_ms):     # the pins move, nobody polls
                 vb.advance(u)
@@ -303,7 +303,7 @@ def test_one_read_of_every_level_gives_the_same_presses():
 
     def levels():
         word = 0
-        for pin, n in zip(flat, gpios):
+        for pin, n in zip(flat, gpios, strict=True):
             word |= pin.value() << n
         return word
 

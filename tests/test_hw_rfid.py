@@ -10,11 +10,11 @@ import random
 
 import mpy_wasm
 import pytest
+
 from dicetable.app import events
 from hal import mfrc522 as drv
 from hal import readers as readers_mod
 from hal.readers import Readers
-
 from sim.hw import vmfrc522 as vm
 from sim.hw.clock import Clock
 from sim.hw.vmfrc522 import VMFRC522, ResetLine
@@ -634,7 +634,7 @@ def counting_init(readers, i):
 def test_a_silent_reader_faults_once_and_comes_back(miso):
     bench = Bench(3)
     tags = [VTag(UID4), VTag(UID7), VTag(UID4B)]
-    for chip, tag in zip(bench.chips, tags):
+    for chip, tag in zip(bench.chips, tags, strict=True):
         chip.place(tag)
     assert bench.poll(2) == [(PLACED, 0, UID4), (PLACED, 1, UID7), (PLACED, 2, UID4B)]
     bench.chips[1].silence(miso)
@@ -723,7 +723,7 @@ def test_service_looks_at_every_empty_reader_once_a_period_and_sleeps_between():
     reqa = [c.reqa + c.wupa for c in bench.chips]
     services = bench.services
     assert bench.serve(1000) == []
-    looks = [c.reqa + c.wupa - r for c, r in zip(bench.chips, reqa)]
+    looks = [c.reqa + c.wupa - r for c, r in zip(bench.chips, reqa, strict=True)]
     assert looks == [1000 // readers_mod.PERIOD_MS] * (CENTRE + 1)
     # All readers' REQAs and their answers in one call: one call a period,
     # on the grid of the period.
@@ -818,7 +818,7 @@ def test_service_confirms_a_new_tag_at_once_not_a_period_later(uid, awaited):
     period = readers_mod.AWAITED_MS if awaited else readers_mod.PERIOD_MS
     bench.serve(100)
     rng = random.Random(7)
-    for trial in range(10):
+    for _ in range(10):
         bench.serve(rng.randrange(readers_mod.PERIOD_MS))  # a random moment
         tag = VTag(uid)
         bench.chips[0].place(tag)
@@ -841,7 +841,7 @@ def test_an_awaited_readers_confirmation_still_waits_confirm_ms(uid):
     bench.serve(100)
     times = looked_at(bench)
     rng = random.Random(11)
-    for trial in range(12):
+    for _ in range(12):
         bench.serve(rng.randrange(readers_mod.PERIOD_MS))
         tag = VTag(uid)
         bench.chips[0].place(tag)

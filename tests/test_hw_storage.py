@@ -11,14 +11,14 @@ import random
 
 import mpy_wasm
 import pytest
-from dicetable.app.registry import MAX_TAGS, RECORD, Registry, pack, unpack
-from dicetable.match.engine import GAMES, options
-from hal.journal import PAGE, RECORDS
-from hal.storage import CORRUPT, NONE, OK, TORN, UNDO, FlashFS, Storage, crc16
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames
 
+from dicetable.app.registry import MAX_TAGS, RECORD, Registry, pack, unpack
+from dicetable.match.engine import GAMES, options
+from hal.journal import PAGE, RECORDS
+from hal.storage import CORRUPT, NONE, OK, TORN, UNDO, FlashFS, Storage, crc16
 from sim.hw.norflash import BLOCK, ERASE_US, NorFlash
 from sim.hw.norflash import PowerLost as NorPowerLost
 from sim.hw.vflash import PowerLost, VFlash

@@ -9,13 +9,13 @@ import gc
 
 import mpy_wasm
 import pytest
+
 from dicetable.app import games
 from dicetable.app.events import OK, TAG_PLACED
 from dicetable.app.registry import pack
 from dicetable.match.actions import kind_of, seat_of, value_of
 from hal.mainloop import BUTTON_MS, FRAME_MS, GC_MS, MainLoop
 from hal.readers import AWAITED_MS, PERIOD_MS
-
 from sim.hw import hands
 from sim.hw.rig import VirtualTable
 from sim.hw.vloop import VirtualLoop
@@ -293,7 +293,7 @@ def test_the_readers_look_often_where_the_match_awaits_an_item():
         assert vt.readers.awaited == mask == 1 << reader    # the seat to play
         before = looks(vt)
         passes.run_for(400)
-        got = [a - b for a, b in zip(looks(vt), before)]
+        got = [a - b for a, b in zip(looks(vt), before, strict=True)]
         # Nothing on the table: a frame a look, every AWAITED_MS where the
         # table awaits an item, every PERIOD_MS elsewhere.
         assert [got[i] for i in vt.indices] == \

@@ -14,9 +14,10 @@ import importlib
 import random
 
 import pytest
+from match_helpers import seats_waiting, snapshot
+
 from dicetable.match.actions import MALFORMED, OK, TABLE
 from dicetable.match.engine import GAMES, malformed, options
-from match_helpers import seats_waiting, snapshot
 
 MATCHES = 2     # per game and set of options
 

@@ -11,6 +11,8 @@ from fractions import Fraction
 from itertools import permutations, product
 
 import pytest
+from match_helpers import play_random, seats_waiting, snapshot
+
 from dicetable.games.dicefull import host as text
 from dicetable.games.dicefull import match as engine
 from dicetable.games.dicefull import rules as df
@@ -34,7 +36,6 @@ from dicetable.match.actions import (
     value_of,
 )
 from dicetable.match.engine import LONGEST, OPEN_PLAY, TABLE_ROLLS, VARIANT, header_refusal, options
-from match_helpers import play_random, seats_waiting, snapshot
 
 ALL_OPTIONS = (0, TABLE_ROLLS, VARIANT, VARIANT | TABLE_ROLLS, options(0, 3),
                options(TABLE_ROLLS, 12), options(VARIANT, 1))
@@ -109,7 +110,7 @@ def number_lists(faces):
         if len(used) != len(set(used)):
             continue
         made = [numbers[a] + numbers[b] if sign == "+" else numbers[a] - numbers[b]
-                for sign, pair in zip(signs, chosen) if pair for a, b in [pair]]
+                for sign, pair in zip(signs, chosen, strict=True) if pair for a, b in [pair]]
         yield [x for i, x in enumerate(numbers) if i not in used] + made
 
 
@@ -601,7 +602,7 @@ def test_waiting_seats_and_legal_actions_agree_and_every_die_is_somewhere():
     rng = random.Random(9)
     for players in (2, 3, 4, 5):
         for opts in ALL_OPTIONS:
-            def step(match, a):
+            def step(match, a, players=players):
                 assert sorted(match.inventory()) == sorted(match.all_items())
                 waited = seats_waiting(match)
                 for seat in list(range(players)) + [TABLE]:

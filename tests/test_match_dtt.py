@@ -9,6 +9,8 @@ rules core: trump from the face-up cards (R10), trick winners, deal scores.
 import random
 
 import pytest
+from match_helpers import play_random, random_chooser, seats_waiting, snapshot
+
 from dicetable.games.dtt import host as text
 from dicetable.games.dtt import match as engine
 from dicetable.games.dtt import rules as dtt
@@ -36,7 +38,6 @@ from dicetable.match.actions import (
     value_of,
 )
 from dicetable.match.engine import LONGEST, OPEN_PLAY, TABLE_ROLLS, VARIANT, options
-from match_helpers import play_random, random_chooser, seats_waiting, snapshot
 
 S, H, D, C = 0, 1, 2, 3
 # Printed values, strongest first (RULES.md: A 3 K Q J 7 6 5 4 2).
@@ -83,16 +84,16 @@ def ref_standing(cumulative, sign):
 
 
 def ref_scores(bids, taken, cumulative):
-    made = [b == t for b, t in zip(bids, taken)]
+    made = [b == t for b, t in zip(bids, taken, strict=True)]
     n = sum(made)
     if n == 3:
         return ref_standing(cumulative, 1)
     if n == 0:
         return ref_standing(cumulative, -1)
     if n == 2:
-        both = sum(b for b, m in zip(bids, made) if m)
-        return [b + 10 if m else -(both + 20) for b, m in zip(bids, made)]
-    bid = [b for b, m in zip(bids, made) if m][0]
+        both = sum(b for b, m in zip(bids, made, strict=True) if m)
+        return [b + 10 if m else -(both + 20) for b, m in zip(bids, made, strict=True)]
+    bid = [b for b, m in zip(bids, made, strict=True) if m][0]
     return [2 * bid + 20 if m else -(bid + 10) for m in made]
 
 
@@ -123,9 +124,9 @@ def recompute(journal, deals):
             b = [bids[0], bids[1], bids[2]]
             scores = ref_scores(b, taken, list(totals))
             assert sum(scores) == 0
-            outcomes.append(sum(x == y for x, y in zip(b, taken)))
+            outcomes.append(sum(x == y for x, y in zip(b, taken, strict=True)))
             history.append(scores)
-            totals = [x + y for x, y in zip(totals, scores)]
+            totals = [x + y for x, y in zip(totals, scores, strict=True)]
             reveals, bids, plays = [], {}, []
     assert len(history) == deals
     return history, totals, outcomes
@@ -209,8 +210,8 @@ def test_trick_records_follow_each_trick():
             items = list(m.last_trick_items)
             seats = list(m.last_trick_seats)
             assert seats[0] == m.last_leader
-            tricks.append((m.last_winner, list(zip(seats, items))))
-            assert m.last_winner == ref_winner(list(zip(seats, items)), ref_trump(
+            tricks.append((m.last_winner, list(zip(seats, items, strict=True))))
+            assert m.last_winner == ref_winner(list(zip(seats, items, strict=True)), ref_trump(
                 [m.faceup[i] for i in range(4)]))
             assert m.leader == m.turn == m.last_winner
             assert sum(m.taken) == m.tricks_done
@@ -448,10 +449,10 @@ def test_dealer_rotates_and_the_dealers_left_leads_first():
     rng = random.Random(15)
     seen = []
     for deal in range(3):
-        advance(match, rng, lambda m: m.phase == engine.PLAYING and m.tricks_done == 0
+        advance(match, rng, lambda m, deal=deal: m.phase == engine.PLAYING and m.tricks_done == 0
                 and m.trick.count == 0 and len(m.history) == deal)
         seen.append((match.dealer, match.turn))
-        advance(match, rng, lambda m: len(m.history) == deal + 1)
+        advance(match, rng, lambda m, deal=deal: len(m.history) == deal + 1)
     assert seen == [(0, 1), (1, 2), (2, 0)]
     assert match.over()
 
@@ -489,7 +490,7 @@ def test_inventory_at_every_step_in_both_modes():
         everything = sorted(match.all_items())
         assert len(everything) == 40 and len(set(everything)) == 40
 
-        def on_step(m, a):
+        def on_step(m, a, everything=everything):
             assert sorted(m.inventory()) == everything
 
         play_random(match, random.Random(18), on_step=on_step)

@@ -8,6 +8,8 @@ text by sorting, independently of the rules core the engine calls.
 import random
 
 import pytest
+from match_helpers import play_random, seats_waiting, snapshot
+
 from dicetable.games.dtwww import host as text
 from dicetable.games.dtwww import match as M
 from dicetable.games.dtwww import rules as dt
@@ -34,7 +36,6 @@ from dicetable.match.actions import (
     value_of,
 )
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, options
-from match_helpers import play_random, seats_waiting, snapshot
 
 R, B, G, W = dt.RED, dt.BLUE, dt.GREEN, dt.WHITE
 D4, D6, D8, D10, D12, D20 = range(6)
@@ -380,7 +381,7 @@ def ref_trick(items):
 
 
 def ref_ranks(totals, counts):
-    keys = [(c > 0, t, -c) for t, c in zip(totals, counts)]   # R2, total, fewer dice
+    keys = [(c > 0, t, -c) for t, c in zip(totals, counts, strict=True)]   # R2, total, fewer dice
     ordered = sorted(keys, reverse=True)
     return [ordered.index(k) + 1 for k in keys]                # R1: competition ranks
 
@@ -507,7 +508,7 @@ def test_roll_off_journal_and_rounds():
         m = M.new(2)
         rounds = []
 
-        def step(m, a):
+        def step(m, a, rounds=rounds):
             if m.event & M.EV_ROLLOFF_ROUND:
                 rounds.append(list(m.last_rolls))
         play_random(m, rng, d4_roll_off, step)

@@ -13,13 +13,12 @@ import ast
 
 import mpy_wasm
 import pytest
-from dicetable.match.actions import NOTHING_TO_UNDO, OK
-from dicetable.match.engine import GAMES
 from match_helpers import new_match, snapshot
 from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames, reached, source
 
+from dicetable.match.actions import NOTHING_TO_UNDO, OK
+from dicetable.match.engine import GAMES
 from sim.play import play
-
 
 # What a refold may allocate.  MicroPython's heap comes in 16-byte blocks: a
 # list takes one for the object and one per 4 items; `[0] * n` also makes the

@@ -12,9 +12,10 @@ import importlib
 import random
 
 import pytest
+from match_helpers import new_match, play_random, seats_waiting, snapshot
+
 from dicetable.match.actions import TABLE, action, kind_of, value_of
 from dicetable.match.engine import GAMES
-from match_helpers import new_match, play_random, seats_waiting, snapshot
 
 MATCHES = 200
 # The full undo check folds the journal again at every step; it runs on the
@@ -93,7 +94,7 @@ def test_random_matches_keep_every_invariant(game, players):
         match = new_match(game, players)
         fully = number < FULLY_CHECKED
 
-        def on_step(match, a):
+        def on_step(match, a, fully=fully):
             legal = every_legal(match)
             check_waiting(match, legal)
             check_inventory(match)

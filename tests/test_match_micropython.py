@@ -5,8 +5,8 @@ import importlib
 
 import mpy_wasm
 import pytest
-from dicetable.match.engine import GAMES, OPEN_PLAY, TABLE_ROLLS, VARIANT
 
+from dicetable.match.engine import GAMES, OPEN_PLAY, TABLE_ROLLS, VARIANT
 from sim.play import play, player_range
 
 SAMPLES = 3

@@ -10,6 +10,8 @@ gives the same history and totals as registered play.
 import random
 
 import pytest
+from match_helpers import play_random, random_chooser, seats_waiting, snapshot
+
 from dicetable.games.nokosu import host as text
 from dicetable.games.nokosu import match as engine
 from dicetable.games.nokosu import rules as core
@@ -37,7 +39,6 @@ from dicetable.match.actions import (
     value_of,
 )
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, options
-from match_helpers import play_random, random_chooser, seats_waiting, snapshot
 
 PLAYER_COUNTS = (3, 4, 5)
 RED, BLUE, YELLOW, GREEN, PURPLE, BLACK = range(6)
@@ -98,7 +99,7 @@ def winner_by_the_text(items, seats, tc, tn):
     lead = items[0]
     led = tc if core.number(lead) == tn else core.colour(lead)
     best, who = None, None
-    for item, seat in zip(items, seats):
+    for item, seat in zip(items, seats, strict=True):
         s = tier_by_the_text(item, led, tc, tn)
         if s[0] == 0:
             continue
@@ -108,9 +109,9 @@ def winner_by_the_text(items, seats, tc, tn):
 
 
 def score_by_the_text(bids, tricks):
-    missed = sum(1 for b, t in zip(bids, tricks) if b != t)
+    missed = sum(1 for b, t in zip(bids, tricks, strict=True) if b != t)
     out = []
-    for b, t in zip(bids, tricks):
+    for b, t in zip(bids, tricks, strict=True):
         s = t
         if b == t:
             s += 10 * missed + (10 if b == 0 else 0)
@@ -171,7 +172,7 @@ def test_trick_winners_and_round_scores_match_an_independent_computation(players
         m, rec = recorded_match(players, seed, choose=choose)
         assert rec.winners_ok == players * R12[players][4]
         assert len(m.history) == len(rec.rounds) == players
-        for scored, (_, bids, tricks, expect) in zip(m.history, rec.rounds):
+        for scored, (_, _bids, tricks, expect) in zip(m.history, rec.rounds, strict=True):
             assert sum(tricks) == R12[players][4]
             assert list(scored) == expect
         assert m.totals == [sum(h[s] for h in m.history) for s in range(players)]
@@ -604,7 +605,7 @@ def test_open_play_gives_identical_history_and_totals(players, flags):
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_open_play_keeps_the_waiting_and_legal_invariants(players):
     rng = random.Random(players)
-    for number in range(6):
+    for _ in range(6):
         m = engine.new(players, OPEN_PLAY)
         assert m.phase != engine.DEALING
 

@@ -29,14 +29,24 @@ import pytest
 from hypothesis import Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
-    RuleBasedStateMachine, initialize, invariant, precondition, rule,
-    run_state_machine_as_test)
-
-from dicetable.match.actions import (
-    NOTHING_TO_UNDO, OK, TABLE, action, kind_of, seat_of, value_of)
-from dicetable.match.engine import (
-    GAMES, journal_actions, journal_header, journal_header_refusal, new_match, options)
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 from match_helpers import seats_waiting, snapshot
+
+from dicetable.match.actions import NOTHING_TO_UNDO, OK, TABLE, action, kind_of, seat_of, value_of
+from dicetable.match.engine import (
+    GAMES,
+    journal_actions,
+    journal_header,
+    journal_header_refusal,
+    new_match,
+    options,
+)
 
 SHORTEST = 2      # lengths (the count option) drawn: 1 to this, so that matches end
 PLAYS = 12        # the most actions one play step takes
@@ -198,7 +208,7 @@ class MatchMachine(RuleBasedStateMachine):
         undone = self.snaps[n - count + 1:]
         del self.snaps[n - count + 1:]
         if redo:
-            for a, snap in zip(journal[n - count:], undone):
+            for a, snap in zip(journal[n - count:], undone, strict=True):
                 code = match.submit(a)
                 assert code == OK, "0x%x refused again after undo (code %d)" % (a, code) + (
                     self.where(journal))

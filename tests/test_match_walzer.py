@@ -9,6 +9,8 @@ a player relies on are pinned; open play scores as registered play does.
 import random
 
 import pytest
+from match_helpers import play_random, random_chooser, seats_waiting, snapshot
+
 from dicetable.games.walzer import host as text
 from dicetable.games.walzer import match as engine
 from dicetable.games.walzer import rules as walzer
@@ -33,7 +35,6 @@ from dicetable.match.actions import (
     value_of,
 )
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, options
-from match_helpers import play_random, random_chooser, seats_waiting, snapshot
 
 RED, BLUE, GREEN = walzer.RED, walzer.BLUE, walzer.GREEN
 DECK = walzer.deck()
@@ -236,7 +237,7 @@ def test_dealer_leads_the_first_trick_then_the_last_winner(players):
             tricks = r["tricks"]
             assert len(tricks) == 36 // players
             assert tricks[0][0] == r["dealer"]
-            for before, after in zip(tricks, tricks[1:]):
+            for before, after in zip(tricks, tricks[1:], strict=False):
                 assert after[0] == before[3]
             for leader, items, seats, winner in tricks:
                 # Clockwise from the leader, one card per seat.

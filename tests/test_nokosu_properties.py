@@ -11,10 +11,11 @@ import random
 from array import array
 
 import pytest
-from dicetable.games.nokosu import rules as K
-from dicetable.rules.trick import Trick
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from dicetable.games.nokosu import rules as K
+from dicetable.rules.trick import Trick
 
 CORE = pathlib.Path(K.__file__)
 CARD, DIE = K.CARD, K.DIE
@@ -125,13 +126,13 @@ def ref_winner(played, tc, tn):
 
 
 def ref_scores(bids, tricks):
-    missed = sum(1 for b, t in zip(bids, tricks) if b != t)
+    missed = sum(1 for b, t in zip(bids, tricks, strict=True) if b != t)
     return [t + (10 * missed + (10 if b == 0 else 0) if b == t else 0)
-            for b, t in zip(bids, tricks)]
+            for b, t in zip(bids, tricks, strict=True)]
 
 
 def ref_standings(totals, last_bids):
-    keys = [(total, bid) for total, bid in zip(totals, last_bids)]
+    keys = [(total, bid) for total, bid in zip(totals, last_bids, strict=True)]
     ordered = sorted(keys, reverse=True)
     return [ordered.index(k) + 1 for k in keys]
 
@@ -245,7 +246,7 @@ def test_round_scores_match_the_reference(rows):
     taken = [t for _, t in rows]
     scores = K.round_scores(bids, taken)
     assert scores == ref_scores(bids, taken)
-    for score, t in zip(scores, taken):
+    for score, t in zip(scores, taken, strict=True):
         assert score >= t and (score - t) % 10 == 0
 
 

@@ -5,8 +5,8 @@ address lines driven by stores to the SIO registers, as hal/board.py does)."""
 
 import pytest
 from board_parts import Parts
-from hal.readers import Readers, read_one
 
+from hal.readers import Readers, read_one
 from host_tools.__main__ import SCAN_SNIPPET
 from sim.hw.clock import Clock
 from sim.hw.vmfrc522 import VMFRC522

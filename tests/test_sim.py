@@ -1,8 +1,8 @@
 """The simulator as a person uses it: play, save, replay, batch, bad files."""
 
 import pytest
-from dicetable.match.engine import header_refusal
 
+from dicetable.match.engine import header_refusal
 from sim.__main__ import main
 
 

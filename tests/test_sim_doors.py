@@ -23,10 +23,10 @@ import sys
 import time
 
 import pytest
-from dicetable.match.engine import header_refusal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dicetable.match.engine import header_refusal
 from sim import matchfile, terminal
 from sim.__main__ import main
 from sim.play import play

@@ -8,12 +8,12 @@ import random
 
 import mpy_wasm
 import pytest
+from match_helpers import snapshot
+
 from dicetable.app import frames as fr
 from dicetable.app.events import CENTRE, OK
 from dicetable.app.registry import pack
 from dicetable.match.actions import OUT_OF_TURN, PLAY, REFUSAL_NAMES, kind_of
-from match_helpers import snapshot
-
 from sim.hw import hands, scripted
 from sim.hw.rig import VirtualTable
 from sim.hw.vtag import VTag

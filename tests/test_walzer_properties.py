@@ -7,10 +7,11 @@ RULES.md section 2, or checks an invariant a whole random round must keep.
 from array import array
 
 import pytest
-from dicetable.games.walzer import rules as walzer
-from dicetable.rules.trick import Trick
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from dicetable.games.walzer import rules as walzer
+from dicetable.rules.trick import Trick
 
 DECK = walzer.deck()
 XS = [c for c in DECK if walzer.is_x(c)]
@@ -103,7 +104,8 @@ def full_trick(draw):
 
 piles_strategy = st.permutations(DECK).flatmap(
     lambda cards: st.lists(st.integers(0, 3), min_size=36, max_size=36).map(
-        lambda owners: [[c for c, o in zip(cards, owners) if o == p] for p in range(4)]))
+        lambda owners: [[c for c, o in zip(cards, owners, strict=True) if o == p]
+                        for p in range(4)]))
 
 
 # --- Follow obligation ------------------------------------------------------------

@@ -20,12 +20,12 @@ import time
 
 import pins
 import table_config
+from machine import I2C, SPI, Pin, mem32
+
 from dicetable.app.events import CENTRE
 from dicetable.app.frames import led_count
 from dicetable.app.rng import Rng
 from dicetable.app.table import Table
-from machine import I2C, SPI, Pin, mem32
-
 from hal import watchdog
 from hal.buttons import Buttons, gpio_levels, input_pins
 from hal.chipselect import decoder_selects
@@ -47,6 +47,7 @@ def reader_selects():
 
 
 def log(line):
+    """The table's log line, on the USB serial console."""
     print(line)
 
 

@@ -27,9 +27,11 @@ class ChipSelect:
         self.release_bits = release_bits
 
     def select(self):
+        """Select this reader (one store)."""
         self.port[self.select_at] = self.select_bits
 
     def release(self):
+        """Release this reader (one store)."""
         self.port[self.release_at] = self.release_bits
 
 

@@ -27,8 +27,9 @@ copy in C.  Any other NeoPixel-like object (np[i] = (r, g, b), np.write())
 works too, at the price of a tuple per LED.
 """
 
-from dicetable.app.frames import ORDER as FRAME_ORDER
 from micropython import const
+
+from dicetable.app.frames import ORDER as FRAME_ORDER
 
 MA_PER_CHANNEL = const(20)   # mA at channel value 255
 MA_IDLE = const(1)           # mA per LED, dark

@@ -75,9 +75,9 @@ the CPU for milliseconds), while the other readers go on.  The first look
 at a reader initialises it.
 """
 
-from dicetable.app import events
 from micropython import const
 
+from dicetable.app import events
 from hal.chipselect import ChipSelect, PinPort, pin_select
 from hal.mfrc522 import COLLISION, DEAD, ERROR, MFRC522, NO_TAG
 

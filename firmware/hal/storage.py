@@ -50,9 +50,9 @@ records when the check code fails, the size is wrong or a record is invalid
 
 import random
 
-from dicetable.app.registry import MAX_TAGS, RECORD, valid_record
 from micropython import const
 
+from dicetable.app.registry import MAX_TAGS, RECORD, valid_record
 from hal.journal import BLOCK, CORRUPT, NONE, OK, TORN, UNDO, VERSION, Journal, crc16, get32, put32
 
 __all__ = ("OK", "NONE", "TORN", "CORRUPT", "UNDO", "crc16", "Storage", "FlashFS",
@@ -93,6 +93,7 @@ class Storage:
 
     @property
     def dev(self):
+        """The raw flash device under the filesystem."""
         if self._dev is None:
             self._dev = self.fs.raw
         return self._dev

@@ -18,7 +18,6 @@ from hal.buttons import Buttons
 from hal.pixels import Pixels
 from hal.readers import Readers
 from hal.storage import Storage
-
 from sim.hw.clock import Clock
 from sim.hw.vbuttons import VButtons
 from sim.hw.vflash import VFlash

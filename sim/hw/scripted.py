@@ -13,7 +13,6 @@ never holds at once.
 
 from dicetable.app.menu import F_LENGTH
 from dicetable.app.registry import pack
-
 from sim.hw import hands
 from sim.hw.rig import VirtualTable
 

@@ -21,7 +21,6 @@ pins.  Portable: runs under MicroPython as well as CPython.
 """
 
 from hal.chipselect import GPIO_OUT_CLR, GPIO_OUT_SET, GPIO_OUT_XOR, ChipSelect
-
 from sim.hw.vpin import PinLike
 
 _IDLE_MISO = 0xFF   # no chip selected: MISO floats, the pull-up wins

@@ -1,11 +1,24 @@
 """High card's match engine: scan three cards each, then three tricks."""
 
 from dicetable.match.actions import (
-    ALREADY_PLACED, DEAL, MALFORMED, MATCH_OVER, NOT_IN_HAND, OK, OUT_OF_TURN,
-    PLAY, TABLE, UNKNOWN_ITEM, WRONG_PHASE, action, kind_of, seat_of, value_of)
+    ALREADY_PLACED,
+    DEAL,
+    MALFORMED,
+    MATCH_OVER,
+    NOT_IN_HAND,
+    OK,
+    OUT_OF_TURN,
+    PLAY,
+    TABLE,
+    UNKNOWN_ITEM,
+    WRONG_PHASE,
+    action,
+    kind_of,
+    seat_of,
+    value_of,
+)
 from dicetable.match.engine import Match, check_header, malformed
 from dicetable.rules.trick import Trick
-
 from toy_game import rules
 
 NOWHERE = 255

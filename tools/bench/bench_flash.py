@@ -19,7 +19,6 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
 
 from hal.storage import Storage  # noqa: E402
-
 from sim.hw.norflash import NorFlash  # noqa: E402
 from sim.hw.vflash import VFlash  # noqa: E402
 from sim.play import play  # noqa: E402

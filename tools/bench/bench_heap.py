@@ -52,9 +52,9 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
 
 import mpy_wasm  # noqa: E402
+
 from dicetable.app import games  # noqa: E402
 from dicetable.match.engine import GAMES  # noqa: E402
-
 from sim.hw import hands  # noqa: E402
 
 BLOCK = 16          # bytes per block of MicroPython's heap (on the Pico too)

@@ -64,14 +64,13 @@ import bench_loop  # noqa: E402
 import bench_readers  # noqa: E402
 import pico_cost  # noqa: E402
 import table_config  # noqa: E402
+
 from hal.mainloop import BUTTON_MS, FRAME_MS, GC_MS  # noqa: E402
 from hal.readers import AWAITED_MS  # noqa: E402
-
 from sim.hw import hands, vrp2  # noqa: E402
 
 sys.modules.setdefault("rp2", vrp2.VRP2())    # hal.ws2812's timing constants only
 from hal.ws2812 import LATCH_US, US_PER_LED  # noqa: E402
-
 from sim.hw.norflash import ERASE_US, PROGRAM_US  # noqa: E402
 
 NOKOSU = 4
@@ -407,7 +406,7 @@ def print_parts(readers, loop, apps):
         if k == 1.0:
             parts = rows
         else:
-            for (name, m), (_, c) in zip(parts, rows):
+            for (name, m), (_, c) in zip(parts, rows, strict=True):
                 print("| %s | %.1f | %.1f |" % (name, m, c))
     print()
 

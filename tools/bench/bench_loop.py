@@ -44,6 +44,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
 
 import pico_cost  # noqa: E402
+
 from hal.mainloop import BUTTON_MS, FRAME_MS  # noqa: E402
 from hal.readers import AWAITED_MS  # noqa: E402
 
@@ -240,7 +241,7 @@ def print_busy(loop, readers):
         rows_c, whole_c = busy(loop, readers, scale, cycle)
         if "%" in name:
             what += ", every %d ms" % AWAITED_MS
-        for (row, us, rate, b), (_, us_c, _, b_c) in zip(rows, rows_c):
+        for (row, us, rate, b), (_, us_c, _, b_c) in zip(rows, rows_c, strict=True):
             print("| %s | %.0f | %.0f | %.1f %% | %.0f | %.1f %% |"
                   % (row, rate, us, 100 * b, us_c, 100 * b_c))
         print("| **all, %s** | | | **%.1f %%** | | **%.1f %%** |"

@@ -54,12 +54,12 @@ sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests
 import pico_cost  # noqa: E402
 import pins  # noqa: E402
 import table_config  # noqa: E402
+
 from dicetable.app.events import CENTRE  # noqa: E402
 from hal import mfrc522 as new_driver  # noqa: E402
 from hal.chipselect import decoder_selects  # noqa: E402
 from hal.mainloop import GC_MS  # noqa: E402
 from hal.readers import AWAITED_MS, Readers  # noqa: E402
-
 from sim.hw import vmfrc522 as vm  # noqa: E402
 from sim.hw.clock import Clock  # noqa: E402
 from sim.hw.vpin import VDecoder  # noqa: E402
@@ -606,7 +606,7 @@ def measure():
         cycles.append(Cycle("refused/%d" % f, aside, True, 1 << ASIDE, f))
         cycles.append(Cycle("every/%d" % f, (), False, -1, f))
     py, per_call, shim = python_us(old_table, new_table, cycles)
-    calls = {c.name: [Call(r, us) for r, us in zip(c.calls, per_call[c.name])]
+    calls = {c.name: [Call(r, us) for r, us in zip(c.calls, per_call[c.name], strict=True)]
              for c in cycles}
     empty = total(calls["idle"]).per(PERIODS * len(FITTED))
     new = {

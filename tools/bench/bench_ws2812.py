@@ -124,10 +124,9 @@ def wire_figures():
     # put() returns once the last word is in the FIFO: when at most
     # FIFO_DEPTH - 1 words wait there before it.
     settings = emulator_settings(sm.program)
-    state = State(transmit_fifo=deque(words))
-    for _, state in emulate(list(sm.program[0]), initial_state=state,
-                            stop_when=lambda _, s: len(s.transmit_fifo) < FIFO_DEPTH, **settings):
-        pass
+    steps = emulate(list(sm.program[0]), initial_state=State(transmit_fifo=deque(words)),
+                    stop_when=lambda _, s: len(s.transmit_fifo) < FIFO_DEPTH, **settings)
+    _, state = deque(steps, maxlen=1)[0]     # the state when put() would return
     print("a blocking put(buf, 24) instead of DMA: the CPU held %.0f us of the %.0f"
           % ((state.clock - rises[0]) * ns_per_cycle / 1000,
              (rises[-1] + bit_cycles - rises[0]) * ns_per_cycle / 1000))

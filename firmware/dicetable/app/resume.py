@@ -9,9 +9,9 @@ does not need its code on the Pico's heap.
 from dicetable.app import games
 from dicetable.app.play import SEATS_KIND, SEED_BITS, SEED_KIND, mark, rewrite_journal
 from dicetable.app.refusals import refusal_name
+from dicetable.games import forget
 from dicetable.match.actions import OK as ACCEPTED
 from dicetable.match.actions import TABLE, kind_of, seat_of
-from dicetable.games import forget
 from dicetable.match.engine import GAMES, journal_header_refusal, new_match
 
 # Load statuses, as hal/storage.py numbers them.

@@ -61,12 +61,15 @@ def action(kind, seat, value):
 
 
 def kind_of(a):
+    """The kind of action word `a`."""
     return a >> KIND_SHIFT
 
 
 def seat_of(a):
+    """The seat that takes action `a` (TABLE: the table)."""
     return (a >> SEAT_SHIFT) & 7
 
 
 def value_of(a):
+    """The 16-bit value of action `a`: an item, a number entered or rolled."""
     return a & _VALUE_MASK

@@ -140,6 +140,8 @@ def malformed(a):
 
 
 class Match:
+    """A match of one game: the state a fold of its journal gives (see above)."""
+
     GAME = ""
     MIN_PLAYERS = 0
     MAX_PLAYERS = 0
@@ -154,21 +156,27 @@ class Match:
 
     # What each game supplies (see the module docstring).
     def reset(self):
+        """Write the state before the first action into the buffers."""
         raise NotImplementedError
 
     def refusal(self, a):
+        """Why action `a` cannot be taken now (a refusal code), or OK."""
         raise NotImplementedError
 
     def apply(self, a):
+        """Take action `a`, which refusal() accepted."""
         raise NotImplementedError
 
     def waiting(self):
+        """Bit mask of the seats (TABLE_BIT: the table) the match waits for."""
         raise NotImplementedError
 
     def legal_actions(self, seat):
+        """Every action `seat` may take now."""
         raise NotImplementedError
 
     def flag(self, bit):
+        """True when the option `bit` is set."""
         return (self.options & bit) != 0
 
     def count_option(self, default):
@@ -176,6 +184,7 @@ class Match:
         return (self.options >> _COUNT_SHIFT) or default
 
     def over(self):
+        """True once the match waits for nobody."""
         return self.waiting() == 0
 
     def submit(self, a):

@@ -9,15 +9,19 @@ from array import array
 
 
 class Trick:
+    """Up to `capacity` (seat, item) plays, preallocated."""
+
     def __init__(self, capacity):
         self.items = array("H", [0] * capacity)
         self.seats = bytearray(capacity)
         self.count = 0
 
     def clear(self):
+        """Empty the trick for the next one."""
         self.count = 0
 
     def add(self, seat, item):
+        """Play `item` from `seat` as the next card or die of the trick."""
         self.items[self.count] = item
         self.seats[self.count] = seat
         self.count += 1

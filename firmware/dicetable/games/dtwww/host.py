@@ -147,7 +147,7 @@ def heuristic(match, seat, legal, rng):
     if kind == PLAY:
         keys = [_play_key(match, value_of(a)) for a in legal]
         best = max(keys)
-        return rng.choice([a for a, k in zip(legal, keys) if k == best])
+        return rng.choice([a for a, k in zip(legal, keys, strict=True) if k == best])
     if kind == CHOOSE:
         return [a for a in legal if value_of(a) == dt.D20][0]
     if kind == ROLL and match.phase == engine.PHASE_ROLLOFF and seat != TABLE:
