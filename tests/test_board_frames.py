@@ -68,18 +68,8 @@ ENGINE_ROOTS = ("submit", "take", "over", "malformed", "append_actions", "append
 GAMES = ("dtwww", "walzer", "dicefull", "dtt", "nokosu")
 
 
-# Dicefull's split (1a92332) was taken back (1fdb86b): its new names cost the
-# board's heap a block of the string pool.  Until it is redone with fewer
-# names, its refusal (15 words), legal_actions (16), pending_die (14), apply
-# (13), _pick_refusal and _after_roll_off (12) take their frames from the heap.
-DICEFULL_PENDING = pytest.mark.xfail(strict=True, reason="Dicefull's per-play frames: redo")
-
-
 @pytest.mark.parametrize("module,roots",
-                         [pytest.param(game, MATCH_ROOTS,
-                                       marks=[DICEFULL_PENDING] if game == "dicefull" else [])
-                          for game in GAMES]
-                         + [("engine", ENGINE_ROOTS)])
+                         [(game, MATCH_ROOTS) for game in GAMES] + [("engine", ENGINE_ROOTS)])
 def test_every_play_of_a_match_keeps_its_frames_on_the_c_stack(module, roots):
     path = source("match", module)
     names, bodies = reached(ast.parse(path.read_text()), roots)

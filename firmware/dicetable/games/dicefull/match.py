@@ -46,6 +46,7 @@ from array import array
 from micropython import const
 
 from dicetable.games.dicefull import rules as core
+from dicetable.games.dicefull.rules import is_legal
 from dicetable.match.actions import (
     ALREADY_PLACED,
     ILLEGAL_PLAY,
@@ -67,8 +68,20 @@ from dicetable.match.actions import (
     seat_of,
     value_of,
 )
-from dicetable.match.engine import TABLE_ROLLS, VARIANT, Match, check_header, fill, malformed
+from dicetable.match.engine import (
+    TABLE_ROLLS,
+    VARIANT,
+    Match,
+    append_values,
+    check_header,
+    fill,
+    malformed,
+)
 from dicetable.rules.trick import Trick
+
+# The core's is_legal is also imported as a global of its own: a call of it
+# takes a stack word less than one of core.is_legal, and _pick_refusal's frame
+# is full (11 words, the most the board keeps on its C stack).
 
 # Phases.
 SETUP = const(0)
@@ -261,23 +274,29 @@ class DicefullMatch(Match):
         return seat < self.players and (self.waiting() >> seat) & 1 == 1
 
     def legal_actions(self, seat):
+        # Loops, not comprehensions, and few locals: a frame within the
+        # board's C stack (tests/test_board_frames.py).
+        out = []
         if not self._waits_on(seat):
-            return []
-        phase = self.phase
-        if phase == PICKING:
-            out = array("H", [0] * (self.ncentre + 1))
-            count = core.legal_plays(self.hands[seat], self.held[seat], self.centre,
-                                     self.ncentre, out, self.passed[seat], self.players)
-            acts = []
-            for i in range(count):
-                if out[i] == core.PASS:
-                    acts.append(action(PASS, seat, 0))
-                else:
-                    acts.append(action(PICK, seat, out[i]))
-            return acts
-        if phase == CHECK:
-            return [action(REVEAL, TABLE, c) for c in range(len(self.used)) if not self.used[c]]
-        return [action(ROLL, seat, v) for v in range(self._roll_faces(seat))]
+            return out
+        i = 0
+        if self.phase == PICKING:
+            # Every die of the centre in centre order, then PASS: each one
+            # _pick_refusal (so the core's is_legal) accepts.
+            while i < self.ncentre:
+                if self._pick_refusal(seat, action(PICK, seat, 0) | self.centre[i]) == OK:
+                    out.append(action(PICK, seat, 0) | self.centre[i])
+                i += 1
+            if self._pick_refusal(seat, action(PASS, seat, 0)) == OK:
+                out.append(action(PASS, seat, 0))
+        elif self.phase == CHECK:
+            while i < len(self.used):
+                if not self.used[i]:
+                    out.append(action(REVEAL, TABLE, i))
+                i += 1
+        else:
+            append_values(out, action(ROLL, seat, 0), self._roll_faces(seat))
+        return out
 
     def _roll_faces(self, seat):
         """Faces of the die the next ROLL from `seat` is for."""
@@ -301,15 +320,14 @@ class DicefullMatch(Match):
         return NOBODY
 
     def pending_die(self, seat):
-        """The die of `seat` whose result the match waits for (double die: two)."""
-        r = self.nres[seat]
-        hand = self.hands[seat]
-        for i in range(self.held[seat]):
-            k = core.results_per_die(core.kind_of(hand[i]))
-            if r < k:
-                return hand[i]
-            r -= k
-        return hand[0]
+        """The die of `seat` whose result the match waits for (double die: two):
+        the first die i whose dice 0..i give more results than are entered."""
+        i = 0
+        while i < self.held[seat]:
+            if self.nres[seat] < core.result_count(self.hands[seat], i + 1):
+                return self.hands[seat][i]
+            i += 1
+        return self.hands[seat][0]
 
     # --- Refusals -------------------------------------------------------------------
 
@@ -325,16 +343,8 @@ class DicefullMatch(Match):
         value = value_of(a)
         phase = self.phase
         if phase == PICKING:
-            if kind == PICK:
-                return self._pick_refusal(seat, value)
-            if kind == PASS:
-                if value != 0:
-                    return OUT_OF_RANGE
-                if not core.is_legal(self.hands[seat], self.held[seat], self.centre,
-                                     self.ncentre, core.PASS, self.passed[seat],
-                                     self.players):
-                    return ILLEGAL_PLAY     # no die held yet
-                return OK
+            if kind == PICK or kind == PASS:
+                return self._pick_refusal(seat, a)
             return WRONG_PHASE
         if phase == CHECK:
             if kind != REVEAL:
@@ -350,31 +360,34 @@ class DicefullMatch(Match):
             return OUT_OF_RANGE
         return OK
 
-    def _pick_refusal(self, seat, item):
-        if _find(self.dice, len(self.dice), item) < 0:
+    def _pick_refusal(self, seat, a):
+        """Refusal of the PICK or PASS `a` from `seat`, whose turn it is."""
+        if kind_of(a) == PASS:
+            if value_of(a) != 0:
+                return OUT_OF_RANGE
+        elif _find(self.dice, len(self.dice), value_of(a)) < 0:
             return UNKNOWN_ITEM
-        if _find(self.centre, self.ncentre, item) < 0:
+        elif _find(self.centre, self.ncentre, value_of(a)) < 0:
             return ALREADY_PLACED           # taken already, by this seat or another
-        if not core.is_legal(self.hands[seat], self.held[seat], self.centre, self.ncentre,
-                             item, self.passed[seat], self.players):
-            return ILLEGAL_PLAY
+        if not is_legal(self.hands[seat], self.held[seat], self.centre, self.ncentre,
+                        core.PASS if kind_of(a) == PASS else value_of(a), self.passed[seat],
+                        self.players):
+            return ILLEGAL_PLAY             # (a PASS: no die held yet)
         return OK
 
     # --- Applying ---------------------------------------------------------------
 
     def apply(self, a):
-        seat = seat_of(a)
-        kind = kind_of(a)
         value = value_of(a)
         phase = self.phase
         self.acted_phase = phase
         if phase == SETUP:
             self._length_roll(value)
         elif phase == PICKING:
-            if kind == PICK:
-                self._pick(seat, value)
+            if kind_of(a) == PICK:
+                self._pick(seat_of(a), value)
             else:
-                self._pass(seat)
+                self._pass(seat_of(a))
         elif phase == CHECK:
             self.used[value] = 1
             self.challenge = value
@@ -382,20 +395,18 @@ class DicefullMatch(Match):
             for s in range(self.players):
                 self.nres[s] = 0
             self._after_roll()
-        elif phase == ROLLING:
-            s = self._rolling_seat(seat)
-            result = core.rolled(self.pending_die(s), value)
-            self.rolls[s][self.nres[s]] = result
-            self.nres[s] += 1
-            self.last_roll_seat = s
-            self.last_result = result
-            self._after_roll()
         else:
-            s = self._rolling_seat(seat)
-            self.off_values[s] = value
-            self.off_done[s] = 1
+            s = self._rolling_seat(seat_of(a))
             self.last_roll_seat = s
-            self._after_roll_off()
+            if phase == ROLLING:
+                self.last_result = core.rolled(self.pending_die(s), value)
+                self.rolls[s][self.nres[s]] = self.last_result
+                self.nres[s] += 1
+                self._after_roll()
+            else:
+                self.off_values[s] = value
+                self.off_done[s] = 1
+                self._after_roll_off()
 
     def _length_roll(self, value):
         self.length_rolls[self.nlength] = value
@@ -477,18 +488,24 @@ class DicefullMatch(Match):
             self._finish(self.tied[0])
 
     def _after_roll_off(self):
-        for s in self.tied:
-            if not self.off_done[s]:
-                return
-        values = [core.face(core.rolled(_D6, self.off_values[s])) for s in self.tied]
-        still = core.roll_off(self.tied, values)
-        if len(still) == 1:
-            self._finish(still[0])
+        if self._rolling_seat(TABLE) != NOBODY:
+            return                          # a tied seat has still to roll
+        # Three locals, no comprehension: a frame within the board's C stack.
+        # `values` is the tied seats' d6 numbers (face codes), then the seats
+        # still tied.
+        values = list(self.tied)
+        i = 0
+        while i < len(values):
+            values[i] = core.face(core.rolled(_D6, self.off_values[values[i]]))
+            i += 1
+        values = core.roll_off(self.tied, values)
+        if len(values) == 1:
+            self._finish(values[0])
             return
-        for s in still:                     # still tied: they roll again
-            self.stage[s] += 1
-            self.off_done[s] = 0
-        self.tied = still
+        for i in range(len(values)):        # still tied: they roll again
+            self.stage[values[i]] += 1
+            self.off_done[values[i]] = 0
+        self.tied = values
 
     def _finish(self, seat):
         self.winner = seat

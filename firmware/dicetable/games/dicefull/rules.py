@@ -478,7 +478,8 @@ def _leaf(made):
 
 
 def _score(test, k, v, d):
-    """Score of the d numbers in _work for one test: one branch per test."""
+    """Score of the d numbers in _work for one test: one branch per test, the
+    threshold tests' in _holds."""
     if test == COUNT_AT_LEAST:
         return 1 if _count(v, d) >= k else 0
     if test == COUNT_EXACTLY:
@@ -496,29 +497,32 @@ def _score(test, k, v, d):
         return -_lowest(d)
     if test == CLOSEST_TOTAL:
         return -abs(_total(d) - k)
+    return 1 if _holds(test, k, v, d) else 0
+
+
+def _holds(test, k, v, d):
+    """Does the threshold test hold for the d numbers in _work (d >= 1)."""
     if test == HIGH_AT_LEAST:
-        met = _highest(d) >= k
-    elif test == LOW_AT_MOST:
-        met = _lowest(d) <= k
-    elif test == ALL_AT_LEAST:
-        met = d >= v and _lowest(d) >= k
-    elif test == ALL_AT_MOST:
-        met = d >= v and _highest(d) <= k
-    elif test == TOTAL_AT_LEAST:
-        met = _total(d) >= k
-    elif test == TOTAL_AT_MOST:
-        met = _total(d) <= k
-    elif test == TOTAL_EXACTLY:
-        met = _total(d) == k
-    elif test == TOTAL_MULTIPLE:
-        met = k > 0 and _total(d) % k == 0
-    elif test == SAME_AT_LEAST:
-        met = _most_alike(d) >= k
-    elif test == ALL_DIFFERENT:
-        met = d >= k and _most_alike(d) == 1
-    else:
-        met = False
-    return 1 if met else 0
+        return _highest(d) >= k
+    if test == LOW_AT_MOST:
+        return _lowest(d) <= k
+    if test == ALL_AT_LEAST:
+        return d >= v and _lowest(d) >= k
+    if test == ALL_AT_MOST:
+        return d >= v and _highest(d) <= k
+    if test == TOTAL_AT_LEAST:
+        return _total(d) >= k
+    if test == TOTAL_AT_MOST:
+        return _total(d) <= k
+    if test == TOTAL_EXACTLY:
+        return _total(d) == k
+    if test == TOTAL_MULTIPLE:
+        return k > 0 and _total(d) % k == 0
+    if test == SAME_AT_LEAST:
+        return _most_alike(d) >= k
+    if test == ALL_DIFFERENT:
+        return d >= k and _most_alike(d) == 1
+    return False
 
 
 def _total(d):
