@@ -5,26 +5,36 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
+# pytest with bytecode written even where PYTHONDONTWRITEBYTECODE is set: the modules
+# are then compiled (and the tests' asserts rewritten) once, not again in each worker
+# and each `python -m sim` a test starts, on every run (__pycache__/ is git-ignored).
+PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest
 
-.PHONY: test quick lint sim bench golden deps clean flash
+.PHONY: test check lint pyright-board pyright-host sim bench golden deps clean flash
 
 # Everything, lint first: what .ci/run runs.
 test: deps lint
-	$(PY) -m pytest
+	$(PYTEST)
 
-# The edit loop: every test but those marked slow (pyproject.toml registers the
-# marker): about 45 s on two idle cores; no lint.  make test still runs everything.
-# More pytest options with ARGS (make quick ARGS="tests/test_app.py -x").
-quick: deps
-	$(PY) -m pytest -m "not slow" $(ARGS)
+# The edit loop, under a minute on two cores: make lint, then every test but those
+# marked slow (pyproject.toml registers the marker).  make test still runs everything.
+# More pytest options with ARGS (make check ARGS="tests/test_app.py -x").
+check: deps lint
+	$(PYTEST) -m "not slow" $(ARGS)
 
 # ruff (pinned in requirements.txt, configured in pyproject.toml) over the whole
-# tree; then the board code type-checks against MicroPython's rp2 stubs (pyright,
-# pinned in package-lock.json; the stubs live in .typings/, apart from the venv),
-# and the host tools and the simulator against CPython (pyrightconfig.json).
+# tree; then pyright (pinned in package-lock.json), its two runs side by side (each
+# one's output printed whole when it ends; either failing fails lint): the board code
+# against MicroPython's rp2 stubs (they live in .typings/, apart from the venv), and
+# the host tools, the simulator and the hardware scripts against CPython.
 lint: deps .typings/.installed
 	$(VENV)/bin/ruff check .
+	@$(MAKE) --no-print-directory -j2 --output-sync=target pyright-board pyright-host
+
+pyright-board: deps .typings/.installed
 	node_modules/.bin/pyright -p firmware/pyrightconfig.json
+
+pyright-host: deps
 	node_modules/.bin/pyright -p pyrightconfig.json
 
 # make sim ARGS="--game nokosu --players 5 --seed 3"   (python -m sim --help lists all)
