@@ -1,14 +1,21 @@
 """What the test modules share, and how the suite is cut.
 
 Shared helpers are plain modules beside the tests, imported by name (pytest's
-pythonpath in pyproject.toml holds firmware/, tests/, tools/bench/, tools/ and the
-repository): mpy_wasm (real MicroPython with the Pico's heap), board_parts
-(the MicroPython-only modules hal/board.py imports, made of virtual parts),
-match_helpers (playing matches out), forked (a test in a forked child),
-mpy_frames.  A fixture belongs here only once two modules would otherwise
-each define it; none does yet.
+pythonpath in pyproject.toml holds cpython/, firmware/, tests/, tools/bench/,
+tools/ and the repository): mpy_wasm (real MicroPython with the Pico's heap),
+board_parts (the MicroPython-only modules hal/board.py imports, made of virtual
+parts), match_helpers (playing matches out), forked (a test in a forked child),
+mpy_frames (frame sizes read from what mpy-cross writes); and the packages cases
+(the conformance cases) and toy_game (a game added through the registry alone).
+A fixture belongs here only once two modules would otherwise each define it:
+test_host_board and test_host_tools each have a `vboard` (a virtual board on an
+empty temporary flash), the first to move here; test_watchdog_vboard's flashes
+the firmware first.
 
-Tests that take seconds (a whole match or many under MicroPython, a virtual
-board behind mpremote, a power cut at every byte, long property runs) carry
-@pytest.mark.slow: `make quick` runs the rest, `make test` everything.
+Tests of a second or more (matches played or replayed by the dozen or under
+MicroPython, a virtual board behind mpremote, a power cut at every byte, long
+property runs, real-time waits), and groups whose many small tests add up
+(mpy-cross on every firmware file), carry @pytest.mark.slow (pyproject.toml
+registers it): `make check` runs ruff, pyright and the rest, under a minute on
+two cores; `make test` runs everything, as CI does.
 """

@@ -98,6 +98,7 @@ def test_a_press_reaches_the_app_through_the_gpio_input_register(parts):
     assert board.table.frame_version != pressed[0]     # the menu moved on to the next game
 
 
+@pytest.mark.slow
 @in_a_fork
 def test_run_keeps_the_watchdog_fed_until_ctrl_c_hands_it_over(parts, monkeypatch):
     board = importlib.import_module("hal.board")

@@ -216,6 +216,7 @@ def test_the_boot_needs_no_free_block_larger_than_a_few_kb():
                                str(sum(actions) % 1000003)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["dtwww", "walzer", "dicefull", "dtt", "nokosu"])
 def test_no_game_at_its_longest_makes_a_longer_journal(game):
     # Each game's MAX_COUNT is chosen for this: the journal above is the longest

@@ -330,6 +330,7 @@ def test_a_sign_never_hurts(dice, test_kv):
         df.evaluate(without, len(without), test, k, v)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(a_roll(), a_test(), st.sampled_from([(df.BLANK_D6, 0), (df.RED_BLACK, 0),
                                             (df.RED_BLACK, 5), (df.PLUS_MINUS, 5)]))

@@ -121,6 +121,7 @@ def deal_outcome(draw):
 
 # --- Trump ----------------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.permutations(DECK).map(lambda cards: cards[:4]))
 def test_trump_matches_reference(face_up):

@@ -912,6 +912,7 @@ def test_a_board_that_goes_quiet_or_away(board, capsys, monkeypatch):
     assert host_tools.board.Board is not None
 
 
+@pytest.mark.slow
 def test_monitor_of_a_board_that_goes_away(capsys):
     import socket
     import threading

@@ -296,6 +296,7 @@ def test_progress_lines(capsys):
 
 
 
+@pytest.mark.slow
 def test_the_freezing_manifest_and_the_games_host_sides_are_not_flashed():
     # firmware/manifest.py is read by a frozen firmware's build, never on the board;
     # a game's host.py (transcripts, bots) is the simulator's.

@@ -557,6 +557,7 @@ def longest_journal():
     return bytes(m.journal_bytes()[:4]), m.journal[:-1]
 
 
+@pytest.mark.slow
 def test_the_longest_journal_loads_under_micropython_with_the_picos_heap():
     header, journal = longest_journal()
     chunks = [journal[i:i + 40] for i in range(0, len(journal), 40)]

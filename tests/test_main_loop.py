@@ -280,6 +280,7 @@ def looks(vt):
     return [0 if c is None else c.reqa + c.wupa for c in vt.chips]
 
 
+@pytest.mark.slow
 def test_the_readers_look_often_where_the_match_awaits_an_item():
     vt = table_in_play(DICEFULL)
     t = vt.table

@@ -472,6 +472,7 @@ CONFIGS = [(n, o) for n in (2, 3, 4) for o in (0, TABLE_ROLLS, VARIANT, OPEN_PLA
                                                OPEN_PLAY | TABLE_ROLLS | VARIANT)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players,opts", CONFIGS)
 def test_random_matches_score_as_the_rule_text(players, opts):
     rng = random.Random("dtwww-%d-%d" % (players, opts))

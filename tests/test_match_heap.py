@@ -99,6 +99,7 @@ def counting_class(game):
     return Counting
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_undo_of_a_count_is_that_many_undos_in_one_fold(game):
     players, journal = longest_journal(game)

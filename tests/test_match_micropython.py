@@ -30,6 +30,7 @@ def sample_matches(game):
         yield play(game, players, flags[i] & reads, ["heuristic", "random"] * 3, 100 + i)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_journals_fold_to_the_same_results_on_micropython(game):
     matches = list(sample_matches(game))

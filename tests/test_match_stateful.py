@@ -48,6 +48,9 @@ from dicetable.match.engine import (
     options,
 )
 
+# The state machine's runs and the self-check's shrinking take seconds: make test only.
+pytestmark = pytest.mark.slow
+
 SHORTEST = 2      # lengths (the count option) drawn: 1 to this, so that matches end
 PLAYS = 12        # the most actions one play step takes
 

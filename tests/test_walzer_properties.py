@@ -208,6 +208,7 @@ def test_round_scores_match_reference(piles):
     assert walzer.round_scores(piles) == reference_scores(piles)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(piles_strategy, st.permutations(range(4)))
 def test_round_scores_follow_the_players_not_the_seats(piles, order):
@@ -215,6 +216,7 @@ def test_round_scores_follow_the_players_not_the_seats(piles, order):
     assert walzer.round_scores([piles[p] for p in order]) == [scores[p] for p in order]
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(piles_strategy)
 def test_x_cards_never_change_scores(piles):
@@ -231,6 +233,7 @@ def test_fewest_is_the_smallest_nonzero_count(counts):
 
 # --- Match ------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.integers(3, 4).flatmap(lambda n: st.tuples(
     st.lists(st.integers(0, 8), min_size=n, max_size=n),

@@ -343,6 +343,7 @@ def test_ctrl_c_hands_the_watchdog_to_a_feeder_until_the_next_reset(pico):
     assert pico.chip.resets == []
 
 
+@pytest.mark.slow
 @in_a_fork
 def test_boot_keeps_a_running_watchdog_fed_and_the_app_takes_it_back(pico):
     pico.chip.ctrl_c_at = 60 * 1000
@@ -421,6 +422,7 @@ def test_beat_allocates_nothing_under_micropython():
     assert mpy_wasm.run(BEAT_HEAP).split() == ["0", "True"]
 
 
+@pytest.mark.slow
 @in_a_fork
 def test_the_real_board_feeds_the_watchdog_until_ctrl_c_hands_it_over(real_pico):
     chip = real_pico.chip
