@@ -23,12 +23,13 @@ check: deps lint
 	$(PYTEST) -m "not slow" $(ARGS)
 
 # ruff (pinned in requirements.txt, configured in pyproject.toml) over the whole
-# tree; then pyright (pinned in package-lock.json), its two runs side by side (each
+# tree, the lint rules and the format (ruff format . fixes the latter); then pyright (pinned in package-lock.json), its two runs side by side (each
 # one's output printed whole when it ends; either failing fails lint): the board code
 # against MicroPython's rp2 stubs (they live in .typings/, apart from the venv), and
 # the host tools, the simulator and the hardware scripts against CPython.
 lint: deps .typings/.installed
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	@$(MAKE) --no-print-directory -j2 --output-sync=target pyright-board pyright-host
 
 pyright-board: deps .typings/.installed

@@ -4,4 +4,5 @@ import maintenance
 
 if not maintenance.requested():
     from hal.board import run
+
     run()

@@ -28,10 +28,15 @@ include("$(PORT_DIR)/boards/manifest.py")
 # Layers 2 to 4: the portable package (table app, match engine, rules core),
 # without each game's host.py (the simulator's side, never run on the board).
 # MicroPython's build runs this file from its own folder.
-package("dicetable", files=sorted(
-    os.path.relpath(os.path.join(folder, name), "dicetable")
-    for folder, _, names in os.walk("dicetable") for name in names
-    if name.endswith(".py") and name != "host.py"))
+package(
+    "dicetable",
+    files=sorted(
+        os.path.relpath(os.path.join(folder, name), "dicetable")
+        for folder, _, names in os.walk("dicetable")
+        for name in names
+        if name.endswith(".py") and name != "host.py"
+    ),
+)
 # Layer 1: the board's drivers and main loop.
 package("hal")
 # The pin map, the table's build, and the maintenance button boot.py and

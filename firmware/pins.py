@@ -56,7 +56,7 @@ SPI_MOSI = 19
 # reads 0 and no reader is selected.  While the address lines change one at a
 # time a different output can dip low for a few nanoseconds; SCK is idle then,
 # so the reader it reaches sees no clock edge and ignores it.
-CS_ADDRESS = (17, 20, 21)   # A0, A1, A2
+CS_ADDRESS = (17, 20, 21)  # A0, A1, A2
 CS_LINE = (1, 2, 3, 4, 5, 6, 7)
 CS_IDLE = 0
 

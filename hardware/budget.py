@@ -9,13 +9,13 @@ import math
 
 from hardware.pinmap import CONFIG, PINS, ROOT, load
 
-LED_MA_PER_CHANNEL = 20      # a WS2812B channel at full brightness (hal/pixels.estimate_ma)
-LED_IDLE_MA = 1              # a dark WS2812B (its controller)
-READER_MA = 30               # an MFRC522 polling (the field on, typical)
-PICO_MA = 50                 # the Pico at 125 MHz with USB, generous
-DISPLAY_MA = 20              # the optional SSD1306, all pixels on
-HEADROOM = 1.25              # the supply is sized 25 % above the worst case
-SUPPLY_STEP_MA = 500         # supplies come in half-ampere steps
+LED_MA_PER_CHANNEL = 20  # a WS2812B channel at full brightness (hal/pixels.estimate_ma)
+LED_IDLE_MA = 1  # a dark WS2812B (its controller)
+READER_MA = 30  # an MFRC522 polling (the field on, typical)
+PICO_MA = 50  # the Pico at 125 MHz with USB, generous
+DISPLAY_MA = 20  # the optional SSD1306, all pixels on
+HEADROOM = 1.25  # the supply is sized 25 % above the worst case
+SUPPLY_STEP_MA = 500  # supplies come in half-ampere steps
 
 
 # The firmware's own count (dicetable/app/frames.py, which hal/board.py sizes the
@@ -29,7 +29,7 @@ def leds(config):
 
 
 def readers(config):
-    return len(config.seats) + 1                      # the seats' and the centre's
+    return len(config.seats) + 1  # the seats' and the centre's
 
 
 def rows(config):
@@ -62,7 +62,7 @@ def counts(pins, config):
         "Raspberry Pi Pico": 1,
         "MFRC522 module": readers(config),
         "WS2812B LED": leds(config),
-        "tactile push button": 3 * seats + 1,          # − + OK per seat, maintenance
+        "tactile push button": 3 * seats + 1,  # − + OK per seat, maintenance
         "74HC138": 1 if len(pins.CS_ADDRESS) == 3 else 0,
         "74AHCT125": 1,
     }

@@ -21,7 +21,7 @@ PINS = ROOT / "firmware" / "pins.py"
 CONFIG = ROOT / "firmware" / "table_config.py"
 OUTPUT = ROOT / "hardware" / "pinmap.md"
 
-CENTRE = 6                      # dicetable.app.events.CENTRE: the reader after the seats
+CENTRE = 6  # dicetable.app.events.CENTRE: the reader after the seats
 BUTTON_NAMES = ("−", "+", "OK")
 
 
@@ -39,15 +39,20 @@ def signals(pins):
     rows = []
     for seat, trio in enumerate(pins.BUTTONS):
         for k, gpio in enumerate(trio):
-            rows.append((gpio, "BUTTONS[%d][%d]" % (seat, k),
-                         "seat %d button %s (to GND)" % (seat, BUTTON_NAMES[k]), None))
+            rows.append(
+                (
+                    gpio,
+                    "BUTTONS[%d][%d]" % (seat, k),
+                    "seat %d button %s (to GND)" % (seat, BUTTON_NAMES[k]),
+                    None,
+                )
+            )
     rows.append((pins.MAINTENANCE, "MAINTENANCE", "maintenance button (to GND)", None))
     rows.append((pins.SPI_MISO, "SPI_MISO", "MISO of every MFRC522", ("SPI", pins.SPI_ID, "RX")))
     rows.append((pins.SPI_SCK, "SPI_SCK", "SCK of every MFRC522", ("SPI", pins.SPI_ID, "SCK")))
     rows.append((pins.SPI_MOSI, "SPI_MOSI", "MOSI of every MFRC522", ("SPI", pins.SPI_ID, "TX")))
     for bit, gpio in enumerate(pins.CS_ADDRESS):
-        rows.append((gpio, "CS_ADDRESS[%d]" % bit, "74HC138 A%d (pin %d)" % (bit, 1 + bit),
-                     None))
+        rows.append((gpio, "CS_ADDRESS[%d]" % bit, "74HC138 A%d (pin %d)" % (bit, 1 + bit), None))
     rows.append((pins.READER_RESET, "READER_RESET", "RST (NRSTPD) of every MFRC522", None))
     rows.append((pins.I2C_SDA, "I2C_SDA", "SSD1306 SDA (optional)", ("I2C", pins.I2C_ID, "SDA")))
     rows.append((pins.I2C_SCL, "I2C_SCL", "SSD1306 SCL (optional)", ("I2C", pins.I2C_ID, "SCL")))
@@ -69,8 +74,10 @@ def problems(pins):
             kind, bus, role = need
             allowed = (rp2040.spi_pins if kind == "SPI" else rp2040.i2c_pins)(bus, role)
             if gpio not in allowed:
-                found.append("%s: GP%s cannot be %s%d %s (allowed: %s)" % (
-                    name, gpio, kind, bus, role, ", ".join("GP%d" % g for g in sorted(allowed))))
+                found.append(
+                    "%s: GP%s cannot be %s%d %s (allowed: %s)"
+                    % (name, gpio, kind, bus, role, ", ".join("GP%d" % g for g in sorted(allowed)))
+                )
     return found
 
 
@@ -99,13 +106,23 @@ def render(pins, config):
         "|---|---|---|---|---|",
     ]
     for gpio, name, wire, _ in signals(pins):
-        out.append("| GP%d | %d | `%s` | %s | %s |" % (
-            gpio, rp2040.PICO_PIN[gpio], name, wire, functions(gpio)))
+        out.append(
+            "| GP%d | %d | `%s` | %s | %s |"
+            % (gpio, rp2040.PICO_PIN[gpio], name, wire, functions(gpio))
+        )
     out += [
         "",
         "Buses: readers on SPI%d (SCK GP%d, MOSI GP%d, MISO GP%d); display on I2C%d "
-        "(SDA GP%d, SCL GP%d)." % (pins.SPI_ID, pins.SPI_SCK, pins.SPI_MOSI, pins.SPI_MISO,
-                                   pins.I2C_ID, pins.I2C_SDA, pins.I2C_SCL),
+        "(SDA GP%d, SCL GP%d)."
+        % (
+            pins.SPI_ID,
+            pins.SPI_SCK,
+            pins.SPI_MOSI,
+            pins.SPI_MISO,
+            pins.I2C_ID,
+            pins.I2C_SDA,
+            pins.I2C_SCL,
+        ),
         "",
         "## Reader chip selects (74HC138)",
         "",
@@ -118,12 +135,14 @@ def render(pins, config):
         "| address | 74HC138 output (pin) | MFRC522 SDA (chip select) of | fitted |",
         "|---|---|---|---|",
     ]
-    y_pin = (15, 14, 13, 12, 11, 10, 9, 7)             # Y0..Y7 on the 74HC138's DIP/SOIC
+    y_pin = (15, 14, 13, 12, 11, 10, 9, 7)  # Y0..Y7 on the 74HC138's DIP/SOIC
     for reader, line in enumerate(pins.CS_LINE):
         who = "centre" if reader == CENTRE else "seat %d" % reader
         is_fitted = reader == CENTRE or reader in fitted
-        out.append("| %d | Y%d (%d) | %s | %s |" % (
-            line, line, y_pin[line], who, "yes" if is_fitted else "no (spare)"))
+        out.append(
+            "| %d | Y%d (%d) | %s | %s |"
+            % (line, line, y_pin[line], who, "yes" if is_fitted else "no (spare)")
+        )
     out += [
         "",
         "## Power pins",
@@ -151,8 +170,9 @@ def main(argv=None):
     text = render(pins, config)
     if "--check" in argv:
         if not OUTPUT.exists() or OUTPUT.read_text() != text:
-            print("hardware/pinmap.md is out of date: run python -m hardware.pinmap",
-                  file=sys.stderr)
+            print(
+                "hardware/pinmap.md is out of date: run python -m hardware.pinmap", file=sys.stderr
+            )
             return 1
         return 0
     OUTPUT.write_text(text)
@@ -162,4 +182,3 @@ def main(argv=None):
 
 if __name__ == "__main__":
     sys.exit(main())
-

@@ -10,8 +10,8 @@ with the GPIO number, so they are computed here rather than typed in.
 # board's own regulator mode, VBUS sense, LED and VSYS/3 ADC.
 PICO_GPIOS = frozenset(range(23)) | frozenset((26, 27, 28))
 
-SPI_ROLES = ("RX", "CSn", "SCK", "TX")      # GPIO n: role n % 4 (RX = MISO, TX = MOSI)
-I2C_ROLES = ("SDA", "SCL")                  # GPIO n: role n % 2
+SPI_ROLES = ("RX", "CSn", "SCK", "TX")  # GPIO n: role n % 4 (RX = MISO, TX = MOSI)
+I2C_ROLES = ("SDA", "SCL")  # GPIO n: role n % 2
 
 
 def spi_function(gpio):
@@ -37,9 +37,32 @@ def i2c_pins(bus, role):
 # The Pico's 40-pin header: GPIO -> physical pin (pins 3, 8, 13, 18, 23, 28, 33, 38
 # are ground; 30 RUN, 35 ADC_VREF, 36 3V3(OUT), 37 3V3_EN, 39 VSYS, 40 VBUS).
 PICO_PIN = {
-    0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15,
-    12: 16, 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27,
-    22: 29, 26: 31, 27: 32, 28: 34,
+    0: 1,
+    1: 2,
+    2: 4,
+    3: 5,
+    4: 6,
+    5: 7,
+    6: 9,
+    7: 10,
+    8: 11,
+    9: 12,
+    10: 14,
+    11: 15,
+    12: 16,
+    13: 17,
+    14: 19,
+    15: 20,
+    16: 21,
+    17: 22,
+    18: 24,
+    19: 25,
+    20: 26,
+    21: 27,
+    22: 29,
+    26: 31,
+    27: 32,
+    28: 34,
 }
 PICO_GROUND_PINS = (3, 8, 13, 18, 23, 28, 33, 38)
 PICO_3V3_OUT = 36

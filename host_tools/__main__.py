@@ -39,10 +39,10 @@ from host_tools import errors
 DESCRIPTION = "python -m host_tools: the maker's tools for the dice table's board."
 _HERE = os.path.dirname(os.path.abspath(__file__))
 FIRMWARE = os.path.join(os.path.dirname(_HERE), "firmware")
-REGISTRY_PATH = "registry.bin"      # on the board, beside the firmware's own
-SEATS = 8                           # seat numbers 0-7 (table_config.seats: those fitted)
-TIMEOUT = (1.0, 300.0)              # seconds provision scan may wait for a tag
-CLOSED_PIPE = 141                   # 128 + SIGPIPE, as a shell reports `yes | head`
+REGISTRY_PATH = "registry.bin"  # on the board, beside the firmware's own
+SEATS = 8  # seat numbers 0-7 (table_config.seats: those fitted)
+TIMEOUT = (1.0, 300.0)  # seconds provision scan may wait for a tag
+CLOSED_PIPE = 141  # 128 + SIGPIPE, as a shell reports `yes | head`
 PORT_HELP = "serial device (/dev/ttyACM0, COM5), socket://host:port, or auto"
 
 # Run on the board by `provision scan` (the app must not be polling the
@@ -64,15 +64,16 @@ print('UID', 'unfitted' if uid is None else 'none' if not uid else
 # What Ctrl-C leaves, per command, once the board is connected (before that:
 # nothing was changed).  Each is true whenever the interrupt comes.
 INTERRUPTED = {
-    "flash":
-        "the flash may not be finished: the board starts in maintenance mode; run flash again",
-    "import":
-        "the board's registry is the old one or the new one, never half of one; export shows which",
+    "flash": "the flash may not be finished: the board starts in maintenance mode; run flash again",
+    "import": (
+        "the board's registry is the old one or the new one, never half of one; export shows which"
+    ),
     "scan": "the board's registry is the old one or the new one, never half of one",
     "export": "no file is left half-written",
     "backup": "no backup folder is left half-written",
-    "restore":
-        "the board has its old files or all the restored ones, never a mix; run restore again",
+    "restore": (
+        "the board has its old files or all the restored ones, never a mix; run restore again"
+    ),
     "monitor": "stopped",
 }
 BEFORE_THE_BOARD = "nothing was changed"
@@ -136,6 +137,7 @@ def port_of(args: argparse.Namespace) -> str:
 def _from_env(args: argparse.Namespace, e: Exception) -> Exception:
     """A no-board error, saying so when the port came from $DICETABLE_PORT."""
     from host_tools.board import NoBoard
+
     if args.port or not os.environ.get("DICETABLE_PORT", "").strip():
         return e
     return NoBoard("%s (the port is $DICETABLE_PORT's)" % e)
@@ -144,11 +146,12 @@ def _from_env(args: argparse.Namespace, e: Exception) -> Exception:
 def with_board(args: argparse.Namespace, work: Callable[[Any], int]) -> int:
     """Connect to the board at --port and run work(board)."""
     from host_tools.board import Board, NoBoard
+
     try:
         board = Board(port_of(args))
     except NoBoard as e:
         raise _from_env(args, e) from None
-    args.on_board = True        # what Ctrl-C says from here on
+    args.on_board = True  # what Ctrl-C says from here on
     try:
         return work(board)
     finally:
@@ -157,19 +160,26 @@ def with_board(args: argparse.Namespace, work: Callable[[Any], int]) -> int:
 
 # --- subcommands ------------------------------------------------------------------
 
+
 def cmd_flash(args: argparse.Namespace) -> int:
     from host_tools.flash import build, flash_build
-    files = build(args.firmware)        # the folder and every file checked before the board
+
+    files = build(args.firmware)  # the folder and every file checked before the board
 
     def work(board: Any) -> int:
         copied, removed = flash_build(board, files, progress)
         if not copied and not removed:
-            say("the board already has the %d files of %s (compared by SHA-256): nothing "
-                "was copied" % (len(files), args.firmware))
+            say(
+                "the board already has the %d files of %s (compared by SHA-256): nothing "
+                "was copied" % (len(files), args.firmware)
+            )
         else:
-            say("flashed %s: %d of %d files copied, %d old ones removed; the board has been "
-                "soft-reset" % (args.firmware, len(copied), len(files), len(removed)))
+            say(
+                "flashed %s: %d of %d files copied, %d old ones removed; the board has been "
+                "soft-reset" % (args.firmware, len(copied), len(files), len(removed))
+            )
         return 0
+
     return with_board(args, work)
 
 
@@ -181,6 +191,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
         read_board,
         write_folder,
     )
+
     check_destination(args.folder, args.force)
     existed = os.path.isdir(args.folder) and bool(os.listdir(args.folder))
 
@@ -189,28 +200,36 @@ def cmd_backup(args: argparse.Namespace) -> int:
         if not data:
             raise errors.ToolError(NOTHING_TO_BACK_UP + NOTHING_WRITTEN)
         write_folder(args.folder, data, args.force)
-        say("backed up %s to %s%s" % (
-            " and ".join(describe(name, blob) for name, blob in data.items()),
-            errors.shown(args.folder), " (the backup that was there is replaced)"
-            if existed else ""))
+        say(
+            "backed up %s to %s%s"
+            % (
+                " and ".join(describe(name, blob) for name, blob in data.items()),
+                errors.shown(args.folder),
+                " (the backup that was there is replaced)" if existed else "",
+            )
+        )
         return 0
+
     return with_board(args, work)
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
     from host_tools.backup import check_backup, write_backup
-    checked = check_backup(args.folder)     # the whole backup, before the board
+
+    checked = check_backup(args.folder)  # the whole backup, before the board
 
     def work(board: Any) -> int:
         write_backup(board, checked)
         say(checked.restored())
         return 0
+
     return with_board(args, work)
 
 
 def board_registry(board: Any) -> list:
     """The registry on the board ([] if it has none); ValueError if it does not load."""
     from host_tools import registry_csv
+
     if not board.exists(REGISTRY_PATH):
         return []
     return registry_csv.from_registry_bin(board.read(REGISTRY_PATH))
@@ -218,14 +237,16 @@ def board_registry(board: Any) -> list:
 
 def write_registry(board: Any, entries: list) -> None:
     from host_tools import registry_csv
+
     data = registry_csv.to_registry_bin(entries)
-    board.write(REGISTRY_PATH, data)     # a temporary file, then a rename
+    board.write(REGISTRY_PATH, data)  # a temporary file, then a rename
     if board.read(REGISTRY_PATH) != data:
         raise errors.ToolError(READ_BACK)
 
 
 def cmd_provision_check(args: argparse.Namespace) -> int:
     from host_tools import registry_csv
+
     entries = registry_csv.read_csv(args.csv)
     out("%s: %d tags, all rows good\n" % (errors.shown(args.csv), len(entries)))
     return 0
@@ -233,14 +254,19 @@ def cmd_provision_check(args: argparse.Namespace) -> int:
 
 def _tag(entry: tuple) -> str:
     from host_tools import registry_csv
+
     uid, g, item = entry
-    return "%s = %s %s" % (registry_csv.uid_hex(uid), registry_csv.GAMES[g],
-                           registry_csv.item_names(g).get(item, str(item)))
+    return "%s = %s %s" % (
+        registry_csv.uid_hex(uid),
+        registry_csv.GAMES[g],
+        registry_csv.item_names(g).get(item, str(item)),
+    )
 
 
 def cmd_provision_import(args: argparse.Namespace) -> int:
     from host_tools import registry_csv
-    entries = registry_csv.read_csv(args.csv)   # every row checked before the board is touched
+
+    entries = registry_csv.read_csv(args.csv)  # every row checked before the board is touched
     name = errors.shown(args.csv)
 
     def work(board: Any) -> int:
@@ -254,25 +280,45 @@ def cmd_provision_import(args: argparse.Namespace) -> int:
         removed = [e for e in existing if e[0] not in new]
         changed = [e for e in existing if e[0] in new and new[e[0]] != (e[1], e[2])]
         if removed and not args.replace:
-            raise errors.ToolError(WOULD_REMOVE % (
-                name, len(removed), len(existing), _tag(removed[0]),
-                ", ..." if len(removed) > 1 else "", GIVE_REPLACE) + NOTHING_WRITTEN)
+            raise errors.ToolError(
+                WOULD_REMOVE
+                % (
+                    name,
+                    len(removed),
+                    len(existing),
+                    _tag(removed[0]),
+                    ", ..." if len(removed) > 1 else "",
+                    GIVE_REPLACE,
+                )
+                + NOTHING_WRITTEN
+            )
         if sorted(existing) == sorted(entries):
-            say("the board's registry already holds exactly the %d tags of %s: nothing was "
-                "written" % (len(entries), name))
+            say(
+                "the board's registry already holds exactly the %d tags of %s: nothing was "
+                "written" % (len(entries), name)
+            )
             return 0
         write_registry(board, entries)
-        say("the board's registry is now the %d tags of %s (%d added, %d changed, %d removed)"
-            % (len(entries), name, len(entries) - len(existing) + len(removed), len(changed),
-               len(removed)))
+        say(
+            "the board's registry is now the %d tags of %s (%d added, %d changed, %d removed)"
+            % (
+                len(entries),
+                name,
+                len(entries) - len(existing) + len(removed),
+                len(changed),
+                len(removed),
+            )
+        )
         if not args.no_reset:
             board.soft_reset()
         return 0
+
     return with_board(args, work)
 
 
 def cmd_provision_export(args: argparse.Namespace) -> int:
     from host_tools import registry_csv
+
     to_stdout = args.csv == "-"
     if not to_stdout:
         path = args.csv
@@ -297,11 +343,13 @@ def cmd_provision_export(args: argparse.Namespace) -> int:
             errors.write_file(args.csv, text.encode("utf-8"))
             say("%d tags written to %s" % (len(entries), errors.shown(args.csv)))
         return 0
+
     return with_board(args, work)
 
 
 def cmd_provision_scan(args: argparse.Namespace) -> int:
     from host_tools import registry_csv
+
     g = args.game
     try:
         item = registry_csv.item_by_name(g, args.item)
@@ -316,42 +364,60 @@ def cmd_provision_scan(args: argparse.Namespace) -> int:
             raise errors.ToolError(DAMAGED_SCAN % DAMAGED) from None
         for uid, eg, eitem in existing:
             if (eg, eitem) == (g, item):
-                raise errors.ToolError(ITEM_TAKEN % (
-                    registry_csv.GAMES[g], item_name, registry_csv.uid_hex(uid)) + NOTHING_WRITTEN)
-        say("put the tag for %s on the reader of seat %d (waiting %g s)" % (
-            item_name, args.seat, args.timeout))
+                raise errors.ToolError(
+                    ITEM_TAKEN % (registry_csv.GAMES[g], item_name, registry_csv.uid_hex(uid))
+                    + NOTHING_WRITTEN
+                )
+        say(
+            "put the tag for %s on the reader of seat %d (waiting %g s)"
+            % (item_name, args.seat, args.timeout)
+        )
         code = SCAN_SNIPPET.format(seat=args.seat, timeout_ms=int(args.timeout * 1000))
         board_out = board.exec(code, timeout=args.timeout + 15)
-        words = [line.split()[1] for line in board_out.splitlines()
-                 if line.startswith("UID ") and len(line.split()) == 2]
+        words = [
+            line.split()[1]
+            for line in board_out.splitlines()
+            if line.startswith("UID ") and len(line.split()) == 2
+        ]
         if not words or words[0] in ("none", "two", "unfitted"):
-            reason = {"none": NO_TAG % (args.seat, args.timeout),
-                      "two": TWO_TAGS % args.seat,
-                      "unfitted": UNFITTED % args.seat}
-            raise errors.ToolError(reason.get(words[0] if words else "", "the board said: %s"
-                                              % " ".join(board_out.split())[:200]))
+            reason = {
+                "none": NO_TAG % (args.seat, args.timeout),
+                "two": TWO_TAGS % args.seat,
+                "unfitted": UNFITTED % args.seat,
+            }
+            raise errors.ToolError(
+                reason.get(
+                    words[0] if words else "",
+                    "the board said: %s" % " ".join(board_out.split())[:200],
+                )
+            )
         row = "%s,%s,%d" % (words[0], registry_csv.GAMES[g], item)
         try:
             entries = existing + registry_csv.parse_csv(row, existing)
         except registry_csv.CsvError as e:
-            raise errors.ToolError(TAG_TAKEN % (words[0], e.errors[0][1])
-                                   + NOTHING_WRITTEN) from None
+            raise errors.ToolError(
+                TAG_TAKEN % (words[0], e.errors[0][1]) + NOTHING_WRITTEN
+            ) from None
         write_registry(board, entries)
-        out("%s = %s %s (%d tags)\n" % (words[0], registry_csv.GAMES[g], item_name,
-                                         len(entries)))
+        out("%s = %s %s (%d tags)\n" % (words[0], registry_csv.GAMES[g], item_name, len(entries)))
         if not args.no_reset:
             board.soft_reset()
         return 0
+
     return with_board(args, work)
 
 
 def cmd_monitor(args: argparse.Namespace) -> int:
     from host_tools.board import NoBoard
     from host_tools.monitor import follow
+
     args.on_board = True
     try:
-        follow(port_of(args), lambda line: out(line + "\n"),
-               opened=lambda url: say("following the board's log at %s (Ctrl-C stops)" % url))
+        follow(
+            port_of(args),
+            lambda line: out(line + "\n"),
+            opened=lambda url: say("following the board's log at %s (Ctrl-C stops)" % url),
+        )
     except NoBoard as e:
         raise _from_env(args, e) from None
     return 0
@@ -360,13 +426,15 @@ def cmd_monitor(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from host_tools.replay import replay_into
     from sim.play import RefusedAction
+
     lines: list[str] = []
     try:
         note = replay_into(args.file, lines)
     except RefusedAction as e:
         out("".join(line + "\n" for line in lines))
-        raise errors.ToolError("%s: %s: the replay stops there" % (
-            errors.shown(args.file), e)) from None
+        raise errors.ToolError(
+            "%s: %s: the replay stops there" % (errors.shown(args.file), e)
+        ) from None
     out("".join(line + "\n" for line in lines))
     if note:
         say("note: " + note)
@@ -374,6 +442,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 # --- the parser -----------------------------------------------------------------
+
 
 class Parser(argparse.ArgumentParser):
     """argparse, with a bad argument said in one line (exit status 2)."""
@@ -384,13 +453,15 @@ class Parser(argparse.ArgumentParser):
 
 def seat_arg(text: str) -> int:
     number = text.strip()
-    if not re.fullmatch(r"-?[0-9]+", number):     # ASCII digits: int() takes '３' too
-        raise argparse.ArgumentTypeError("%r is not a seat number (seats are 0 to %d)"
-                                         % (text if len(text) <= 20 else text[:20] + "...",
-                                            SEATS - 1))
+    if not re.fullmatch(r"-?[0-9]+", number):  # ASCII digits: int() takes '３' too
+        raise argparse.ArgumentTypeError(
+            "%r is not a seat number (seats are 0 to %d)"
+            % (text if len(text) <= 20 else text[:20] + "...", SEATS - 1)
+        )
     if len(number) > 3 or not 0 <= int(number) < SEATS:
-        raise argparse.ArgumentTypeError(NO_SEAT % (
-            number if len(number) <= 12 else number[:12] + "...", SEATS - 1))
+        raise argparse.ArgumentTypeError(
+            NO_SEAT % (number if len(number) <= 12 else number[:12] + "...", SEATS - 1)
+        )
     return int(number)
 
 
@@ -400,13 +471,16 @@ def timeout_arg(text: str) -> float:
     except ValueError:
         t = math.nan
     if not (math.isfinite(t) and TIMEOUT[0] <= t <= TIMEOUT[1]):
-        raise argparse.ArgumentTypeError("%r: the timeout is %g to %g seconds" % (
-            text if len(text) <= 20 else text[:20] + "...", TIMEOUT[0], TIMEOUT[1]))
+        raise argparse.ArgumentTypeError(
+            "%r: the timeout is %g to %g seconds"
+            % (text if len(text) <= 20 else text[:20] + "...", TIMEOUT[0], TIMEOUT[1])
+        )
     return t
 
 
 def game_arg(text: str) -> int:
     from host_tools import registry_csv
+
     try:
         return registry_csv.game_index(text)
     except ValueError as e:
@@ -429,25 +503,36 @@ def parser() -> argparse.ArgumentParser:
     def sub_parser(sub: Any, name: str, **kw: Any) -> argparse.ArgumentParser:
         return sub.add_parser(name, allow_abbrev=False, **kw)
 
-    p = Parser(prog="python -m host_tools", description=DESCRIPTION, allow_abbrev=False,
-               epilog="docs/host_tools.md is the maker's guide")
+    p = Parser(
+        prog="python -m host_tools",
+        description=DESCRIPTION,
+        allow_abbrev=False,
+        epilog="docs/host_tools.md is the maker's guide",
+    )
     sub = p.add_subparsers(dest="command", required=True, metavar="command")
     port = Parser(add_help=False, allow_abbrev=False)
-    port.add_argument("--port", type=port_arg, default=None,
-                      help=PORT_HELP + " (default: $DICETABLE_PORT, else auto)")
+    port.add_argument(
+        "--port",
+        type=port_arg,
+        default=None,
+        help=PORT_HELP + " (default: $DICETABLE_PORT, else auto)",
+    )
 
-    s = sub_parser(sub, "flash", parents=[port],
-                   help="compile the firmware and copy what changed")
-    s.add_argument("--firmware", type=path_arg, default=FIRMWARE,
-                   help="firmware folder (default: ours)")
+    s = sub_parser(sub, "flash", parents=[port], help="compile the firmware and copy what changed")
+    s.add_argument(
+        "--firmware", type=path_arg, default=FIRMWARE, help="firmware folder (default: ours)"
+    )
     s.set_defaults(run=cmd_flash)
 
     s = sub_parser(sub, "provision", help="the tag registry: CSV import/export, scan a tag")
     ps = s.add_subparsers(dest="action", required=True, metavar="action")
     t = sub_parser(ps, "import", parents=[port], help="replace the board's registry with a CSV")
     t.add_argument("csv", type=path_arg)
-    t.add_argument("--replace", action="store_true",
-                   help="allowed to remove tags the board has and the file has not")
+    t.add_argument(
+        "--replace",
+        action="store_true",
+        help="allowed to remove tags the board has and the file has not",
+    )
     t.add_argument("--no-reset", action="store_true", help="do not soft-reset the board after")
     t.set_defaults(run=cmd_provision_import)
     t = sub_parser(ps, "export", parents=[port], help="write the board's registry as CSV")
@@ -459,23 +544,33 @@ def parser() -> argparse.ArgumentParser:
     t.add_argument("csv", type=path_arg)
     t.set_defaults(run=cmd_provision_check)
     t = sub_parser(ps, "scan", parents=[port], help="read a tag on a seat's reader and name it")
-    t.add_argument("--seat", type=seat_arg, required=True, help="seat number, 0 to %d"
-                   % (SEATS - 1))
-    t.add_argument("--game", type=game_arg, required=True,
-                   help="dtwww, walzer, dicefull, dtt or nokosu")
+    t.add_argument(
+        "--seat", type=seat_arg, required=True, help="seat number, 0 to %d" % (SEATS - 1)
+    )
+    t.add_argument(
+        "--game", type=game_arg, required=True, help="dtwww, walzer, dicefull, dtt or nokosu"
+    )
     t.add_argument("--item", required=True, help="item name ('red d6 copy 1') or number")
-    t.add_argument("--timeout", type=timeout_arg, default=10.0,
-                   help="seconds to wait for the tag, %g to %g (default 10)" % TIMEOUT)
+    t.add_argument(
+        "--timeout",
+        type=timeout_arg,
+        default=10.0,
+        help="seconds to wait for the tag, %g to %g (default 10)" % TIMEOUT,
+    )
     t.add_argument("--no-reset", action="store_true", help="do not soft-reset the board after")
     t.set_defaults(run=cmd_provision_scan)
 
     s = sub_parser(sub, "monitor", parents=[port], help="follow the board's event log")
     s.set_defaults(run=cmd_monitor)
-    s = sub_parser(sub, "backup", parents=[port],
-                   help="copy the journal and registry to a new folder")
+    s = sub_parser(
+        sub, "backup", parents=[port], help="copy the journal and registry to a new folder"
+    )
     s.add_argument("folder", type=path_arg)
-    s.add_argument("--force", action="store_true",
-                   help="replace a backup folder that is there (whole, once the new one is done)")
+    s.add_argument(
+        "--force",
+        action="store_true",
+        help="replace a backup folder that is there (whole, once the new one is done)",
+    )
     s.set_defaults(run=cmd_backup)
     s = sub_parser(sub, "restore", parents=[port], help="copy a backup folder back to the board")
     s.add_argument("folder", type=path_arg)
@@ -498,7 +593,7 @@ def _quiet_stdout() -> None:
         pass
 
 
-SHOWN_ROWS = 20            # bad rows said one by one; the count says the rest
+SHOWN_ROWS = 20  # bad rows said one by one; the count says the rest
 
 
 def _csv_problems(e: Any, args: Any, command: str) -> None:
@@ -521,7 +616,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run one command; its exit status (see the module docstring)."""
     command = ""
     args = None
-    try:            # a name the terminal cannot show is escaped, not a crash
+    try:  # a name the terminal cannot show is escaped, not a crash
         sys.stdout.reconfigure(errors="backslashreplace")  # pyright: ignore[reportAttributeAccessIssue]
     except (AttributeError, ValueError, OSError):
         pass
@@ -545,9 +640,10 @@ def main(argv: list[str] | None = None) -> int:
     except (_StdoutClosed, BrokenPipeError):
         _quiet_stdout()
         return CLOSED_PIPE
-    except Exception as e:      # never a traceback: each refusal is one line
+    except Exception as e:  # never a traceback: each refusal is one line
         if isinstance(e, errors.ToolError):
             from host_tools.registry_csv import CsvError
+
             if isinstance(e, CsvError):
                 _csv_problems(e, args, command)
                 return 1

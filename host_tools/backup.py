@@ -58,7 +58,7 @@ REGISTRY = "registry.bin"
 FILES = (JOURNAL, REGISTRY)
 SEGMENTS = MAX_BLOCKS
 MAP = "journal.map"
-REGISTRY_LIMIT = 5 + 256 * 14 + 2       # header, MAX_TAGS records, crc
+REGISTRY_LIMIT = 5 + 256 * 14 + 2  # header, MAX_TAGS records, crc
 WHAT_REGISTRY = "a registry.bin (as backup saves it)"
 
 # The refusals, each as docs/refusals.md quotes it.
@@ -96,11 +96,16 @@ def check_destination(folder: str | Path, force: bool = False) -> None:
         if path.is_dir() and any(path.iterdir()):
             if not force:
                 raise BackupExists(NOT_EMPTY % (name, REPLACED_WHOLE))
-            others = sorted(p.name for p in path.iterdir()
-                            if p.name not in FILES or not p.is_file() or p.is_symlink())
+            others = sorted(
+                p.name
+                for p in path.iterdir()
+                if p.name not in FILES or not p.is_file() or p.is_symlink()
+            )
             if others:
-                raise BackupExists(MORE_THAN_A_BACKUP % (
-                    name, others[0] + (", ..." if len(others) > 1 else ""), "give a new folder"))
+                raise BackupExists(
+                    MORE_THAN_A_BACKUP
+                    % (name, others[0] + (", ..." if len(others) > 1 else ""), "give a new folder")
+                )
         parent = path.absolute().parent
         while not parent.exists():
             parent = parent.parent
@@ -154,8 +159,7 @@ def write_folder(folder: str | Path, files: dict[str, bytes], force: bool = Fals
     path = Path(folder).absolute()
     check_destination(path, force)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix="." + path.name + ".", suffix=".partial",
-                                dir=path.parent))
+    tmp = Path(tempfile.mkdtemp(prefix="." + path.name + ".", suffix=".partial", dir=path.parent))
     old = None
     try:
         for name, blob in files.items():
@@ -166,8 +170,9 @@ def write_folder(folder: str | Path, files: dict[str, bytes], force: bool = Fals
         os.chmod(tmp, 0o777 & ~_umask())
         if path.is_dir():
             if any(path.iterdir()):
-                old = Path(tempfile.mkdtemp(prefix="." + path.name + ".", suffix=".old",
-                                            dir=path.parent))
+                old = Path(
+                    tempfile.mkdtemp(prefix="." + path.name + ".", suffix=".old", dir=path.parent)
+                )
                 os.rmdir(old)
                 os.rename(path, old)
             else:
@@ -175,7 +180,7 @@ def write_folder(folder: str | Path, files: dict[str, bytes], force: bool = Fals
         os.rename(tmp, path)
     except BaseException:
         if old is not None and not path.exists():
-            os.rename(old, path)            # the old backup back in its place
+            os.rename(old, path)  # the old backup back in its place
             old = None
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -203,9 +208,10 @@ def backup(board: Board, folder: str | Path, force: bool = False) -> list[str]:
 @dataclass
 class Backup:
     """A backup folder checked whole: what restore writes and what it checked."""
+
     folder: str
     journal: Journal | None
-    journal_data: bytes | None          # the image as the board will get it
+    journal_data: bytes | None  # the image as the board will get it
     registry: bytes | None
     tags: int = 0
 
@@ -216,16 +222,17 @@ class Backup:
             done.append(f"{REGISTRY} ({self.tags} tags; checked: it loads)")
         if self.journal is not None:
             note = "; " + self.journal.note if self.journal.note else ""
-            done.append(f"{JOURNAL} ({self.journal.summary()}; checked: replays to the "
-                        f"end{note})")
+            done.append(f"{JOURNAL} ({self.journal.summary()}; checked: replays to the end{note})")
         left = []
         if self.journal is None:
             left.append("the board's journal was left as it was (the backup has no journal.bin)")
         if self.registry is None:
-            left.append("the board's registry was left as it was "
-                        "(the backup has no registry.bin)")
-        return "restored %s from %s; %s" % (" and ".join(done), shown(self.folder),
-                                            "; ".join(left + ["nothing else changed"]))
+            left.append("the board's registry was left as it was (the backup has no registry.bin)")
+        return "restored %s from %s; %s" % (
+            " and ".join(done),
+            shown(self.folder),
+            "; ".join(left + ["nothing else changed"]),
+        )
 
 
 def check_backup(folder: str | Path) -> Backup:
@@ -247,8 +254,9 @@ def check_backup(folder: str | Path) -> Backup:
     try:
         if JOURNAL in present:
             path = src / JOURNAL
-            journal = read_image(read_bytes(path, "a journal image (journal.bin)",
-                                            SEGMENTS * BLOCK), str(path))
+            journal = read_image(
+                read_bytes(path, "a journal image (journal.bin)", SEGMENTS * BLOCK), str(path)
+            )
             if journal.status == st.CORRUPT:
                 raise RestoreError(DAMAGED % (shown(path), len(journal.actions)))
             check_replays(journal)
@@ -291,14 +299,16 @@ def write_backup(board: Board, checked: Backup) -> list[str]:
     remove: tuple[str, ...] = ()
     if checked.journal_data is not None:
         image = checked.journal_data
-        files.update((segment_name(i), image[i * BLOCK:(i + 1) * BLOCK])
-                     for i in range(SEGMENTS))
+        files.update((segment_name(i), image[i * BLOCK : (i + 1) * BLOCK]) for i in range(SEGMENTS))
         remove = (MAP,)
     if checked.registry is not None:
         files[REGISTRY] = checked.registry
     board.write_many(files, remove)
-    return [n for n, part in ((JOURNAL, checked.journal), (REGISTRY, checked.registry))
-            if part is not None]
+    return [
+        n
+        for n, part in ((JOURNAL, checked.journal), (REGISTRY, checked.registry))
+        if part is not None
+    ]
 
 
 def restore(board: Board, folder: str | Path) -> list[str]:

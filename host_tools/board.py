@@ -46,9 +46,11 @@ from host_tools.errors import ToolError
 # small enough for a board whose heap the app has fragmented.
 READ_CHUNK = 4096
 WRITE_CHUNK = 1024
-DIR_MODE = 0x4000   # st_mode's folder bit, as MicroPython's os.ilistdir gives it
-FS_ERRORS = {errno.ENOSPC: "the board's flash is full",
-             errno.EROFS: "the board's file system is read-only"}
+DIR_MODE = 0x4000  # st_mode's folder bit, as MicroPython's os.ilistdir gives it
+FS_ERRORS = {
+    errno.ENOSPC: "the board's flash is full",
+    errno.EROFS: "the board's file system is read-only",
+}
 
 
 class NoBoard(ToolError):
@@ -58,15 +60,14 @@ class NoBoard(ToolError):
 class BoardError(ToolError):
     """Code run on the board raised an exception (its last line is the message)."""
 
-    def __init__(self, text: str, message: str | None = None,
-                 errno: int | None = None) -> None:
-        self.text = text                # the board's whole traceback
-        self.errno = errno              # the OSError's number, for a file operation
+    def __init__(self, text: str, message: str | None = None, errno: int | None = None) -> None:
+        self.text = text  # the board's whole traceback
+        self.errno = errno  # the OSError's number, for a file operation
         lines = [line.strip() for line in text.splitlines() if line.strip()]
         super().__init__(message or "the board said: %s" % (lines[-1] if lines else "an error"))
 
 
-PICO_VID = 0x2E8A                       # Raspberry Pi's USB vendor id
+PICO_VID = 0x2E8A  # Raspberry Pi's USB vendor id
 NO_USB_BOARD = "no board found on USB: plug in the Pico or pass --port"
 CHECK_PORT = "check the cable and the port (--port, e.g. /dev/ttyACM0, COM5 or socket://host:port)"
 NO_REPL = "the device at %s does not answer with a MicroPython REPL within %g s (%s): %s"
@@ -79,6 +80,7 @@ def resolve_port(url: str) -> str:
     if url != "auto":
         return url
     from serial.tools import list_ports
+
     ports = [p for p in list_ports.comports() if p.vid is not None]
     ports.sort(key=lambda p: (p.vid != PICO_VID, p.device))
     if not ports:
@@ -101,8 +103,10 @@ def why_not(url: str) -> str:
     if not stat.S_ISCHR(mode):
         return "not a serial device (a %s)" % ("folder" if stat.S_ISDIR(mode) else "file")
     if not os.access(url, os.R_OK | os.W_OK):
-        return ("permission denied (on Linux, add yourself to the group of the device, "
-                "e.g. dialout, and log in again)")
+        return (
+            "permission denied (on Linux, add yourself to the group of the device, "
+            "e.g. dialout, and log in again)"
+        )
     return "it did not open (is another program using it: monitor, Thonny, a terminal?)"
 
 
@@ -169,7 +173,7 @@ class Board:
 
     def exec(self, code: str, timeout: float = 30.0) -> str:
         """Run `code` on the board; its printed output.  BoardError if it raised."""
-        out, err = self._t.exec_raw(code, timeout=timeout)     # NoBoard if lost
+        out, err = self._t.exec_raw(code, timeout=timeout)  # NoBoard if lost
         if err:
             raise BoardError(err.decode(errors="replace").strip())
         return out.decode(errors="replace").replace("\r\n", "\n")
@@ -183,8 +187,9 @@ class Board:
         try:
             self._t.enter_raw_repl(soft_reset=True, timeout_overall=max(self.timeout, 10))
         except (TransportError, OSError) as e:
-            raise NoBoard("the board at %s did not come back after a soft reset: %s"
-                          % (self.url, e)) from None
+            raise NoBoard(
+                "the board at %s did not come back after a soft reset: %s" % (self.url, e)
+            ) from None
 
     # -- files: mpremote's transport API, with the project's own rename on top ----
 
@@ -193,7 +198,7 @@ class Board:
         try:
             return bytes(self._fs(self._t.fs_readfile, path, chunk_size=READ_CHUNK))
         except BoardError:
-            self._close_file()          # fs_readfile leaves its file open when it fails
+            self._close_file()  # fs_readfile leaves its file open when it fails
             raise
 
     def write(self, path: str, data: bytes) -> None:
@@ -204,7 +209,7 @@ class Board:
         # Written by fs_writefile to `tmp`, then (if `path`) renamed into place.
         try:
             self._fs(self._t.fs_writefile, tmp, bytes(data), chunk_size=WRITE_CHUNK)
-        except (BoardError, OSError):   # a full flash, say: the file is closed
+        except (BoardError, OSError):  # a full flash, say: the file is closed
             self._close_file()
             raise
         if path is not None:
@@ -223,9 +228,12 @@ class Board:
                 self._put(tmp, data, None)
                 got = self.sha256(tmp)
                 if got != hashlib.sha256(data).hexdigest():
-                    raise BoardError("", "%s: the copy on the board differs from the file "
-                                         "(%s); nothing was changed: try again" % (tmp, got))
-        except Exception:           # a full flash, say: the staged copies go, the rest stays
+                    raise BoardError(
+                        "",
+                        "%s: the copy on the board differs from the file "
+                        "(%s); nothing was changed: try again" % (tmp, got),
+                    )
+        except Exception:  # a full flash, say: the staged copies go, the rest stays
             for tmp in staged:
                 try:
                     self.remove(tmp)
@@ -308,12 +316,13 @@ class Board:
         # FileNotFoundError or a BoardError that says it in words.
         try:
             return op(path, *args, **kw)
-        except TransportExecError as e:         # not an OSError: the board's traceback
+        except TransportExecError as e:  # not an OSError: the board's traceback
             raise BoardError(e.error_output.strip()) from None
         except OSError as e:
             if e.errno == errno.ENOENT:
                 raise FileNotFoundError(errno.ENOENT, "no such file on the board", path) from None
             name = errno.errorcode.get(e.errno or 0, str(e.errno))
             why = FS_ERRORS.get(e.errno or 0, "OSError: [Errno %s] %s" % (e.errno, name))
-            raise BoardError("OSError: %s" % name, "%s on the board: %s" % (path, why),
-                             e.errno) from None
+            raise BoardError(
+                "OSError: %s" % name, "%s on the board: %s" % (path, why), e.errno
+            ) from None

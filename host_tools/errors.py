@@ -90,8 +90,7 @@ def read_bytes(path: str | os.PathLike[str], what: str, limit: int) -> bytes:
     except OSError as e:
         raise ToolError("%s: cannot read it: %s (give %s)" % (name, why(e), what)) from None
     if len(data) > limit:
-        raise ToolError("%s is larger than %s: too large for %s" % (
-            name, size_text(limit), what))
+        raise ToolError("%s is larger than %s: too large for %s" % (name, size_text(limit), what))
     return data
 
 
@@ -103,7 +102,7 @@ def write_file(path: str | os.PathLike[str], data: bytes) -> None:
     try:
         mask = os.umask(0)
         os.umask(mask)
-        os.fchmod(fd, 0o666 & ~mask)        # as open() makes a file, not mkstemp's 0600
+        os.fchmod(fd, 0o666 & ~mask)  # as open() makes a file, not mkstemp's 0600
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()

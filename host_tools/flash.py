@@ -59,9 +59,16 @@ Progress = Callable[[int, int, str], None]
 # (docs/firmware.md); a game's host.py is the simulator's side of the game.
 HOST_ONLY = ("manifest.py",)
 HOST_ONLY_NAMES = ("host.py",)
-REQUIRED = ("boot.py", "main.py", "pins.py", "maintenance.py", "table_config.py",
-            "dicetable/__init__.py", "hal/__init__.py")
-MAX_FILES = 500         # firmware/ has ~60 .py files; a folder with thousands is not it
+REQUIRED = (
+    "boot.py",
+    "main.py",
+    "pins.py",
+    "maintenance.py",
+    "table_config.py",
+    "dicetable/__init__.py",
+    "hal/__init__.py",
+)
+MAX_FILES = 500  # firmware/ has ~60 .py files; a folder with thousands is not it
 TOO_MANY = "%s holds more than %d .py files: it is not the table's firmware; nothing was flashed"
 FILE_NAME = "%s: a firmware file's name is ASCII without spaces (MicroPython imports it by name)"
 
@@ -84,8 +91,10 @@ def check_firmware(firmware_dir: str | Path) -> Path:
     except OSError as e:
         raise FlashError("cannot read the firmware folder %s: %s" % (name, why(e))) from None
     if missing:
-        raise FlashError("%s is not the table's firmware: it lacks %s; nothing was flashed (%s)"
-                         % (name, ", ".join(missing), hint))
+        raise FlashError(
+            "%s is not the table's firmware: it lacks %s; nothing was flashed (%s)"
+            % (name, ", ".join(missing), hint)
+        )
     return root
 
 
@@ -121,14 +130,18 @@ def build(firmware_dir: str | Path) -> dict[str, bytes]:
         sources = []
         for src in sorted(root.rglob("*.py")):
             rel = src.relative_to(root)
-            if ("__pycache__" not in rel.parts and rel.as_posix() not in HOST_ONLY
-                    and rel.name not in HOST_ONLY_NAMES):
+            if (
+                "__pycache__" not in rel.parts
+                and rel.as_posix() not in HOST_ONLY
+                and rel.name not in HOST_ONLY_NAMES
+            ):
                 sources.append(src)
                 if len(sources) > MAX_FILES:
                     raise FlashError(TOO_MANY % (shown(firmware_dir), MAX_FILES))
     except OSError as e:
-        raise FlashError("cannot read the firmware folder %s: %s" % (
-            shown(firmware_dir), why(e))) from None
+        raise FlashError(
+            "cannot read the firmware folder %s: %s" % (shown(firmware_dir), why(e))
+        ) from None
     with tempfile.TemporaryDirectory() as tmp:
         for src in sources:
             name = src.relative_to(root).as_posix()
@@ -139,15 +152,23 @@ def build(firmware_dir: str | Path) -> dict[str, bytes]:
                     files[name] = src.read_bytes()
                     continue
                 out = Path(tmp) / "out.mpy"
-                r = subprocess.run([tool, "-march=armv6m", "-s", name, "-o", str(out), str(src)],
-                                   capture_output=True, text=True, errors="replace", check=False)
+                r = subprocess.run(
+                    [tool, "-march=armv6m", "-s", name, "-o", str(out), str(src)],
+                    capture_output=True,
+                    text=True,
+                    errors="replace",
+                    check=False,
+                )
                 if r.returncode != 0:
-                    raise FlashError("mpy-cross does not compile %s; nothing was flashed"
-                                     % _compile_error(name, r.stderr))
+                    raise FlashError(
+                        "mpy-cross does not compile %s; nothing was flashed"
+                        % _compile_error(name, r.stderr)
+                    )
                 files[name[:-3] + ".mpy"] = out.read_bytes()
             except OSError as e:
-                raise FlashError("cannot read %s: %s; nothing was flashed" % (
-                    name, why(e))) from None
+                raise FlashError(
+                    "cannot read %s: %s; nothing was flashed" % (name, why(e))
+                ) from None
     return files
 
 
@@ -158,8 +179,9 @@ def _is_code(path: str) -> bool:
     return False
 
 
-def board_state(board: Board, files: dict[str, bytes] | None = None
-                ) -> tuple[dict[str, str], set[str]]:
+def board_state(
+    board: Board, files: dict[str, bytes] | None = None
+) -> tuple[dict[str, str], set[str]]:
     """({code file on the board: sha256 hex}, {folders}), through the transport's
     fs_listdir and fs_hashfile.  Given the build `files`, a file the build
     does not have (stale), or whose size on the board differs from the
@@ -180,8 +202,9 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def flash(board: Board, firmware_dir: str | Path | dict[str, bytes],
-          progress: Progress | None = None) -> list[str]:
+def flash(
+    board: Board, firmware_dir: str | Path | dict[str, bytes], progress: Progress | None = None
+) -> list[str]:
     """Bring the board's code in line with `firmware_dir` (or a build() of it);
     the paths copied."""
     files = firmware_dir if isinstance(firmware_dir, dict) else build(firmware_dir)
@@ -215,12 +238,14 @@ def _copy(board: Board, path: str, data: bytes) -> None:
     board.write(path, data)
     got = board.sha256(path)
     if got != _sha(data):
-        raise FlashError("%s: hash on the board %s differs from the build; run flash "
-                         "again" % (path, got))
+        raise FlashError(
+            "%s: hash on the board %s differs from the build; run flash again" % (path, got)
+        )
 
 
-def flash_build(board: Board, files: dict[str, bytes],
-                progress: Progress | None = None) -> tuple[list[str], list[str]]:
+def flash_build(
+    board: Board, files: dict[str, bytes], progress: Progress | None = None
+) -> tuple[list[str], list[str]]:
     """Bring the board's code in line with a build; (paths copied, stale paths removed)."""
     on_board, dirs = board_state(board, files)
     changed = [p for p in files if on_board.get(p) != _sha(files[p])]

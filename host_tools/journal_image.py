@@ -39,9 +39,9 @@ from sim.hw.norflash import BLOCK, NorFlash
 from sim.hw.vflash import VFlash
 
 TABLE_KINDS = (SEATS_RECORD >> KIND_SHIFT, SEED_RECORD >> KIND_SHIFT)
-MAX_BLOCKS = st.SEGMENTS            # the board keeps its journal in 8 segments
+MAX_BLOCKS = st.SEGMENTS  # the board keeps its journal in 8 segments
 WHAT = "a journal image (journal.bin, as backup saves it)"
-_MAGIC = (b"DJ", b"DS")             # a segment's header, a segment made and not yet used
+_MAGIC = (b"DJ", b"DS")  # a segment's header, a segment made and not yet used
 MALFORMED = "%s: action %d (%#x) is malformed (a bit means nothing): the journal does not replay"
 REFUSED = "%s: action %d (%#x) is refused by the %s rules (%s): the journal does not replay"
 
@@ -63,12 +63,13 @@ def segment_name(i: int) -> str:
 @dataclass
 class Journal:
     """A journal image read whole."""
+
     game: str
     players: int
     options: int
-    header: bytes                     # the 4 header bytes
-    words: list[int]                  # every word: the table's records first, then actions
-    status: int                       # st.OK, st.TORN or st.CORRUPT (damage: words stop there)
+    header: bytes  # the 4 header bytes
+    words: list[int]  # every word: the table's records first, then actions
+    status: int  # st.OK, st.TORN or st.CORRUPT (damage: words stop there)
     name: str = "journal.bin"
     actions: list[int] = field(init=False)
 
@@ -79,17 +80,23 @@ class Journal:
     def note(self) -> str:
         """What the load left out, in words ('' when the journal is whole)."""
         if self.status == st.TORN:
-            return ("the journal's last record was torn (a power cut while writing it) "
-                    "and is left out")
+            return (
+                "the journal's last record was torn (a power cut while writing it) and is left out"
+            )
         if self.status == st.CORRUPT:
-            return ("the journal is damaged after action %d; what follows it is lost"
-                    % len(self.actions))
+            return "the journal is damaged after action %d; what follows it is lost" % len(
+                self.actions
+            )
         return ""
 
     def summary(self) -> str:
         """'walzer, 4 players, 312 actions'."""
         return "%s, %d players, %d action%s" % (
-            self.game, self.players, len(self.actions), "" if len(self.actions) == 1 else "s")
+            self.game,
+            self.players,
+            len(self.actions),
+            "" if len(self.actions) == 1 else "s",
+        )
 
 
 def load_image(data: bytes) -> tuple[bytes | None, list[int], int]:
@@ -101,7 +108,7 @@ def load_image(data: bytes) -> tuple[bytes | None, list[int], int]:
     nor = NorFlash(n)
     placed = {}
     for i in range(n):
-        nor.block(i)[:] = data[i * BLOCK:(i + 1) * BLOCK]
+        nor.block(i)[:] = data[i * BLOCK : (i + 1) * BLOCK]
         placed[segment_name(i)] = i
     header, words, status = st.Storage(VFlash({}, nor, placed), segments=n).load()
     return header, list(words), status
@@ -111,21 +118,27 @@ def read_image(data: bytes, name: str = "journal.bin") -> Journal:
     """The Journal of an image's bytes; JournalError with one line if it is none."""
     size = len(data)
     if size == 0:
-        raise JournalError("%s is empty (%s is 1 to %d blocks of %d bytes)" % (
-            name, WHAT, MAX_BLOCKS, BLOCK))
+        raise JournalError(
+            "%s is empty (%s is 1 to %d blocks of %d bytes)" % (name, WHAT, MAX_BLOCKS, BLOCK)
+        )
     if size % BLOCK or size > MAX_BLOCKS * BLOCK:
-        raise JournalError("%s is %s, not %s (1 to %d blocks of %d bytes)" % (
-            name, size_text(size), WHAT, MAX_BLOCKS, BLOCK))
-    if not any(data[i:i + 2] in _MAGIC for i in range(0, size, BLOCK)):
-        raise JournalError("%s is not %s: no block of it starts as a journal segment" % (
-            name, WHAT))
+        raise JournalError(
+            "%s is %s, not %s (1 to %d blocks of %d bytes)"
+            % (name, size_text(size), WHAT, MAX_BLOCKS, BLOCK)
+        )
+    if not any(data[i : i + 2] in _MAGIC for i in range(0, size, BLOCK)):
+        raise JournalError(
+            "%s is not %s: no block of it starts as a journal segment" % (name, WHAT)
+        )
     header, words, status = load_image(data)
     if header is None:
         if status == st.NONE:
             raise JournalError("%s holds no match (the board had finished or cleared it)" % name)
-        raise JournalError("%s is damaged: no segment of it has a whole header (%s)" % (
-            name, st.STATUS_NAMES[status]))
-    why = journal_header_refusal(header)       # the table's own door: the same line
+        raise JournalError(
+            "%s is damaged: no segment of it has a whole header (%s)"
+            % (name, st.STATUS_NAMES[status])
+        )
+    why = journal_header_refusal(header)  # the table's own door: the same line
     if why:
         raise JournalError("%s: its header is refused: %s" % (name, why))
     game, players, options = journal_header(header)
@@ -162,5 +175,4 @@ def encode(header: bytes, words: list[int], segments: int = MAX_BLOCKS) -> bytes
     s.new_match(header, tuple(words[:lead]))
     for a in words[lead:]:
         s.append(a)
-    return b"".join(bytes(flash.raw.block(flash.placed[segment_name(i)]))
-                    for i in range(segments))
+    return b"".join(bytes(flash.raw.block(flash.placed[segment_name(i)])) for i in range(segments))

@@ -42,7 +42,7 @@ def clean(raw: bytes | str) -> str:
     text = "".join(c for c in text if c == "\t" or c >= " ")
     for prompt in _PROMPTS:
         if text.startswith(prompt):
-            text = text[len(prompt):]
+            text = text[len(prompt) :]
     return text.rstrip()
 
 
@@ -74,6 +74,7 @@ def open_port(url: str, timeout: float = 0.2):
     """A pyserial port for a device path or a URL ('socket://127.0.0.1:4000');
     'auto' picks the board's USB port."""
     import serial
+
     url = resolve_port(url)
     try:
         return serial.serial_for_url(url, baudrate=115200, timeout=timeout)
@@ -82,13 +83,19 @@ def open_port(url: str, timeout: float = 0.2):
         raise NoSerial(str(no_board_at(url, why))) from None
 
 
-def follow(url: str, emit: Callable[[str], None], max_lines: int | None = None,
-           seconds: float | None = None, clock: Callable[[], float] = time.time,
-           opened: Callable[[str], None] | None = None) -> int:
+def follow(
+    url: str,
+    emit: Callable[[str], None],
+    max_lines: int | None = None,
+    seconds: float | None = None,
+    clock: Callable[[], float] = time.time,
+    opened: Callable[[str], None] | None = None,
+) -> int:
     """Read the port and emit each formatted line until Ctrl-C, the port
     closing, or (for tests) `max_lines` lines shown or `seconds` passed;
     `opened(url)` is called once the port is open.  Returns the lines shown."""
     import serial
+
     url = resolve_port(url)
     port = open_port(url)
     if opened is not None:
@@ -103,8 +110,9 @@ def follow(url: str, emit: Callable[[str], None], max_lines: int | None = None,
             try:
                 chunk = port.read(port.in_waiting or 1)
             except (serial.SerialException, OSError) as e:
-                raise NoSerial("the board at %s went away (%s): was the cable pulled?"
-                               % (url, e)) from None
+                raise NoSerial(
+                    "the board at %s went away (%s): was the cable pulled?" % (url, e)
+                ) from None
             if not chunk:
                 continue
             pending += chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")

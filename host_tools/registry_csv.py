@@ -53,8 +53,8 @@ REGISTRY_FILE = "registry.bin"
 
 Entry = tuple[bytes, int, int]
 
-MAX_BYTES = 1 << 20     # a full registry (201 tags) with names and comments is ~10 KB
-MAX_CELL = 200          # characters: a UID with separators is 29, the longest name ~20
+MAX_BYTES = 1 << 20  # a full registry (201 tags) with names and comments is ~10 KB
+MAX_CELL = 200  # characters: a UID with separators is 29, the longest name ~20
 WHAT = "a CSV file of tags (uid_hex,game,item)"
 ROW_FORM = "a row is uid_hex,game,item, e.g. 04a1b2c3,dtwww,red d6 copy 1"
 _SAVE_AS = "save the sheet as 'CSV UTF-8 (comma delimited)'"
@@ -66,7 +66,7 @@ CONTROL = "a control character U+%04X (a CSV file is text; %s)"
 LONG_CELL = "a cell of %d characters (a UID, game or item is at most %d)"
 NO_TAGS = "no tags in it (it is empty, or a header and comments only): %s"
 ONE_COLUMN = "one column, its cells separated by %s: save the sheet as CSV with commas"
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")   # not \t (\r and \n end lines)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # not \t (\r and \n end lines)
 
 
 class CsvError(ToolError, ValueError):
@@ -82,8 +82,9 @@ class CsvError(ToolError, ValueError):
     def where(problem: tuple[int, int, str], name: str = "") -> str:
         """'name:line:column: message' ('name: message' for the whole file)."""
         line, column, message = problem
-        place = ":".join(str(x) for x in ((name,) if name else ()) + (
-            (line, column) if line else ()))
+        place = ":".join(
+            str(x) for x in ((name,) if name else ()) + ((line, column) if line else ())
+        )
         return "%s: %s" % (place, message) if place else message
 
     def lines(self, name: str) -> list[str]:
@@ -133,9 +134,11 @@ def item_by_name(g: int, text: str) -> int:
     names = item_names(g)
     text = text.strip()
     if not text:
-        raise ValueError("the item is empty (an item's name, e.g. %r, or its number)"
-                         % next(iter(names.values())))
-    if text.isascii() and text.isdigit():      # not int(): it takes '٣' and 10,000 digits
+        raise ValueError(
+            "the item is empty (an item's name, e.g. %r, or its number)"
+            % next(iter(names.values()))
+        )
+    if text.isascii() and text.isdigit():  # not int(): it takes '٣' and 10,000 digits
         if len(text) <= 6 and int(text) in names:
             return int(text)
         raise ValueError("unknown item %s in %s" % (_shown(text), GAMES[g]))
@@ -146,8 +149,10 @@ def item_by_name(g: int, text: str) -> int:
         return found
     shared = sorted(n for n in names.values() if _norm(n).startswith(_norm(text) + " copy "))
     if shared:
-        raise ValueError("item %s of %s is ambiguous: say %s" % (
-            _shown(text), GAMES[g], " or ".join(repr(n) for n in shared)))
+        raise ValueError(
+            "item %s of %s is ambiguous: say %s"
+            % (_shown(text), GAMES[g], " or ".join(repr(n) for n in shared))
+        )
     raise ValueError("unknown item %s in %s" % (_shown(text), GAMES[g]))
 
 
@@ -163,15 +168,18 @@ def parse_uid(text: str) -> bytes:
             raise ValueError
         uid = bytes.fromhex(digits)
     except ValueError:
-        raise ValueError("UID %s is not hex (4, 7 or 10 bytes, e.g. 04a1b2c3)"
-                         % _shown(text)) from None
+        raise ValueError(
+            "UID %s is not hex (4, 7 or 10 bytes, e.g. 04a1b2c3)" % _shown(text)
+        ) from None
     if len(uid) not in (4, 7, 10):
-        raise ValueError("UID %s has %d bytes (a tag's UID has 4, 7 or 10)" % (
-            _shown(text), len(uid)))
+        raise ValueError(
+            "UID %s has %d bytes (a tag's UID has 4, 7 or 10)" % (_shown(text), len(uid))
+        )
     return uid
 
 
 # --- the file -------------------------------------------------------------------
+
 
 def _place(data: bytes, at: int) -> tuple[int, int]:
     """(line, column) of byte `at` of undecoded data, the column in characters."""
@@ -191,11 +199,12 @@ def decode(data: bytes) -> str:
     nul = data.find(b"\0")
     if nul >= 0:
         for half in (data[0::2], data[1::2]):
-            if len(half) >= 2 and half.count(0) * 4 >= len(half) * 3:   # every other byte
+            if len(half) >= 2 and half.count(0) * 4 >= len(half) * 3:  # every other byte
                 raise CsvError([(1, 1, "UTF-16 text: %s" % _SAVE_AS)])
         line, column = _place(data, nul)
-        raise CsvError([(line, column, "binary data (a NUL byte): this is not a CSV file; %s"
-                         % _SAVE_AS)])
+        raise CsvError(
+            [(line, column, "binary data (a NUL byte): this is not a CSV file; %s" % _SAVE_AS)]
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -241,7 +250,7 @@ def split_line(text: str, line: int) -> list[tuple[int, str]]:
             i = k
         if i >= n:
             return cells
-        i += 1                  # the comma
+        i += 1  # the comma
         if i == n:
             cells.append((n + 1, ""))
             return cells
@@ -260,7 +269,7 @@ def rows(text: str) -> list[tuple[int, list[tuple[int, str]]]]:
             raise CsvError([(number, bad.start() + 1, CONTROL % (ord(bad.group()), _SAVE_AS))])
         cells = [(column, cell.strip()) for column, cell in split_line(line, number)]
         while cells and not cells[-1][1]:
-            cells.pop()     # a spreadsheet's empty trailing columns
+            cells.pop()  # a spreadsheet's empty trailing columns
         if not cells or cells[0][1].startswith("#"):
             continue
         for column, cell in cells:
@@ -287,12 +296,17 @@ def _columns_problem(number: int, cells: list[tuple[int, str]]) -> tuple[int, in
     if len(cells) == 1 and (";" in words[0] or "\t" in words[0]):
         return (number, 1, ONE_COLUMN % ("';'" if ";" in words[0] else "tabs"))
     column = cells[3][0] if len(cells) > 3 else cells[-1][0] + len(words[-1])
-    return (number, column, "expected 3 columns uid_hex,game,item, got %d "
-            "(e.g. 04a1b2c3,dtwww,red d6 copy 1)" % len(cells))
+    return (
+        number,
+        column,
+        "expected 3 columns uid_hex,game,item, got %d "
+        "(e.g. 04a1b2c3,dtwww,red d6 copy 1)" % len(cells),
+    )
 
 
-def _read_row(cells: list[tuple[int, str]]
-              ) -> tuple[bytes | None, int | None, int | None, list[tuple[int, str]]]:
+def _read_row(
+    cells: list[tuple[int, str]],
+) -> tuple[bytes | None, int | None, int | None, list[tuple[int, str]]]:
     # (uid, game, item, problems) of a three-cell row; None where a cell is bad.
     found: list[tuple[int, str]] = []
     uid = g = item = None
@@ -322,19 +336,34 @@ class _Seen:
             self.uid_line[bytes(uid)] = 0
             self.item_line[(g, item)] = 0
 
-    def check(self, number: int, cells: list[tuple[int, str]], uid: bytes | None,
-              g: int | None, item: int | None) -> list[tuple[int, str]]:
+    def check(
+        self,
+        number: int,
+        cells: list[tuple[int, str]],
+        uid: bytes | None,
+        g: int | None,
+        item: int | None,
+    ) -> list[tuple[int, str]]:
         """The row's duplicates (cell column, message); the row is then seen."""
         found = []
         if uid is not None:
             if uid in self.uid_line:
-                found.append((cells[0][0], "UID %s is already %s" % (
-                    uid_hex(uid), _where(self.uid_line[uid]))))
+                found.append(
+                    (
+                        cells[0][0],
+                        "UID %s is already %s" % (uid_hex(uid), _where(self.uid_line[uid])),
+                    )
+                )
             self.uid_line.setdefault(uid, number)
         if g is not None and item is not None:
             if (g, item) in self.item_line:
-                found.append((cells[2][0], "item %s of %s already has a tag %s" % (
-                    item_names(g)[item], GAMES[g], _where(self.item_line[(g, item)]))))
+                found.append(
+                    (
+                        cells[2][0],
+                        "item %s of %s already has a tag %s"
+                        % (item_names(g)[item], GAMES[g], _where(self.item_line[(g, item)])),
+                    )
+                )
             self.item_line.setdefault((g, item), number)
         return found
 
@@ -358,8 +387,9 @@ def parse_csv(text: str, existing: Iterable[Entry] = ()) -> list[Entry]:
             continue
         uid, g, item, found = _read_row(cells)
         if header and uid is None and g is None:
-            problems.append((number, 1, "neither a tag nor the header uid_hex,game,item (%s)"
-                             % ROW_FORM))
+            problems.append(
+                (number, 1, "neither a tag nor the header uid_hex,game,item (%s)" % ROW_FORM)
+            )
             continue
         found += seen.check(number, cells, uid, g, item)
         if found:
@@ -389,6 +419,7 @@ def format_csv(entries: Iterable[Entry], names: bool = False) -> str:
 
 # --- registry.bin: hal.storage's own code over the board's virtual flash -----
 
+
 def to_registry_bin(entries: Iterable[Entry]) -> bytes:
     """The exact bytes hal.storage writes as registry.bin for these entries."""
     flash = VFlash()
@@ -400,7 +431,7 @@ def read_file(flash: VFlash, path: str) -> bytes:
     """A whole file of the virtual flash.  Here, not a VFlash method: the
     virtual flash also runs under MicroPython in the Pico's heap, where every
     method costs the tests' board heap."""
-    f: Any = flash.open(path, "rb")        # a reader in mode "rb" (VFlash.open)
+    f: Any = flash.open(path, "rb")  # a reader in mode "rb" (VFlash.open)
     try:
         return bytes(f.read())
     finally:

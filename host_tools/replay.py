@@ -48,7 +48,7 @@ def _sniff(path: pathlib.Path) -> bytes:
         with open(path, "rb") as f:
             return f.read(2)
     except OSError:
-        return b""          # the reader that follows says what is wrong
+        return b""  # the reader that follows says what is wrong
 
 
 def load(path: str | pathlib.Path) -> tuple[str, int, int, list[int], str]:
@@ -75,10 +75,10 @@ def load(path: str | pathlib.Path) -> tuple[str, int, int, list[int], str]:
         return j.game, j.players, j.options, j.actions, j.note
     try:
         game, players, options, actions = matchfile.read(str(p))
-    except ValueError as e:     # MatchFileError: 'path:line:column: what is wrong'
+    except ValueError as e:  # MatchFileError: 'path:line:column: what is wrong'
         text = str(e)
         hint = getattr(matchfile, "_JOURNAL_HINT", None)
-        if hint and hint in text:   # binary: and not a journal image either (sniffed above)
+        if hint and hint in text:  # binary: and not a journal image either (sniffed above)
             text = text.replace(hint, NEITHER)
         raise ReplayError(text) from None
     why_not = header_refusal(game, players, options)

@@ -32,19 +32,22 @@ try:
     )
     from sim import matchfile
     from sim.play import BOTS, RefusedAction, play, player_range, replay
-except KeyboardInterrupt:           # Ctrl-C before main() could take it
+except KeyboardInterrupt:  # Ctrl-C before main() could take it
     sys.stderr.write("python -m sim: interrupted\n")
     sys.exit(130)
 
 PROG = "python -m sim"
-SEED_MAX = 0xFFFFFFFF       # the table's generator is 32 bits (dicetable/app/rng.py)
+SEED_MAX = 0xFFFFFFFF  # the table's generator is 32 bits (dicetable/app/rng.py)
 MATCHES_MAX = 1000000
-FLAGS = (("--open-play", OPEN_PLAY, "open play"), ("--table-rolls", TABLE_ROLLS, "table rolls"),
-         ("--variant", VARIANT, "variant"))
+FLAGS = (
+    ("--open-play", OPEN_PLAY, "open play"),
+    ("--table-rolls", TABLE_ROLLS, "table rolls"),
+    ("--variant", VARIANT, "variant"),
+)
 USAGE = 2
 FAILED = 1
-INTERRUPTED = 130           # 128 + SIGINT, as a shell reports a program Ctrl-C stopped
-CLOSED_PIPE = 141           # 128 + SIGPIPE, as a shell reports `yes | head`
+INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a program Ctrl-C stopped
+CLOSED_PIPE = 141  # 128 + SIGPIPE, as a shell reports `yes | head`
 
 
 class Exit(Exception):
@@ -60,8 +63,8 @@ def usage(message):
 
 
 class Parser(argparse.ArgumentParser):
-    def error(self, message):       # argparse's usage block + message, as one line
-        if "(" not in message:      # argparse's own words: point to the list
+    def error(self, message):  # argparse's usage block + message, as one line
+        if "(" not in message:  # argparse's own words: point to the list
             message += " (%s --help lists the options)" % PROG
         raise usage(message)
 
@@ -74,6 +77,7 @@ def shown(text, width=30):
 def whole(low, high, right):
     """An argparse type: a whole number from `low` to `high` (ASCII digits only:
     int() would take '٣' and '３'); `right` says what is allowed."""
+
     def parse(text):
         t = text.strip()
         if not re.fullmatch(r"[+-]?[0-9]+", t):
@@ -82,33 +86,55 @@ def whole(low, high, right):
         if not low <= n <= high:
             raise argparse.ArgumentTypeError("%s is out of range (%s)" % (shown(text), right))
         return n
+
     return parse
 
 
 def parse_args(argv):
     p = Parser(prog=PROG, description=(__doc__ or "").split("\n")[0])
     p.add_argument("--game", metavar="{%s}" % ",".join(GAMES), help="default: dtwww")
-    p.add_argument("--players", type=whole(-10 ** 20, 10 ** 20, "a player count, e.g. --players 4"),
-                   help="default: the most the game allows")
-    p.add_argument("--bots", help="comma-separated, one per seat, repeated to fill: "
-                   "random or heuristic (default: heuristic)")
-    p.add_argument("--seed", type=whole(0, SEED_MAX, "0 to %d" % SEED_MAX),
-                   help="0 to %d (default: 1)" % SEED_MAX)
+    p.add_argument(
+        "--players",
+        type=whole(-(10**20), 10**20, "a player count, e.g. --players 4"),
+        help="default: the most the game allows",
+    )
+    p.add_argument(
+        "--bots",
+        help="comma-separated, one per seat, repeated to fill: "
+        "random or heuristic (default: heuristic)",
+    )
+    p.add_argument(
+        "--seed",
+        type=whole(0, SEED_MAX, "0 to %d" % SEED_MAX),
+        help="0 to %d (default: 1)" % SEED_MAX,
+    )
     p.add_argument("--open-play", action="store_true", help="hands not scanned")
     p.add_argument("--table-rolls", action="store_true", help="the table rolls for the players")
     p.add_argument("--variant", action="store_true", help="the game's published variant")
-    p.add_argument("--length", type=whole(0, LONGEST, "0, the game's own, to %d" % LONGEST),
-                   help="games/rounds/deals, where the game lets it change "
-                   "(0: the game's own, to %d)" % LONGEST)
-    p.add_argument("--save", metavar="FILE", help="write the match file (not over an existing "
-                   "file: add --force to replace it)")
+    p.add_argument(
+        "--length",
+        type=whole(0, LONGEST, "0, the game's own, to %d" % LONGEST),
+        help="games/rounds/deals, where the game lets it change "
+        "(0: the game's own, to %d)" % LONGEST,
+    )
+    p.add_argument(
+        "--save",
+        metavar="FILE",
+        help="write the match file (not over an existing file: add --force to replace it)",
+    )
     p.add_argument("--force", action="store_true", help="with --save: replace an existing file")
     p.add_argument("--replay", metavar="FILE", help="print the transcript of a match file")
-    p.add_argument("--table", action="store_true",
-                   help="interactive: the firmware on a virtual table; you play --human seats")
+    p.add_argument(
+        "--table",
+        action="store_true",
+        help="interactive: the firmware on a virtual table; you play --human seats",
+    )
     p.add_argument("--human", help="with --table: your seats, comma-separated (default: 0)")
-    p.add_argument("--matches", type=whole(1, MATCHES_MAX, "1 to %d" % MATCHES_MAX),
-                   help="play a batch of matches (seeds seed, seed+1, ...) and summarise")
+    p.add_argument(
+        "--matches",
+        type=whole(1, MATCHES_MAX, "1 to %d" % MATCHES_MAX),
+        help="play a batch of matches (seeds seed, seed+1, ...) and summarise",
+    )
     args = p.parse_args(argv)
     if args.replay is not None:
         check_replay(args)
@@ -118,10 +144,16 @@ def parse_args(argv):
 
 
 def check_replay(args):
-    given = [name for name in ("game", "players", "bots", "seed", "length", "save", "human",
-                               "matches") if getattr(args, name) is not None]
-    given += [name for name in ("open_play", "table_rolls", "variant", "force", "table")
-              if getattr(args, name)]
+    given = [
+        name
+        for name in ("game", "players", "bots", "seed", "length", "save", "human", "matches")
+        if getattr(args, name) is not None
+    ]
+    given += [
+        name
+        for name in ("open_play", "table_rolls", "variant", "force", "table")
+        if getattr(args, name)
+    ]
     if given:
         message = "argument --%s: not with --replay (the match file names game, players, options)"
         raise usage(message % given[0].replace("_", "-"))
@@ -157,9 +189,17 @@ def check_options(args, game):
         if getattr(args, name[2:].replace("-", "_")):
             if header_refusal(game, args.players, bit):
                 takes = [n for n, b, _ in FLAGS if not header_refusal(game, args.players, b)]
-                raise usage("argument %s: %s has no %s (%s)" % (
-                    name, game, words, "it takes " + ", ".join(takes) if takes else
-                    "it takes none of " + ", ".join(n for n, _, _ in FLAGS)))
+                raise usage(
+                    "argument %s: %s has no %s (%s)"
+                    % (
+                        name,
+                        game,
+                        words,
+                        "it takes " + ", ".join(takes)
+                        if takes
+                        else "it takes none of " + ", ".join(n for n, _, _ in FLAGS),
+                    )
+                )
             flags |= bit
     length = args.length or 0
     why = header_refusal(game, args.players, options(0, length))
@@ -218,14 +258,19 @@ def check_human(text, players):
     for word in text.split(","):
         word = word.strip()
         if not word:
-            raise usage("argument --human: %s (%s)" % (
-                "no seat given" if not text.strip() else "an empty seat in " + shown(text),
-                right))
+            raise usage(
+                "argument --human: %s (%s)"
+                % (
+                    "no seat given" if not text.strip() else "an empty seat in " + shown(text),
+                    right,
+                )
+            )
         if not re.fullmatch(r"[0-9]+", word):
             raise usage("argument --human: %s is not a seat (%s)" % (shown(word), right))
         if len(word) > 3 or int(word) >= players:
-            raise usage("argument --human: no seat %s in a %d-player match (%s)" % (
-                word, players, right))
+            raise usage(
+                "argument --human: no seat %s in a %d-player match (%s)" % (word, players, right)
+            )
         if int(word) in seats:
             raise usage("argument --human: seat %s twice (%s)" % (word, right))
         seats.append(int(word))
@@ -244,7 +289,7 @@ class Progress:
     def __init__(self, total):
         self.total = total
         self.tty = sys.stderr is not None and sys.stderr.isatty()
-        self.open = False           # a redrawn line waits for its newline
+        self.open = False  # a redrawn line waits for its newline
 
     def show(self, done):
         total = self.total
@@ -278,15 +323,25 @@ def batch(args):
             progress.show(done)
     except KeyboardInterrupt:
         progress.end_line()
-        raise Exit(INTERRUPTED, "interrupted after %d of %d matches (no summary)" % (
-            done, args.matches)) from None
-    lines = ["%d matches of %s, %d players, seeds %d-%d" % (
-        args.matches, args.game, args.players, args.seed, args.seed + args.matches - 1)]
+        raise Exit(
+            INTERRUPTED, "interrupted after %d of %d matches (no summary)" % (done, args.matches)
+        ) from None
+    lines = [
+        "%d matches of %s, %d players, seeds %d-%d"
+        % (args.matches, args.game, args.players, args.seed, args.seed + args.matches - 1)
+    ]
     lines.append("seat  bot        wins  win rate  mean score")
     for seat in range(args.players):
-        lines.append("%4d  %-9s %5d  %7.1f%%  %10.2f" % (
-            seat, args.bots[seat], wins[seat], 100.0 * wins[seat] / args.matches,
-            totals[seat] / args.matches))
+        lines.append(
+            "%4d  %-9s %5d  %7.1f%%  %10.2f"
+            % (
+                seat,
+                args.bots[seat],
+                wins[seat],
+                100.0 * wins[seat] / args.matches,
+                totals[seat] / args.matches,
+            )
+        )
     lines.append("(a shared first place counts as a win for each)")
     return lines
 
@@ -297,23 +352,32 @@ def check_save(path, force):
         raise Exit(FAILED, "%s is a folder (give --save a file name)" % path)
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise Exit(FAILED, "no folder %s to save %s in (make it first, or save elsewhere)" % (
-            folder, os.path.basename(path)))
+        raise Exit(
+            FAILED,
+            "no folder %s to save %s in (make it first, or save elsewhere)"
+            % (folder, os.path.basename(path)),
+        )
     if os.path.lexists(path) and not force:
-        raise Exit(FAILED, "%s exists (add --force to replace it, or save under another name)"
-                   % path)
+        raise Exit(
+            FAILED, "%s exists (add --force to replace it, or save under another name)" % path
+        )
 
 
 def save(path, match, args):
     try:
-        matchfile.write(path, match, ["seed %d, bots %s" % (args.seed, " ".join(args.bots))],
-                        replace=args.force)
+        matchfile.write(
+            path, match, ["seed %d, bots %s" % (args.seed, " ".join(args.bots))], replace=args.force
+        )
     except FileExistsError:
-        raise Exit(FAILED, "%s exists (add --force to replace it, or save under another name)"
-                   % path) from None
+        raise Exit(
+            FAILED, "%s exists (add --force to replace it, or save under another name)" % path
+        ) from None
     except OSError as e:
-        raise Exit(FAILED, "cannot write %s: %s (save somewhere you may write)" % (
-            path, (e.strerror or str(e)).lower())) from None
+        raise Exit(
+            FAILED,
+            "cannot write %s: %s (save somewhere you may write)"
+            % (path, (e.strerror or str(e)).lower()),
+        ) from None
 
 
 def do_replay(path, out):
@@ -328,31 +392,47 @@ def do_replay(path, out):
         if not number:
             raise Exit(FAILED, "%s: %s" % (path, e)) from None
         message = "%s:%d: action %d, %r, refused: %s (the transcript stops before it)"
-        raise Exit(FAILED, message % (path, m.lines[number - 1], number, matchfile.format_action(
-            m.actions[number - 1]), getattr(e, "reason", e))) from None
+        raise Exit(
+            FAILED,
+            message
+            % (
+                path,
+                m.lines[number - 1],
+                number,
+                matchfile.format_action(m.actions[number - 1]),
+                getattr(e, "reason", e),
+            ),
+        ) from None
 
 
 def do_table(args):
     from dicetable.app.menu import F_HANDS, F_LENGTH, F_ROLLS, F_VARIANT
     from sim import terminal
-    menu = {F_HANDS: int(args.open_play), F_ROLLS: int(args.table_rolls),
-            F_VARIANT: int(args.variant), F_LENGTH: args.length or 0}
+
+    menu = {
+        F_HANDS: int(args.open_play),
+        F_ROLLS: int(args.table_rolls),
+        F_VARIANT: int(args.variant),
+        F_LENGTH: args.length or 0,
+    }
     stdin = sys.stdin
     if isinstance(stdin, io.TextIOWrapper):
-        stdin.reconfigure(errors="replace")       # bytes that are not UTF-8: an unknown word
+        stdin.reconfigure(errors="replace")  # bytes that are not UTF-8: an unknown word
     try:
-        terminal.run(args.game, args.players, args.human, args.bots, args.seed, menu, stdin,
-                     sys.stdout)
+        terminal.run(
+            args.game, args.players, args.human, args.bots, args.seed, menu, stdin, sys.stdout
+        )
     except KeyboardInterrupt:
         sys.stdout.write("\n")
-        raise Exit(INTERRUPTED, "interrupted (the match at the virtual table is not kept)") \
-            from None
+        raise Exit(
+            INTERRUPTED, "interrupted (the match at the virtual table is not kept)"
+        ) from None
 
 
 def run(argv):
     try:
         args = parse_args(argv)
-    except SystemExit as e:         # --help
+    except SystemExit as e:  # --help
         return e.code if isinstance(e.code, int) else 0
     out = []
     if args.table:
@@ -363,7 +443,7 @@ def run(argv):
             do_replay(args.replay, out)
         except Exit:
             if out:
-                print("\n".join(out))   # everything before the refused action stands
+                print("\n".join(out))  # everything before the refused action stands
             raise
     elif args.matches > 1:
         out = batch(args)
@@ -409,7 +489,7 @@ def entry():
                 except (OSError, ValueError):
                     pass
         status = CLOSED_PIPE
-    except KeyboardInterrupt:       # between main()'s own handling and the exit
+    except KeyboardInterrupt:  # between main()'s own handling and the exit
         say("%s: interrupted" % PROG)
         status = INTERRUPTED
     sys.exit(status)

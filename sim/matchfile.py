@@ -35,14 +35,16 @@ from dicetable.match.actions import KIND_NAMES, TABLE, action, kind_of, seat_of,
 from dicetable.match.engine import GAMES, header_refusal, malformed
 
 HEADER = ("game", "players", "options")
-LARGEST = 1 << 20            # bytes; the longest match the board can hold is ~200 KB as text
+LARGEST = 1 << 20  # bytes; the longest match the board can hold is ~200 KB as text
 _MAX_VALUE = 0xFFFF
-_NUMBER = re.compile(r"[0-9]+")    # ASCII digits only: int() would take '٣' and '３' too
+_NUMBER = re.compile(r"[0-9]+")  # ASCII digits only: int() would take '٣' and '３' too
 _WORD = re.compile(r"[^ \t]+")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")   # not \t, \n (\r is a line end)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # not \t, \n (\r is a line end)
 _JOURNAL_HINT = "is this a journal.bin? use python -m host_tools replay"
-_HEADER_NUMBERS = {"players": "players is a whole number, e.g. players 4",
-                   "options": "options is a whole number of option bits, e.g. options 0"}
+_HEADER_NUMBERS = {
+    "players": "players is a whole number, e.g. players 4",
+    "options": "options is a whole number of option bits, e.g. options 0",
+}
 _ACTION_FORM = "an action is <kind> <seat|table> <value>, e.g. deal 0 19"
 
 
@@ -58,6 +60,7 @@ class MatchFileError(ValueError):
 
 class MatchFile(NamedTuple):
     """A match file read whole: `lines[i]` is the line number of actions[i]."""
+
     game: str
     players: int
     options: int
@@ -89,12 +92,11 @@ def write(path, match, comments=(), replace=False):
     `path` raises FileExistsError unless `replace`."""
     data = text_of(match, comments).encode("utf-8")
     folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp",
-                               dir=folder)
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder)
     try:
         mask = os.umask(0)
         os.umask(mask)
-        os.fchmod(fd, 0o666 & ~mask)        # as open() would have made it, not mkstemp's 0600
+        os.fchmod(fd, 0o666 & ~mask)  # as open() would have made it, not mkstemp's 0600
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -103,10 +105,10 @@ def write(path, match, comments=(), replace=False):
             os.replace(tmp, path)
         else:
             try:
-                os.link(tmp, path)          # refuses an existing path, even one made just now
+                os.link(tmp, path)  # refuses an existing path, even one made just now
             except FileExistsError:
                 raise
-            except OSError:                 # a file system without hard links
+            except OSError:  # a file system without hard links
                 if os.path.lexists(path):
                     raise FileExistsError(17, "File exists", path) from None
                 os.replace(tmp, path)
@@ -128,7 +130,7 @@ def _shown(word, width=24):
 def _decode(data, path):
     """The text of a match file's bytes, or MatchFileError saying what they are."""
     if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]                     # a UTF-8 byte-order mark, as some editors write
+        data = data[3:]  # a UTF-8 byte-order mark, as some editors write
     elif data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         raise MatchFileError(path, 1, 1, "UTF-16 text (save the file as UTF-8)")
     if b"\x00" in data:
@@ -137,19 +139,23 @@ def _decode(data, path):
             raise MatchFileError(path, 1, 1, "UTF-16 text (save the file as UTF-8)")
         at = data.index(b"\x00")
         start = data.rfind(b"\n", 0, at) + 1
-        raise MatchFileError(path, data.count(b"\n", 0, at) + 1,
-                             len(data[start:at].decode("utf-8", "replace")) + 1,
-                             "binary data (byte 0x00): %s" % _JOURNAL_HINT)
+        raise MatchFileError(
+            path,
+            data.count(b"\n", 0, at) + 1,
+            len(data[start:at].decode("utf-8", "replace")) + 1,
+            "binary data (byte 0x00): %s" % _JOURNAL_HINT,
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         start = data.rfind(b"\n", 0, e.start) + 1
         line = data.count(b"\n", 0, e.start) + 1
-        column = len(data[start:e.start].decode("utf-8")) + 1
+        column = len(data[start : e.start].decode("utf-8")) + 1
         text_like = not _CONTROL.search(data.decode("latin-1").replace("\r", "")[:4096])
         hint = "another encoding? save the file as UTF-8" if text_like else _JOURNAL_HINT
-        raise MatchFileError(path, line, column, "not UTF-8 text (byte 0x%02x): %s" % (
-            data[e.start], hint)) from None
+        raise MatchFileError(
+            path, line, column, "not UTF-8 text (byte 0x%02x): %s" % (data[e.start], hint)
+        ) from None
     return text
 
 
@@ -164,12 +170,13 @@ def _number(word, path, line, column, what):
 def parse(data, path="<match file>"):
     """MatchFile from the bytes of a match file; MatchFileError at the first problem."""
     if len(data) > LARGEST:
-        raise MatchFileError(path, 0, 0, "%d bytes is larger than any match file (at most %d)"
-                             % (len(data), LARGEST))
+        raise MatchFileError(
+            path, 0, 0, "%d bytes is larger than any match file (at most %d)" % (len(data), LARGEST)
+        )
     text = _decode(data, path)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    header = {}             # key -> (value word, line, column of the value)
-    checked = None          # (game, players, options) once the first action came
+    header = {}  # key -> (value word, line, column of the value)
+    checked = None  # (game, players, options) once the first action came
     actions = []
     numbers = []
     for number, line in enumerate(lines, 1):
@@ -180,8 +187,9 @@ def parse(data, path="<match file>"):
         if key in HEADER:
             if actions:
                 message = "%s %r line after the actions (the header comes before them)"
-                raise MatchFileError(path, number, column, message % (
-                    "an" if key == "options" else "a", key))
+                raise MatchFileError(
+                    path, number, column, message % ("an" if key == "options" else "a", key)
+                )
             if _header_line(words, header, path, number):
                 checked = _header(header, path, number, column, "")
             continue
@@ -216,18 +224,28 @@ def _header_line(words, header, path, number):
     """Take a header line into `header`; True once the header is whole."""
     key, column = words[0]
     if key in header:
-        raise MatchFileError(path, number, column, (
-            "a second %r line (line %d gave it; the header names each once)")
-            % (key, header[key][1]))
+        raise MatchFileError(
+            path,
+            number,
+            column,
+            ("a second %r line (line %d gave it; the header names each once)")
+            % (key, header[key][1]),
+        )
     if len(words) < 2:
-        raise MatchFileError(path, number, column + len(key), (
-            "%r needs a value (e.g. %s)") % (key, {
-                "game": "game walzer", "players": "players 4",
-                "options": "options 0"}[key]))
+        raise MatchFileError(
+            path,
+            number,
+            column + len(key),
+            ("%r needs a value (e.g. %s)")
+            % (key, {"game": "game walzer", "players": "players 4", "options": "options 0"}[key]),
+        )
     if len(words) > 2:
-        raise MatchFileError(path, number, words[2][1], (
-            "an extra word %s (a header line is %r and one value)")
-            % (_shown(words[2][0]), key))
+        raise MatchFileError(
+            path,
+            number,
+            words[2][1],
+            ("an extra word %s (a header line is %r and one value)") % (_shown(words[2][0]), key),
+        )
     header[key] = (words[1][0], number, words[1][1])
     _check_value(key, header, path)
     return len(header) == len(HEADER)
@@ -238,13 +256,24 @@ def _not_a_word(key, header, path, number, column):
     if key.lower() in HEADER + KIND_NAMES[1:]:
         right = "words are lower case: %r" % key.lower()
     elif len(header) < len(HEADER):
-        right = "the header lines are game, players and options; the actions are " + \
-            ", ".join(KIND_NAMES[1:])
+        right = "the header lines are game, players and options; the actions are " + ", ".join(
+            KIND_NAMES[1:]
+        )
     else:
         right = "the actions are " + ", ".join(KIND_NAMES[1:])
-    raise MatchFileError(path, number, column, "%s is %s (%s)" % (
-        _shown(key), "not an action" if len(header) == len(HEADER) else
-        "neither a header line nor an action", right))
+    raise MatchFileError(
+        path,
+        number,
+        column,
+        "%s is %s (%s)"
+        % (
+            _shown(key),
+            "not an action"
+            if len(header) == len(HEADER)
+            else "neither a header line nor an action",
+            right,
+        ),
+    )
 
 
 def _action_line(words, players, path, number):
@@ -253,8 +282,13 @@ def _action_line(words, players, path, number):
     kind = KIND_NAMES.index(key)
     if len(words) < 3:
         end = words[-1][1] + len(words[-1][0])
-        raise MatchFileError(path, number, end, "%r needs %s (%s)" % (
-            key, "a seat and a value" if len(words) == 1 else "a value", _ACTION_FORM))
+        raise MatchFileError(
+            path,
+            number,
+            end,
+            "%r needs %s (%s)"
+            % (key, "a seat and a value" if len(words) == 1 else "a value", _ACTION_FORM),
+        )
     seat_word, seat_column = words[1]
     seats = "seats are 0 to %d, or table" % (players - 1)
     if seat_word == "table":
@@ -268,14 +302,19 @@ def _action_line(words, players, path, number):
     values = "values are 0 to %d" % _MAX_VALUE
     value = _number(value_word, path, number, value_column, values)
     if value > _MAX_VALUE:
-        raise MatchFileError(path, number, value_column, "value %d is too large (%s)"
-                             % (value, values))
+        raise MatchFileError(
+            path, number, value_column, "value %d is too large (%s)" % (value, values)
+        )
     if len(words) > 3:
-        raise MatchFileError(path, number, words[3][1], (
-            "an extra word %s (%s; a comment starts with #)") % (
-                _shown(words[3][0]), _ACTION_FORM))
+        raise MatchFileError(
+            path,
+            number,
+            words[3][1],
+            ("an extra word %s (%s; a comment starts with #)")
+            % (_shown(words[3][0]), _ACTION_FORM),
+        )
     a = action(kind, seat, value)
-    if malformed(a):        # the checks above leave no bit without a meaning
+    if malformed(a):  # the checks above leave no bit without a meaning
         raise MatchFileError(path, number, column, "a malformed action (%s)" % _ACTION_FORM)
     return a
 
@@ -299,15 +338,20 @@ def _header(header, path, line, column, before):
                 raise MatchFileError(path, 0, 0, message)
             else:
                 message = "no %r line before %s (the header is game, players and options)" % (
-                    key, before)
+                    key,
+                    before,
+                )
             raise MatchFileError(path, line, column, message)
     game = header["game"][0]
     players = int(header["players"][0])
     options = int(header["options"][0])
     why = header_refusal(game, players, options)
     if why:
-        at = "game" if game not in GAMES else (
-            "players" if header_refusal(game, players, 0) else "options")
+        at = (
+            "game"
+            if game not in GAMES
+            else ("players" if header_refusal(game, players, 0) else "options")
+        )
         raise MatchFileError(path, header[at][1], header[at][2], why)
     return game, players, options
 
@@ -319,8 +363,13 @@ def load(path):
         with open(path, "rb") as f:
             data = f.read(LARGEST + 1)
     except IsADirectoryError:
-        raise MatchFileError(path, 0, 0, "a folder, not a match file (%s)" % (
-            "python -m host_tools replay reads a backup folder")) from None
+        raise MatchFileError(
+            path,
+            0,
+            0,
+            "a folder, not a match file (%s)"
+            % ("python -m host_tools replay reads a backup folder"),
+        ) from None
     except FileNotFoundError:
         message = "no such file (give a match file, as python -m sim --save writes them)"
         raise MatchFileError(path, 0, 0, message) from None

@@ -58,8 +58,10 @@ def play(game, players, options, bots, seed, out=None):
     match = new_match(game, players, options)
     text = registry.part(registry.number(game), "host")
     if out is not None:
-        out.append("%s, %d players, %s, seed %d" % (
-            title(registry.number(game)), players, describe_options(options), seed))
+        out.append(
+            "%s, %d players, %s, seed %d"
+            % (title(registry.number(game)), players, describe_options(options), seed)
+        )
         out.append("bots: " + ", ".join("seat %d %s" % (s, bots[s]) for s in range(players)))
     while not match.over():
         seat = rng.choice(waiting_seats(match))
@@ -78,13 +80,19 @@ def replay(game, players, options, actions, out):
     """Fold a saved journal, narrating every action; stop at a refused one."""
     match = new_match(game, players, options)
     text = registry.part(registry.number(game), "host")
-    out.append("%s, %d players, %s, replayed" % (
-        title(registry.number(game)), players, describe_options(options)))
+    out.append(
+        "%s, %d players, %s, replayed"
+        % (title(registry.number(game)), players, describe_options(options))
+    )
     for number, a in enumerate(actions, 1):
         code = match.submit(a)
         if code:
-            raise RefusedAction("action %d (%#x) refused: %s" % (number, a, REFUSAL_NAMES[code]),
-                                number, a, REFUSAL_NAMES[code])
+            raise RefusedAction(
+                "action %d (%#x) refused: %s" % (number, a, REFUSAL_NAMES[code]),
+                number,
+                a,
+                REFUSAL_NAMES[code],
+            )
         out.extend(text.narrate(match, a))
     if match.over():
         out.extend(final_lines(match))

@@ -66,7 +66,7 @@ class Session:
         self.vt.boot()
         hands.choose_in_menu(self.vt, self.vt.table, self.game, range(players), options)
         self.items = games.all_items(self.game)
-        self.hinted = False         # the last line got a hint and changed nothing
+        self.hinted = False  # the last line got a hint and changed nothing
 
     @property
     def table(self):
@@ -111,8 +111,7 @@ class Session:
             seat = self.acting_seat(acts[0])
             mine = [a for a in acts if self.acting_seat(a) == seat]
             if seat >= 0 and self.bots[seat % len(self.bots)] == "heuristic":
-                a = part(self.game, "host").heuristic(t.match, (acts[0] >> 16) & 7,
-                                                          mine, self.rng)
+                a = part(self.game, "host").heuristic(t.match, (acts[0] >> 16) & 7, mine, self.rng)
             else:
                 a = self.rng.choice(mine)
             hands.make(self.vt, t, a)
@@ -124,8 +123,14 @@ class Session:
         if not words:
             return True
         word = words[0]
-        doers = {"help": self._help, "?": self._list_actions, "auto": self._auto,
-                 "items": self._list_items, "scan": self._scan, "wait": self._wait}
+        doers = {
+            "help": self._help,
+            "?": self._list_actions,
+            "auto": self._auto,
+            "items": self._list_items,
+            "scan": self._scan,
+            "wait": self._wait,
+        }
         if word in ALONE and len(words) > 1:
             self.hint("%s takes nothing after it, not %s" % (shown(word), shown(words[1])))
         elif word == "quit":
@@ -137,8 +142,9 @@ class Session:
         elif word in BUTTON_WORDS:
             self.vt.press(seat, BUTTON_WORDS[word])
         else:
-            self.hint("no command %s (type help for the commands, ? for your actions)"
-                      % shown(word))
+            self.hint(
+                "no command %s (type help for the commands, ? for your actions)" % shown(word)
+            )
         return True
 
     def _help(self, seat, words):
@@ -156,16 +162,18 @@ class Session:
         acts = self.your_actions(seat)
         n = number(word)
         if len(words) > 1:
-            self.hint("an action is one number, not %s (type ? for the list)"
-                      % shown(line.strip()))
+            self.hint("an action is one number, not %s (type ? for the list)" % shown(line.strip()))
         elif n is not None and n < len(acts):
             hands.make(self.vt, self.table, acts[n])
         elif acts:
-            self.hint("no action %s: the list is 0 to %d (type ? to see it)" % (
-                shown(word), len(acts) - 1))
+            self.hint(
+                "no action %s: the list is 0 to %d (type ? to see it)"
+                % (shown(word), len(acts) - 1)
+            )
         else:
-            self.hint("no action %s: nothing for you to do now (wait lets a second pass)" % (
-                shown(word)))
+            self.hint(
+                "no action %s: nothing for you to do now (wait lets a second pass)" % (shown(word))
+            )
 
     def _auto(self, seat, words):
         acts = self.your_actions(seat)
@@ -184,8 +192,9 @@ class Session:
         if len(words) == 1:
             self.hint("scan takes an item number (%s)" % right)
         elif len(words) > 2:
-            self.hint("scan takes one item number, not %s (%s)" % (
-                shown(" ".join(words[1:])), right))
+            self.hint(
+                "scan takes one item number, not %s (%s)" % (shown(" ".join(words[1:])), right)
+            )
         elif i is None or i >= len(self.items):
             self.hint("no item %s (%s)" % (shown(words[1]), right))
         else:
@@ -208,9 +217,14 @@ def choose_seat(session, humans, words):
     if len(words) != 2:
         session.hint("seat takes one of your seats: %s" % yours)
     elif s is None or s not in humans:
-        session.hint("%s (you play seat%s %s)" % (
-            "%s is not a seat" % shown(words[1]) if s is None else "seat %d is not yours" % s,
-            "s" if len(humans) > 1 else "", yours))
+        session.hint(
+            "%s (you play seat%s %s)"
+            % (
+                "%s is not a seat" % shown(words[1]) if s is None else "seat %d is not yours" % s,
+                "s" if len(humans) > 1 else "",
+                yours,
+            )
+        )
     return s if s in humans else None
 
 
@@ -222,8 +236,10 @@ def run(game, players, humans, bots, seed, options, stdin=None, out=None):
     out = sys.stdout if out is None else out
     session = Session(game, players, humans, bots, seed, options, out)
     seat = min(humans)
-    out.write("you play seat%s %s; type ? for your actions, help for the commands\n" % (
-        "s" if len(humans) > 1 else "", " ".join(str(s) for s in sorted(humans))))
+    out.write(
+        "you play seat%s %s; type ? for your actions, help for the commands\n"
+        % ("s" if len(humans) > 1 else "", " ".join(str(s) for s in sorted(humans)))
+    )
     while True:
         if not session.hinted:
             session.bots_move()
@@ -237,7 +253,7 @@ def run(game, players, humans, bots, seed, options, stdin=None, out=None):
         out.write("seat %d> " % seat)
         out.flush()
         line = stdin.readline()
-        if not line:                # Ctrl-D: leave as quit does
+        if not line:  # Ctrl-D: leave as quit does
             out.write("\n")
             return session
         words = line.split()

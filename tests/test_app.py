@@ -127,6 +127,7 @@ def bar(place, players, width=WIDTH):
 
 # --- fakes -----------------------------------------------------------------------
 
+
 class FakeStorage:
     """hal/storage.Storage's methods in memory: append() takes 24-bit words
     and undo() appends an UNDO word that load() folds away; statuses 0 ok,
@@ -265,20 +266,21 @@ def frozen(d):
 
 # --- the menu ---------------------------------------------------------------------
 
+
 def test_boot_with_nothing_stored_shows_the_menu():
     d = Driver()
     d.table.boot()
     t = d.table
     assert t.mode == "menu" and t.match is None
     ring = d.leds(CENTRE)
-    assert ring[0:2] == [(48, 16, 0)] * 2            # DTwww's sector lit
-    assert ring[2:4] == [dim((0, 16, 48))] * 2        # Walzer's dim
-    assert d.leds(0) == number_leds(1, (48, 16, 0))   # game 1, in its colour
+    assert ring[0:2] == [(48, 16, 0)] * 2  # DTwww's sector lit
+    assert ring[2:4] == [dim((0, 16, 48))] * 2  # Walzer's dim
+    assert d.leds(0) == number_leds(1, (48, 16, 0))  # game 1, in its colour
     assert t.text[0] == "MENU" and t.text[1] == ">game: DTwww"
     d.press(0, PLUS)
     assert d.leds(CENTRE)[2:4] == [(0, 16, 48)] * 2 and d.leds(0) == number_leds(2, (0, 16, 48))
     d.press(0, MINUS)
-    d.press(0, MINUS)                                 # wraps to provisioning
+    d.press(0, MINUS)  # wraps to provisioning
     assert t.menu.game == games.count() and ">game: provision tags" in t.text
     assert d.leds(0) == number_leds(6, (48, 8, 24))
 
@@ -291,22 +293,22 @@ def test_menu_seats_options_and_player_count():
         d.press(0, PLUS)
     d.press(0, OK)
     assert t.menu.field == F_SEATS
-    d.press(2, OK)                                    # seat 2 joins
+    d.press(2, OK)  # seat 2 joins
     assert d.leds(2) == [GREY] * WIDTH and d.leds(1) == [OFF] * WIDTH
-    d.press(0, OK)                                    # d-TT needs 3 players
+    d.press(0, OK)  # d-TT needs 3 players
     assert t.menu.field == F_SEATS
     assert d.leds(0) == count_leds(OUT_OF_RANGE, RED)
     d.press(4, OK)
-    d.press(4, OK)                                    # joins, leaves
+    d.press(4, OK)  # joins, leaves
     d.press(5, OK)
     d.press(0, OK)
-    assert t.menu.field == F_HANDS                    # d-TT: no rolls, no variant field
+    assert t.menu.field == F_HANDS  # d-TT: no rolls, no variant field
     assert [f for f in t.menu.fields()] == [0, F_SEATS, F_HANDS, F_LENGTH]
-    d.press(0, PLUS)                                  # open play
+    d.press(0, PLUS)  # open play
     d.press(0, OK)
     d.press(0, PLUS)
-    d.press(0, PLUS)                                  # 2 deals
-    d.press(0, MINUS + LONG)                          # back a field, and forward again
+    d.press(0, PLUS)  # 2 deals
+    d.press(0, MINUS + LONG)  # back a field, and forward again
     assert t.menu.field == F_HANDS
     d.press(0, OK)
     d.press(0, OK)
@@ -324,10 +326,11 @@ def test_menu_seat_that_does_not_play_and_every_option():
     t = d.table
     assert t.phys == [1, 3]
     assert t.match.options == options(TABLE_ROLLS | VARIANT, 2)
-    assert d.leds(0) == [OFF] * WIDTH                 # the menu seat is not in the match
+    assert d.leds(0) == [OFF] * WIDTH  # the menu seat is not in the match
 
 
 # --- full matches from the menu ------------------------------------------------------
+
 
 def check_trick(d):
     """Right after a trick: the winner's segment green, the next leader's blue."""
@@ -343,7 +346,7 @@ def check_trick(d):
             assert d.leds(leader) == [BLUE] * WIDTH
     d.advance(TRICK_MS)
     if leader >= 0 and d.table.score_show is None:
-        assert d.leds(leader) == [WHITE] * WIDTH      # its turn to play
+        assert d.leds(leader) == [WHITE] * WIDTH  # its turn to play
 
 
 def check_scores(d, scored):
@@ -355,7 +358,7 @@ def check_scores(d, scored):
     for p in range(m.players):
         place = 1 + sum(1 for t in scores if t > scores[p])
         assert d.leds(d.table.phys[p]) == bar(place, m.players)
-    d.press(d.table.lead, OK)                         # the first press puts them away
+    d.press(d.table.lead, OK)  # the first press puts them away
     assert d.table.score_show is None and len(d.match.history) == scored
 
 
@@ -406,12 +409,12 @@ def test_a_full_dtwww_match_from_the_menu_driven_by_tags_and_buttons():
     assert d.leds(0) == number_leds(1, ORANGE)
     for _ in range(6):
         d.press(0, PLUS)
-    assert d.leds(0) == number_leds(7, ORANGE)        # a five and two ones
+    assert d.leds(0) == number_leds(7, ORANGE)  # a five and two ones
     d.press(0, PLUS)
     d.press(0, OK)
     assert m.journal[-1] == action(ROLL, 0, 8) and m.hand(0) == [red_d8 | 8]
-    assert d.leds(0) == [CYAN] + [DIM_CYAN] * 7       # 1 of 9 dice scanned
-    assert d.storage.load()[1][2:] == m.journal        # journalled as it happened
+    assert d.leds(0) == [CYAN] + [DIM_CYAN] * 7  # 1 of 9 dice scanned
+    assert d.storage.load()[1][2:] == m.journal  # journalled as it happened
     # The rest of the match: every seat prompt, every trick and score checked.
     seen = {"play": 0}
 
@@ -433,7 +436,7 @@ def test_a_full_dtwww_match_from_the_menu_driven_by_tags_and_buttons():
     tricks, scored = play_through(d, on_play)
     assert tricks == 27 and scored == 3 and seen["play"] > 20
     check_final(d)
-    d.press(2, OK)                                     # OK: back to the menu
+    d.press(2, OK)  # OK: back to the menu
     assert t.mode == "menu" and d.storage.header is None
 
 
@@ -457,7 +460,7 @@ def test_a_full_nokosu_match_from_the_menu_driven_by_tags_and_buttons():
             assert sorted(set(ring)) == sorted({CYAN, dim(CYAN)})
             assert ring.count(CYAN) == 1
             checked["centre"] += 1
-        if ins.entry >= 0:                             # the start player enters a centre roll
+        if ins.entry >= 0:  # the start player enters a centre roll
             assert ins.entry == m.start
             e = t.entries[m.start]
             assert seat_of(e.current()) == TABLE and kind_of(e.current()) == ROLL
@@ -482,7 +485,7 @@ def test_a_full_nokosu_match_from_the_menu_driven_by_tags_and_buttons():
                 assert e.choice and [kind_of(x) for x in e.candidates] == [PICK, ZERO_BID]
                 assert d.leds(turn)[-1] != GREY
                 d.press(turn, PLUS)
-                assert d.leds(turn) == [OFF] * 7 + [GREY]   # zero bid: bids 0
+                assert d.leds(turn) == [OFF] * 7 + [GREY]  # zero bid: bids 0
                 d.press(turn, MINUS)
                 d.press(turn, OK)
                 assert m.journal[-1] == action(PICK, m.journal and seat_of(m.journal[-1]), die)
@@ -494,17 +497,21 @@ def test_a_full_nokosu_match_from_the_menu_driven_by_tags_and_buttons():
     check_final(d)
 
 
-@pytest.mark.parametrize("game,seats,kw", [
-    (WALZER, [0, 1, 2, 3], {}),
-    (WALZER, [0, 1, 2], dict(hands=1)),
-    (DICEFULL, [0, 3], {}),
-    (DICEFULL, [0, 1, 2, 3, 4], dict(rolls=1, variant=1)),
-    (DTT, [0, 1, 2], {}),
-    (DTT, [1, 3, 5], dict(hands=1, length=1)),
-    (DTWWW, [0, 1, 2, 3], dict(hands=1, rolls=1, variant=1, length=1)),
-    (NOKOSU, [0, 1, 2, 3, 4], dict(rolls=1, length=2)),
-    (NOKOSU, [0, 1, 2, 3], dict(hands=1)),
-], ids=lambda v: str(v))
+@pytest.mark.parametrize(
+    "game,seats,kw",
+    [
+        (WALZER, [0, 1, 2, 3], {}),
+        (WALZER, [0, 1, 2], dict(hands=1)),
+        (DICEFULL, [0, 3], {}),
+        (DICEFULL, [0, 1, 2, 3, 4], dict(rolls=1, variant=1)),
+        (DTT, [0, 1, 2], {}),
+        (DTT, [1, 3, 5], dict(hands=1, length=1)),
+        (DTWWW, [0, 1, 2, 3], dict(hands=1, rolls=1, variant=1, length=1)),
+        (NOKOSU, [0, 1, 2, 3, 4], dict(rolls=1, length=2)),
+        (NOKOSU, [0, 1, 2, 3], dict(hands=1)),
+    ],
+    ids=lambda v: str(v),
+)
 def test_every_game_plays_to_the_end_through_the_app(game, seats, kw):
     d = Driver(seed=11)
     d.start(game, seats, **kw)
@@ -513,6 +520,7 @@ def test_every_game_plays_to_the_end_through_the_app(game, seats, kw):
 
 
 # --- refusals --------------------------------------------------------------------------
+
 
 def dealt_dtwww(seed=2):
     """A DTwww match, 3 players at seats 0-2, every hand scanned and rolled."""
@@ -537,10 +545,10 @@ def refused(d, seat, code, why, do, after=None):
         assert d.leds(seat) == count_leds(n, colour, width)
     assert why in d.lines[-1] and "refused" in d.lines[-1]
     d.advance(fr.BLINK_MS)
-    assert d.leds(seat) == [OFF] * width                # it blinks
+    assert d.leds(seat) == [OFF] * width  # it blinks
     d.advance(ERROR_MS - fr.BLINK_MS)
     if seat != CENTRE:
-        assert d.leds(seat) == (prompt if after is None else after)   # and then goes away
+        assert d.leds(seat) == (prompt if after is None else after)  # and then goes away
 
 
 def test_every_refusal_shows_at_the_seat_and_changes_nothing():
@@ -554,15 +562,21 @@ def test_every_refusal_shows_at_the_seat_and_changes_nothing():
     refused(d, turn, NOT_IN_HAND, "not in hand", lambda: d.scan_item(turn, hand[0]))
     refused(d, turn, 16 + 1, "unknown tag", lambda: d.scan(turn, b"\x04\x99\x99\x99"))
     walzer_card = games.all_items(WALZER)[0]
-    refused(d, turn, 16 + 2, "another game's tag",
-            lambda: d.scan(turn, uid_for(WALZER, walzer_card)))
-    refused(d, turn, 16 + 3, "two tags",
-            lambda: t.reader_event(TWO_TAGS, turn, None))
+    refused(
+        d, turn, 16 + 2, "another game's tag", lambda: d.scan(turn, uid_for(WALZER, walzer_card))
+    )
+    refused(d, turn, 16 + 3, "two tags", lambda: t.reader_event(TWO_TAGS, turn, None))
     refused(d, CENTRE, 16 + 1, "unknown tag", lambda: d.scan(CENTRE, b"\x04\x99\x99\x98"))
     refused(d, other, OUT_OF_TURN, "out of turn", lambda: d.press(other, PLUS))
     # A reader fault: the error pattern, then a steady red last LED until it answers.
-    refused(d, other, 16 + 4, "reader fault", lambda: t.reader_event(READER_FAULT, other, None),
-            after=[IDLE] * 7 + [RED])
+    refused(
+        d,
+        other,
+        16 + 4,
+        "reader fault",
+        lambda: t.reader_event(READER_FAULT, other, None),
+        after=[IDLE] * 7 + [RED],
+    )
     t.reader_event(READER_OK, other, None)
     assert d.leds(other) == [IDLE] * WIDTH and "answers again" in d.lines[-1]
     # An illegal follow: play on until a seat holds a die it may not play.
@@ -583,9 +597,17 @@ def test_every_refusal_shows_at_the_seat_and_changes_nothing():
     refused(d, s, ALREADY_PLACED, "already placed", lambda: d.scan_item(s, value_of(a)))
 
 
-@pytest.mark.parametrize("game,seats,kw", [
-    (DTWWW, [0, 1, 2], dict(hands=1)), (WALZER, [0, 1, 2], {}), (DICEFULL, [0, 1], {}),
-    (DTT, [0, 1, 2], {}), (NOKOSU, [0, 1, 2, 3], dict(rolls=1))], ids=lambda v: str(v))
+@pytest.mark.parametrize(
+    "game,seats,kw",
+    [
+        (DTWWW, [0, 1, 2], dict(hands=1)),
+        (WALZER, [0, 1, 2], {}),
+        (DICEFULL, [0, 1], {}),
+        (DTT, [0, 1, 2], {}),
+        (NOKOSU, [0, 1, 2, 3], dict(rolls=1)),
+    ],
+    ids=lambda v: str(v),
+)
 def test_no_input_at_the_table_makes_a_malformed_word(game, seats, kw):
     """MALFORMED (refusal 10) never shows at a seat: every word the table asks
     an engine about is one it built itself (a kind the game has, a player or
@@ -600,6 +622,7 @@ def test_no_input_at_the_table_makes_a_malformed_word(game, seats, kw):
     def refusal(a):
         asked.append(a)
         return engine_refusal(a)
+
     d.match.refusal = refusal
     codes = []
     show = d.table._refuse
@@ -617,7 +640,7 @@ def test_no_input_at_the_table_makes_a_malformed_word(game, seats, kw):
                 d.press(reader, rng.choice([MINUS, PLUS, OK]))
         a = rng.choice(d.player_actions()) if d.table.mode == "play" else None
         if a is not None and games.is_item_kind(game, kind_of(a)):
-            d.do(a)                     # a scan: it replaces whatever the noise chose
+            d.do(a)  # a scan: it replaces whatever the noise chose
     assert asked and codes
     assert not [a for a in asked if malformed(a)]
     assert MALFORMED not in codes
@@ -647,11 +670,11 @@ def test_dicefull_pass_is_ok_at_the_seat_and_refused_before_any_pick():
     d = Driver()
     d.start(DICEFULL, [0, 1])
     m = d.match
-    assert d.leds(0) == [LIME] * WIDTH                 # pick; no pass yet
+    assert d.leds(0) == [LIME] * WIDTH  # pick; no pass yet
     refused(d, 0, ILLEGAL_PLAY, "pass", lambda: d.press(0, OK))
     d.do(m.legal_actions(0)[0])
     d.do(m.legal_actions(1)[0])
-    assert d.leds(0) == [LIME] * 7 + [PINK]            # pick or pass
+    assert d.leds(0) == [LIME] * 7 + [PINK]  # pick or pass
     d.press(0, OK)
     assert m.journal[-1] == action(PASS, 0, 0)
 
@@ -672,7 +695,7 @@ def test_a_white_die_is_declared_with_minus_plus_and_ok():
     e = t.entries[p]
     assert e.choice and len(e.candidates) == 3
     number = dt.number(value_of(whites[0]))
-    assert d.leds(seat) == number_leds(number, RED)     # declared red first
+    assert d.leds(seat) == number_leds(number, RED)  # declared red first
     d.press(seat, PLUS)
     assert d.leds(seat) == number_leds(number, BLUE)
     d.press(seat, OK)
@@ -680,6 +703,7 @@ def test_a_white_die_is_declared_with_minus_plus_and_ok():
 
 
 # --- undo ----------------------------------------------------------------------------------
+
 
 def test_undo_takes_back_the_last_action_and_the_journal_says_so():
     d = Driver()
@@ -691,14 +715,14 @@ def test_undo_takes_back_the_last_action_and_the_journal_says_so():
     assert frozen(d) == start and "nothing to undo" in d.lines[-1]
     d.step()
     before = (snapshot(m), list(m.journal))
-    d.scan_item(0, dt.die(dt.BLUE, dt.D12, 0, 0))       # the table rolls it at once
+    d.scan_item(0, dt.die(dt.BLUE, dt.D12, 0, 0))  # the table rolls it at once
     assert [kind_of(a) for a in m.journal[-2:]] == [DEAL, ROLL]
     rolled = value_of(m.journal[-1])
-    assert d.leds(0) == number_leds(rolled, ORANGE)      # the roll shows at the seat a while
+    assert d.leds(0) == number_leds(rolled, ORANGE)  # the roll shows at the seat a while
     d.advance(TRICK_MS)
     assert d.leds(0)[0] == CYAN
-    d.press(2, MINUS + LONG)                            # any seat may undo
-    assert (snapshot(m), list(m.journal)) == before      # the scan and the table's roll
+    d.press(2, MINUS + LONG)  # any seat may undo
+    assert (snapshot(m), list(m.journal)) == before  # the scan and the table's roll
     assert d.storage.words[-2:] == [UNDO_WORD, UNDO_WORD]
     assert "undo" in d.lines[-1]
     d.journal_folds()
@@ -712,7 +736,7 @@ def test_after_a_power_up_undo_still_takes_back_the_tables_draws_with_the_action
     d = Driver()
     d.start(DTWWW, [0, 1, 2], rolls=1)
     d.step()
-    d.scan_item(0, dt.die(dt.BLUE, dt.D12, 0, 0))       # a scan and the table's roll
+    d.scan_item(0, dt.die(dt.BLUE, dt.D12, 0, 0))  # a scan and the table's roll
     before_scan = list(d.match.journal[:-2])
     t2 = Table(Config, d.storage, Rng(3), lambda line: None)
     t2.boot()
@@ -720,7 +744,7 @@ def test_after_a_power_up_undo_still_takes_back_the_tables_draws_with_the_action
     undo = type(t2.match).undo
     monkeypatch.setattr(type(t2.match), "undo", lambda m, n=1: folds.append(n) or undo(m, n))
     t2.button(2, MINUS + LONG)
-    assert t2.match.journal == before_scan and folds == [2]   # both, in one fold
+    assert t2.match.journal == before_scan and folds == [2]  # both, in one fold
     assert d.storage.words[-2:] == [UNDO_WORD, UNDO_WORD]
 
 
@@ -750,7 +774,7 @@ def test_nothing_to_undo_when_only_the_table_has_drawn():
     d = Driver()
     d.start(NOKOSU, [0, 1, 2])
     m = d.match
-    assert len(m.journal) == 1                           # the removed colour
+    assert len(m.journal) == 1  # the removed colour
     before = frozen(d)
     d.press(0, MINUS + LONG)
     assert frozen(d) == before and "nothing to undo" in d.lines[-1]
@@ -765,7 +789,7 @@ def test_abandon_asks_first():
     d.step()
     d.press(0, OK + LONG)
     assert d.leds(0) == [PINK] * WIDTH
-    d.press(1, OK)                                       # any other button: keep playing
+    d.press(1, OK)  # any other button: keep playing
     assert d.table.mode == "play" and "cancelled" in d.lines[-1]
     d.press(0, OK + LONG)
     d.press(0, OK)
@@ -774,26 +798,27 @@ def test_abandon_asks_first():
 
 # --- provisioning ---------------------------------------------------------------------------
 
+
 def test_provisioning_registers_tags_saves_and_exports():
     d = Driver(registry=[])
     t = d.table
     t.boot()
-    d.press(0, MINUS)                                    # the game field wraps to provision
+    d.press(0, MINUS)  # the game field wraps to provision
     d.press(0, OK)
     assert t.mode == "provision"
     ring = d.leds(CENTRE)
     assert ring.count(WHITE) == 1 and ring.count(dim(WHITE)) == RING - 1
-    d.press(0, PLUS)                                     # no tag yet
+    d.press(0, PLUS)  # no tag yet
     assert "put a tag" in d.lines[-1]
     d.advance(ERROR_MS)
     tag = b"\x04\x10\x20\x30"
     d.scan(3, tag)
-    assert d.leds(3) == number_leds(1, (48, 16, 0))       # game 1: DTwww
-    d.press(3, PLUS)                                     # Walzer
+    assert d.leds(3) == number_leds(1, (48, 16, 0))  # game 1: DTwww
+    d.press(3, PLUS)  # Walzer
     d.press(3, OK)
     first, second = games.all_items(WALZER)[:2]
     assert "item 1 of 36: red 1" in d.lines[-1]
-    assert d.leds(3) == number_leds(1, RED)              # red card 1
+    assert d.leds(3) == number_leds(1, RED)  # red card 1
     d.press(3, PLUS)
     assert "red 2" in d.lines[-1] and d.leds(3) == number_leds(2, RED)
     d.press(3, OK)
@@ -801,12 +826,15 @@ def test_provisioning_registers_tags_saves_and_exports():
     assert "registered tag 04102030 as Walzer red 2" in d.lines[-1]
     # The next tag: red 2 is taken, so the first free item is red 1.
     tag2 = bytes([0x04, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0x01])
-    d.scan(CENTRE, tag2)                                 # shown at the menu seat
-    d.press(0, OK)                                       # Walzer again
+    d.scan(CENTRE, tag2)  # shown at the menu seat
+    d.press(0, OK)  # Walzer again
     assert t.provision.items[0] == first and second not in t.provision.items
     d.press(0, OK)
-    assert t.export_registry() == ["uid_hex,game,item", "04aabbccddee01,walzer,%d" % first,
-                                   "04102030,walzer,%d" % second]
+    assert t.export_registry() == [
+        "uid_hex,game,item",
+        "04aabbccddee01,walzer,%d" % first,
+        "04102030,walzer,%d" % second,
+    ]
     # A registered tag registered again replaces what it was.
     d.scan(3, tag)
     assert "is Walzer red 2" in d.lines[-1]
@@ -818,7 +846,7 @@ def test_provisioning_registers_tags_saves_and_exports():
     d.press(0, OK + LONG)
     assert t.mode == "menu"
     # The registered tags play: a Walzer deal scan at seat 1.
-    d.press(0, PLUS)                                     # provision -> DTwww -> Walzer
+    d.press(0, PLUS)  # provision -> DTwww -> Walzer
     d.press(0, PLUS)
     d.press(0, OK)
     for s in (1, 2):
@@ -862,6 +890,7 @@ def test_the_menu_offers_exactly_what_the_engines_take():
     from itertools import product
 
     from dicetable.app import menu as menu_mod
+
     assert max(games.longest(g) for g in range(games.count())) == LONGEST
     for g, name in enumerate(GAMES):
         cls = type(registry.part(g, "match").new(games.players(g)[0], 0))
@@ -888,14 +917,16 @@ def test_the_menu_offers_exactly_what_the_engines_take():
 
 def test_registry_export_hex_and_load_validation():
     r = Registry()
-    bad = r.load([(b"\x04\x01\x02\x03", 0, 5), (b"", 0, 6), (b"\x04\x09", 9, 1),
-                  (b"\x04\x05\x06\x07", 0, 5)])
+    bad = r.load(
+        [(b"\x04\x01\x02\x03", 0, 5), (b"", 0, 6), (b"\x04\x09", 9, 1), (b"\x04\x05\x06\x07", 0, 5)]
+    )
     assert bad == 3 and len(r) == 1
     assert uid_hex(b"\x00\xff\x10") == "00ff10"
     assert r.export_csv() == ["uid_hex,game,item", "04010203,dtwww,5"]
 
 
 # --- boot ----------------------------------------------------------------------------------
+
 
 def half_played(game=DTWWW, seats=(0, 2, 3), steps=60, **kw):
     d = Driver(seed=4)
@@ -924,13 +955,13 @@ def test_boot_resumes_the_match_at_its_last_committed_action():
 def test_boot_drops_a_torn_tail_and_says_so():
     d = half_played(game=NOKOSU, seats=(0, 1, 2))
     actions = d.storage.load()[1]
-    d.storage.words = d.storage.words[:-1]               # the record being written is lost
+    d.storage.words = d.storage.words[:-1]  # the record being written is lost
     d.storage.status = 2
     t, lines = reboot(d)
     assert any("torn" in line for line in lines)
     kept = actions[2:-1]
-    assert t.match.journal[:len(kept)] == kept
-    assert all(seat_of(a) == TABLE for a in t.match.journal[len(kept):])  # the table's draws
+    assert t.match.journal[: len(kept)] == kept
+    assert all(seat_of(a) == TABLE for a in t.match.journal[len(kept) :])  # the table's draws
 
 
 def test_boot_with_a_corrupt_journal_offers_a_new_match():
@@ -946,7 +977,7 @@ def test_boot_with_a_corrupt_registry_carries_on_with_an_empty_one():
     d.storage.reg_status = 3
     t, lines = reboot(d)
     assert len(t.registry) == 0 and any("registry corrupt" in line for line in lines)
-    assert t.mode == "play"                              # the match still resumes
+    assert t.mode == "play"  # the match still resumes
     seat = t.phys[[p for p in range(3) if t.inputs.seats[p]][0]]
     t.reader_event(TAG_PLACED, seat, REGISTRY[0][0])
     assert "unknown tag" in lines[-1]
@@ -955,21 +986,25 @@ def test_boot_with_a_corrupt_registry_carries_on_with_an_empty_one():
 def test_boot_stops_at_a_record_the_engine_refuses_and_rewrites_the_journal():
     d = half_played()
     good = d.storage.load()[1]
-    d.storage.words.insert(10, action(PLAY, 1, 5))      # a record that cannot be
+    d.storage.words.insert(10, action(PLAY, 1, 5))  # a record that cannot be
     t, lines = reboot(d)
     assert any("refused" in line and "resumed before it" in line for line in lines)
     assert t.match.journal == good[2:10]
-    assert d.storage.load()[1] == good[:10]              # rewritten: later appends follow good ones
+    assert d.storage.load()[1] == good[:10]  # rewritten: later appends follow good ones
 
 
-@pytest.mark.parametrize("spoil", [
-    lambda a: a | 1 << 19,              # seat + 8: once read as the seat below, and journalled
-    lambda a: a | 1 << 24,              # past the 24 bits of a word
-    lambda a: a & 0xFFFFF,              # kind 0
-    lambda a: a & 0xFFFFF | 13 << 20,   # kind 13: no game has it
-    lambda a: a & 0xFFFFF | 15 << 20,   # the table's SEATS record: only before the first action
-    lambda a: a & 0xFFFFF | 14 << 20,   # the table's SEED record: likewise
-], ids=["seat-8", "bit-24", "kind-0", "kind-13", "late-seats", "late-seed"])
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda a: a | 1 << 19,  # seat + 8: once read as the seat below, and journalled
+        lambda a: a | 1 << 24,  # past the 24 bits of a word
+        lambda a: a & 0xFFFFF,  # kind 0
+        lambda a: a & 0xFFFFF | 13 << 20,  # kind 13: no game has it
+        lambda a: a & 0xFFFFF | 15 << 20,  # the table's SEATS record: only before the first action
+        lambda a: a & 0xFFFFF | 14 << 20,  # the table's SEED record: likewise
+    ],
+    ids=["seat-8", "bit-24", "kind-0", "kind-13", "late-seats", "late-seed"],
+)
 def test_boot_stops_at_a_malformed_record_and_keeps_everything_before_it(spoil):
     d = half_played()
     good = d.storage.load()[1]
@@ -978,7 +1013,7 @@ def test_boot_stops_at_a_malformed_record_and_keeps_everything_before_it(spoil):
     t, lines = reboot(d)
     assert "journal record 12 (%#x) refused: malformed action; resumed before it" % bad in lines
     assert t.mode == "play" and t.match.journal == good[2:12]
-    assert d.storage.load()[1] == good[:12]              # rewritten: later appends follow good ones
+    assert d.storage.load()[1] == good[:12]  # rewritten: later appends follow good ones
 
 
 def test_boot_over_a_finished_match_shows_the_standings():
@@ -1002,7 +1037,7 @@ def test_the_real_storage_on_virtual_flash_survives_a_power_cut_at_every_byte():
 
     def session(flash, cut):
         d = Driver(storage=storage_mod.Storage(flash))
-        d.storage.save_registry(pack(REGISTRY[:42]))           # the DTwww dice
+        d.storage.save_registry(pack(REGISTRY[:42]))  # the DTwww dice
         start = flash.written
         if cut is not None:
             flash.cut_after(cut)
@@ -1019,20 +1054,22 @@ def test_the_real_storage_on_virtual_flash_survives_a_power_cut_at_every_byte():
         return d, shown, flash.written - start
 
     full, everything, total = session(vflash.VFlash(), None)
-    assert everything[-1] == everything[-3]              # the undo took back a scan and its roll
+    assert everything[-1] == everything[-3]  # the undo took back a scan and its roll
     for cut in range(total + 1):
         flash = vflash.VFlash()
         d, shown, _ = session(flash, cut)
         t = Table(Config, storage_mod.Storage(flash.reboot()), Rng(1), lambda line: None)
         t.boot()
         journal = [] if t.match is None else list(t.match.journal)
-        assert journal in shown or (journal[:len(shown[-1])] == shown[-1]
-                                    and len(journal) <= len(shown[-1]) + 2), cut
+        assert journal in shown or (
+            journal[: len(shown[-1])] == shown[-1] and len(journal) <= len(shown[-1]) + 2
+        ), cut
         if t.match is not None:
             assert t.phys == [0, 1] and t.mode == "play"
 
 
 # --- frames, text, time ---------------------------------------------------------------------
+
 
 def colours(buf):
     """The (r, g, b) of every LED of a frame (its bytes in frames.ORDER)."""
@@ -1044,19 +1081,19 @@ def test_numbers_on_short_segments_fall_back_to_binary():
     buf = bytearray(3 * 5)
     fr.number(buf, 0, 5, 3, PINK)
     assert colours(buf)[:3] == [GREEN] * 3
-    fr.number(buf, 0, 5, 11, PINK)                       # ten + one
+    fr.number(buf, 0, 5, 11, PINK)  # ten + one
     assert colours(buf)[:2] == [BLUE, GREEN]
-    fr.number(buf, 0, 5, 14, PINK)                       # 1 + 1 + 4 > 4 LEDs: binary 1110
+    fr.number(buf, 0, 5, 14, PINK)  # 1 + 1 + 4 > 4 LEDs: binary 1110
     assert colours(buf)[:4] == [OFF] + [(20, 0, 48)] * 3
     fr.number(buf, 0, 5, -2, ORANGE)
-    assert colours(buf)[4] == PINK                       # negative: pink marker
+    assert colours(buf)[4] == PINK  # negative: pink marker
 
 
 def test_a_frame_holds_each_led_in_the_chains_byte_order():
     buf = bytearray(6)
     fr.put(buf, 0, (1, 2, 3))
     fr.fill(buf, 1, 1, (4, 5, 6))
-    assert fr.ORDER == (1, 0, 2) and buf == bytes((2, 1, 3, 5, 4, 6))   # WS2812B: G, R, B
+    assert fr.ORDER == (1, 0, 2) and buf == bytes((2, 1, 3, 5, 4, 6))  # WS2812B: G, R, B
 
 
 def test_frame_version_moves_only_when_the_frame_changes():
@@ -1064,11 +1101,11 @@ def test_frame_version_moves_only_when_the_frame_changes():
     d.start(DTT, [0, 1, 2])
     t = d.table
     v = t.frame_version
-    d.advance(fr.CHASE_MS)                               # the ring's chase moves
+    d.advance(fr.CHASE_MS)  # the ring's chase moves
     assert t.frame_version == v + 1
     t.tick(d.now + 1)
-    assert t.frame_version == v + 1                      # nothing changed
-    assert ticks_diff(5, 0x3FFFFFFF) == 6                # ticks wrap
+    assert t.frame_version == v + 1  # nothing changed
+    assert ticks_diff(5, 0x3FFFFFFF) == 6  # ticks wrap
 
 
 def test_the_text_display_says_whose_input_is_awaited():
@@ -1081,21 +1118,22 @@ def test_the_readers_awaited_are_those_asked_for_an_item():
     d = Driver()
     t = d.table
     t.boot()
-    assert t.mode == "menu" and t.awaited_readers() == 0          # tags mean nothing here
+    assert t.mode == "menu" and t.awaited_readers() == 0  # tags mean nothing here
     d.start(DTT, [0, 1, 2])
-    assert t.awaited_readers() == 1 << CENTRE                     # four cards turned up
+    assert t.awaited_readers() == 1 << CENTRE  # four cards turned up
     d.until(lambda: t.match.phase == dtt_engine.PLAYING)
     p = [q for q in range(3) if t.inputs.item_kind(q)][0]
-    assert t.awaited_readers() == 1 << t.phys[p]                  # the seat to play
+    assert t.awaited_readers() == 1 << t.phys[p]  # the seat to play
 
     provisioning = Driver(registry=[])
     provisioning.table.boot()
-    provisioning.press(0, MINUS)                   # the game field wraps to provision
+    provisioning.press(0, MINUS)  # the game field wraps to provision
     provisioning.press(0, OK)
-    assert provisioning.table.awaited_readers() == (1 << (CENTRE + 1)) - 1   # any reader
+    assert provisioning.table.awaited_readers() == (1 << (CENTRE + 1)) - 1  # any reader
 
 
 # --- portable ------------------------------------------------------------------------------
+
 
 def test_rng_is_deterministic_and_in_range():
     a, b = Rng(42), Rng(42)
@@ -1109,8 +1147,10 @@ def test_the_tables_draw_is_the_seeded_rng_in_small_ints_and_allocates_nothing()
     # A journal resumed on a board updated to this draw gets the values its
     # players saw: the same as the Rng it replaces, for any seed, position and n.
     pick = random.Random(3)
-    cases = [(pick.randrange(1 << 20), pick.randrange(4000), pick.choice((1, 2, 6, 20, 22, 8191)))
-             for _ in range(3000)] + [(0, 0, 6), ((1 << 20) - 1, 3999, 7)]
+    cases = [
+        (pick.randrange(1 << 20), pick.randrange(4000), pick.choice((1, 2, 6, 20, 22, 8191)))
+        for _ in range(3000)
+    ] + [(0, 0, 6), ((1 << 20) - 1, 3999, 7)]
     for seed, pos, n in cases:
         rng = Rng((seed << 12) ^ (pos * 0x9E3779B1) ^ 0x5BD1E995)
         for _ in range(4):
@@ -1119,7 +1159,8 @@ def test_the_tables_draw_is_the_seeded_rng_in_small_ints_and_allocates_nothing()
     out = mpy_wasm.run(
         "import gc\nfrom dicetable.app.rng import draw\npos = before = draw(1, 1, 6)\n"
         "#: next run\nbefore = gc.mem_alloc()\nwhile pos < 500:\n    draw(0xFFFFF, pos, 20)\n"
-        "    pos += 1\nprint(gc.mem_alloc() - before)")
+        "    pos += 1\nprint(gc.mem_alloc() - before)"
+    )
     assert out.split() == ["0"]
 
 
@@ -1132,8 +1173,9 @@ def test_the_app_is_in_the_portable_subset(path):
         assert not (isinstance(node, ast.JoinedStr)), "f-string in %s" % path.name
         if isinstance(node, ast.Import):
             # sys: the table forgets the menu's module while a match runs
-            assert all(a.name.split(".")[0] in ("micropython", "dicetable", "sys")
-                       for a in node.names)
+            assert all(
+                a.name.split(".")[0] in ("micropython", "dicetable", "sys") for a in node.names
+            )
         if isinstance(node, ast.ImportFrom):
             assert node.module.split(".")[0] in ("micropython", "dicetable")
 
@@ -1270,12 +1312,13 @@ def test_a_length_past_the_next_games_longest_is_cut_to_it_when_the_game_changes
     """Dicefull takes 12 challenges, Nokosu (two steps on) 5 rounds: the menu
     never holds a length the game it shows would refuse."""
     from dicetable.app import menu as menu_mod
+
     m = menu_mod.Menu([0, 1, 2, 3, 4, 5, 6])
     m.game = registry.number("dicefull")
     m.values[F_LENGTH] = 12
-    m.button(0, PLUS)                      # the game field: d-TT
+    m.button(0, PLUS)  # the game field: d-TT
     assert m.game == registry.number("dtt") and m.values[F_LENGTH] == 6
-    m.button(0, PLUS)                      # Nokosu
+    m.button(0, PLUS)  # Nokosu
     assert m.game == registry.number("nokosu") and m.values[F_LENGTH] == 5
     m.joined = [0, 1, 2, 3, 4]
     assert header_refusal("nokosu", 5, m.options()) is None

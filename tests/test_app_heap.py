@@ -16,13 +16,14 @@ from dicetable.app import games
 from dicetable.app.registry import RECORD, pack
 from sim.hw import hands
 
-PER_ACTION = 4096                       # bytes an accepted action may allocate
+PER_ACTION = 4096  # bytes an accepted action may allocate
 LIVE_SHARE = mpy_wasm.PICO_GC_HEAP // 2  # the live heap stays under half the Pico's
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", range(games.count()),
-                         ids=[games.title(g) for g in range(games.count())])
+@pytest.mark.parametrize(
+    "game", range(games.count()), ids=[games.title(g) for g in range(games.count())]
+)
 def test_a_match_allocates_little_per_action_and_stays_small(game):
     r = bench_heap.measure(game, bench_heap.PLAYERS[game])
     worst = max(r["spent"])
@@ -53,8 +54,7 @@ def test_the_fullest_registry_loads_in_one_pass_in_place():
     entries = hands.full_registry()
     records = bytes(pack(entries))
     half = len(entries) // 2 * RECORD
-    out = mpy_wasm.run("import gc\nRECORDS = %r\nHALF = %d\n" % (records, half)
-                       + REGISTRY_LOAD)
+    out = mpy_wasm.run("import gc\nRECORDS = %r\nHALF = %d\n" % (records, half) + REGISTRY_LOAD)
     at_half, full, bad, tags = (int(x) for x in out.split())
     assert (bad, tags) == (0, len(entries))
     # the records are the registry: nothing is built per tag

@@ -29,12 +29,15 @@ from dicetable.match.actions import OUT_OF_RANGE, OUT_OF_TURN, UNKNOWN_ITEM, WRO
 
 def failing(d, method):
     """Make d.storage.<method> raise OSError from now on."""
+
     def fail(*args):
         raise OSError(28, "no space")
+
     setattr(d.storage, method, fail)
 
 
 # --- the menu ------------------------------------------------------------------------------
+
 
 def test_menu_a_seat_other_than_the_menu_seat_pressing_minus_or_plus_is_out_of_turn():
     d = Driver()
@@ -48,22 +51,23 @@ def test_menu_ok_with_too_few_seats_and_a_length_past_the_longest_are_out_of_ran
     d = Driver()
     t = d.table
     t.boot()
-    d.press(0, OK)                                # DTwww, seats field
-    d.press(0, OK)                                # one seat: DTwww needs 2
+    d.press(0, OK)  # DTwww, seats field
+    d.press(0, OK)  # one seat: DTwww needs 2
     assert d.lines[-1] == "seat 0 refused: out of range"
     assert d.leds(0) == count_leds(OUT_OF_RANGE, RED)
     d.press(1, OK)
-    while t.menu.field != 5:                      # the length field
+    while t.menu.field != 5:  # the length field
         d.press(0, OK)
     for _ in range(6):
         d.press(0, PLUS)
     d.advance(3000)
-    d.press(0, PLUS)                              # 7: DTwww's longest is 6 games
+    d.press(0, PLUS)  # 7: DTwww's longest is 6 games
     assert d.lines[-1] == "seat 0 refused: out of range"
     assert t.menu.values[5] == 6 and d.leds(0) == count_leds(OUT_OF_RANGE, RED)
 
 
 # --- provisioning ----------------------------------------------------------------------------
+
 
 def provisioning():
     d = Driver(registry=[])
@@ -84,7 +88,7 @@ def test_provisioning_a_button_before_a_tag_is_wrong_phase():
 def test_provisioning_stepping_past_the_last_item_is_out_of_range():
     d = provisioning()
     d.scan(1, b"\x04\x01\x02\x03")
-    d.press(1, OK)                                # DTwww: item 1 of 42
+    d.press(1, OK)  # DTwww: item 1 of 42
     d.press(1, MINUS)
     assert d.lines[-1] == "seat 1 refused: out of range (no more items)"
     assert d.leds(1) == count_leds(OUT_OF_RANGE, RED)
@@ -96,23 +100,29 @@ def test_provisioning_a_registry_that_cannot_be_saved_is_a_storage_error():
     d.press(1, OK)
     failing(d, "save_registry")
     d.press(1, OK)
-    assert d.lines[-1] == ("seat 1 refused: storage error (registry not saved: %r)"
-                           % (OSError(28, "no space"),))
+    assert d.lines[-1] == (
+        "seat 1 refused: storage error (registry not saved: %r)" % (OSError(28, "no space"),)
+    )
     assert d.leds(1) == count_leds(5, PURPLE)
-    assert len(d.table.registry) == 0             # the old registry kept
+    assert len(d.table.registry) == 0  # the old registry kept
 
 
 # --- at a seat during a match ----------------------------------------------------------------
+
 
 def test_a_card_of_the_colour_removed_for_three_players_is_an_unknown_item():
     d = Driver()
     d.start(NOKOSU, [0, 1, 2])
     m = d.match
-    assert m.removed != nk.NO_COLOUR                  # the table chose it at the start
-    card = [i for i in games.all_items(NOKOSU)
-            if not nk.is_die(i) and nk.colour(i) == m.removed][0]
-    refused(d, 0, UNKNOWN_ITEM, "unknown item (%s)" % games.item_name(NOKOSU, card),
-            lambda: d.scan_item(0, card))
+    assert m.removed != nk.NO_COLOUR  # the table chose it at the start
+    card = [i for i in games.all_items(NOKOSU) if not nk.is_die(i) and nk.colour(i) == m.removed][0]
+    refused(
+        d,
+        0,
+        UNKNOWN_ITEM,
+        "unknown item (%s)" % games.item_name(NOKOSU, card),
+        lambda: d.scan_item(0, card),
+    )
     assert d.lines[-1] == "seat 0 refused: unknown item (%s)" % games.item_name(NOKOSU, card)
 
 
@@ -125,7 +135,7 @@ def test_a_seat_asked_for_a_scan_pressing_minus_is_wrong_phase():
 
 def test_a_tag_after_the_match_is_over_is_ignored_and_said():
     d = Driver(seed=2)
-    d.start(2, [0, 1], length=1)                  # Dicefull, one challenge
+    d.start(2, [0, 1], length=1)  # Dicefull, one challenge
     d.until(lambda: d.table.mode == "over")
     before = frozen(d)
     d.scan(1, b"\x04\x99\x99\x99")
@@ -149,7 +159,7 @@ def test_an_action_that_cannot_be_written_is_a_storage_error_and_not_taken():
 
 def test_a_table_draw_that_cannot_be_written_is_a_storage_error_at_the_centre():
     d = Driver()
-    d.start(DTWWW, [0, 1], rolls=1)               # the table rolls each die scanned
+    d.start(DTWWW, [0, 1], rolls=1)  # the table rolls each die scanned
     a = [x for x in d.player_actions() if x >> 20 == 1][0]
     real = d.storage.append
     calls = []
@@ -159,8 +169,9 @@ def test_a_table_draw_that_cannot_be_written_is_a_storage_error_at_the_centre():
         if len(calls) == 2:
             raise OSError(5, "flash")
         real(w)
+
     d.storage.append = second_fails
-    d.do(a)                                       # the scan is written, its roll is not
+    d.do(a)  # the scan is written, its roll is not
     assert "centre refused: storage error (table draw not taken)" in d.lines
     assert d.leds(CENTRE)[:5] == [PURPLE] * 5
 
@@ -200,9 +211,10 @@ def test_an_event_from_a_reader_the_table_does_not_have_is_ignored_and_said():
 
 # --- power-up ----------------------------------------------------------------------------------
 
+
 def test_boot_a_corrupt_journal_with_no_header_offers_a_new_match():
     d = Driver()
-    d.storage.status = 3                          # nothing readable at all
+    d.storage.status = 3  # nothing readable at all
     t, lines = reboot(d)
     assert t.mode == "menu"
     assert "journal corrupt: no match to resume; choose a new match" in lines
@@ -230,12 +242,13 @@ def test_boot_a_match_for_more_seats_than_the_table_has_offers_a_new_match():
 
     class Small(Config):
         seats = [0, 1, 2]
+
     lines = []
     t = Table(Small, d.storage, Rng(1), lines.append)
     t.boot()
     assert t.mode == "menu"
     assert "journal needs 5 seats, the table has 3: choose a new match" in lines
-    assert d.storage.header is not None           # kept until a new match starts
+    assert d.storage.header is not None  # kept until a new match starts
 
 
 def test_boot_invalid_registry_entries_are_skipped_and_counted():
@@ -243,8 +256,8 @@ def test_boot_invalid_registry_entries_are_skipped_and_counted():
     records = bytearray(pack(d.storage.registry[:3]))
     size = len(records) // 3
     bad = bytearray(records[:size])
-    bad[11] = 9                                   # game 9: no such game
-    records += records[:size] + bad               # and a UID given twice
+    bad[11] = 9  # game 9: no such game
+    records += records[:size] + bad  # and a UID given twice
     d.storage.load_registry = lambda: (records, 0)
     t, lines = reboot(d)
     assert "registry: 2 invalid entries skipped" in lines
@@ -253,7 +266,7 @@ def test_boot_invalid_registry_entries_are_skipped_and_counted():
 
 def test_boot_a_journal_that_cannot_be_rewritten_is_said():
     d = half_played()
-    d.storage.words.insert(10, 0xD00000)          # a malformed record: the journal is rewritten
+    d.storage.words.insert(10, 0xD00000)  # a malformed record: the journal is rewritten
     failing(d, "new_match")
     t, lines = reboot(d)
     assert "journal rewrite failed: %r" % (OSError(28, "no space"),) in lines
@@ -265,7 +278,7 @@ def test_a_journal_that_cannot_be_cleared_is_said():
     d.start(WALZER, [0, 1, 2])
     failing(d, "clear")
     d.press(0, OK + LONG)
-    d.press(0, OK)                                # abandon
+    d.press(0, OK)  # abandon
     assert "journal not cleared: %r" % (OSError(28, "no space"),) in d.lines
     assert d.table.mode == "menu"
 
@@ -276,5 +289,3 @@ def test_boot_a_registry_that_cannot_be_read_carries_on():
     t, lines = reboot(d)
     assert any(line.startswith("registry corrupt: carrying on with 0 tags") for line in lines)
     assert t.mode == "play"
-
-

@@ -45,19 +45,22 @@ def test_per_play_frames_fit_on_the_c_stack(module):
     path = source("rules", module)
     names = reachable(ast.parse(path.read_text()), PER_PLAY[module])
     assert set(PER_PLAY[module]) <= names
-    too_big = {name: frame_words(n_state, n_exc)
-               for name, n_state, n_exc in function_frames(path)
-               if name in names and frame_words(n_state, n_exc) > C_STACK_FRAME_WORDS}
+    too_big = {
+        name: frame_words(n_state, n_exc)
+        for name, n_state, n_exc in function_frames(path)
+        if name in names and frame_words(n_state, n_exc) > C_STACK_FRAME_WORDS
+    }
     assert too_big == {}
 
 
 def test_the_frame_reader_sees_a_big_frame(tmp_path):
     source = tmp_path / "big.py"
-    source.write_text("def small(a):\n    return a\n\n"
-                      "def big(a, b, c, d, e, f, g, h, i, j, k, l):\n    return a\n")
+    source.write_text(
+        "def small(a):\n    return a\n\n"
+        "def big(a, b, c, d, e, f, g, h, i, j, k, l):\n    return a\n"
+    )
     frames = {name: frame_words(s, e) for name, s, e in function_frames(source)}
     assert frames["small"] <= C_STACK_FRAME_WORDS < frames["big"]
-
 
 
 # What a match does on every play: the four methods of the Match interface and
@@ -68,30 +71,38 @@ ENGINE_ROOTS = ("submit", "take", "over", "malformed", "append_actions", "append
 GAMES = ("dtwww", "walzer", "dicefull", "dtt", "nokosu")
 
 
-@pytest.mark.parametrize("module,roots",
-                         [(game, MATCH_ROOTS) for game in GAMES] + [("engine", ENGINE_ROOTS)])
+@pytest.mark.parametrize(
+    "module,roots", [(game, MATCH_ROOTS) for game in GAMES] + [("engine", ENGINE_ROOTS)]
+)
 def test_every_play_of_a_match_keeps_its_frames_on_the_c_stack(module, roots):
     path = source("match", module)
     names, bodies = reached(ast.parse(path.read_text()), roots)
     assert set(roots) <= names
-    too_big = {name: frame_words(n_state, n_exc)
-               for name, n_state, n_exc in function_frames(path)
-               if name in names and frame_words(n_state, n_exc) > C_STACK_FRAME_WORDS}
+    too_big = {
+        name: frame_words(n_state, n_exc)
+        for name, n_state, n_exc in function_frames(path)
+        if name in names and frame_words(n_state, n_exc) > C_STACK_FRAME_WORDS
+    }
     assert too_big == {}
     # A comprehension or lambda is a function of its own, which the names
     # above cannot reach (and making it allocates at every call).
-    nested = sorted(name for name in names for node in ast.walk(bodies[name])
-                    if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp,
-                                         ast.GeneratorExp, ast.Lambda)))
+    nested = sorted(
+        name
+        for name in names
+        for node in ast.walk(bodies[name])
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda))
+    )
     assert nested == []
 
 
 def test_the_reach_follows_methods_of_self_and_module_functions():
-    tree = ast.parse("class M:\n"
-                     "    def refusal(self, a):\n        return self._phase(a)\n"
-                     "    def _phase(self, a):\n        return helper(a)\n"
-                     "    def unused(self):\n        return 0\n"
-                     "def helper(a):\n    return [x for x in a]\n")
+    tree = ast.parse(
+        "class M:\n"
+        "    def refusal(self, a):\n        return self._phase(a)\n"
+        "    def _phase(self, a):\n        return helper(a)\n"
+        "    def unused(self):\n        return 0\n"
+        "def helper(a):\n    return [x for x in a]\n"
+    )
     names, _ = reached(tree, ("refusal",))
     assert names == {"refusal", "_phase", "helper"}
 
@@ -101,7 +112,7 @@ HAL = FIRMWARE / "hal"
 # Set-up and host-tool code, not called per poll: every other function of the
 # reader driver is on the path of Readers.service() and Readers.poll(), and
 # every other one of the main loop and the buttons on the path of a pass.
-READER_SET_UP = {"read_one", "emit", "input_pins"}   # and __init__, <listcomp>: static qstr names
+READER_SET_UP = {"read_one", "emit", "input_pins"}  # and __init__, <listcomp>: static qstr names
 
 
 @pytest.mark.parametrize("module", ["mfrc522", "readers", "mainloop", "buttons"])
@@ -109,7 +120,11 @@ def test_reader_poll_frames_fit_on_the_c_stack(module):
     frames = function_frames(HAL / (module + ".py"))
     names = {name for name, _, _ in frames}
     assert module != "readers" or {"service", "poll", "_collect"} <= names
-    too_big = {name: frame_words(n_state, n_exc) for name, n_state, n_exc in frames
-               if name not in READER_SET_UP and not name.startswith("<")
-               and frame_words(n_state, n_exc) > C_STACK_FRAME_WORDS}
+    too_big = {
+        name: frame_words(n_state, n_exc)
+        for name, n_state, n_exc in frames
+        if name not in READER_SET_UP
+        and not name.startswith("<")
+        and frame_words(n_state, n_exc) > C_STACK_FRAME_WORDS
+    }
     assert too_big == {}

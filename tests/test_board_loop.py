@@ -31,6 +31,7 @@ def parts(monkeypatch):
 
 def run_a_while(board, seconds, during=None):
     """The board's main() for `seconds` of the host's time; during(board) halfway."""
+
     class Dog:
         def beat(self, task):
             pass
@@ -57,16 +58,22 @@ def shown(parts):
 def test_the_board_boots_the_table_and_pushes_its_frames(parts):
     board = importlib.import_module("hal.board").Board()
     # Every pin it claimed is in the pin map, once.
-    expected = set(pins.CS_ADDRESS) | {pins.SPI_SCK, pins.SPI_MOSI, pins.SPI_MISO,
-                                       pins.READER_RESET, pins.NEOPIXEL, pins.I2C_SDA,
-                                       pins.I2C_SCL}
+    expected = set(pins.CS_ADDRESS) | {
+        pins.SPI_SCK,
+        pins.SPI_MOSI,
+        pins.SPI_MISO,
+        pins.READER_RESET,
+        pins.NEOPIXEL,
+        pins.I2C_SDA,
+        pins.I2C_SCL,
+    }
     for s in table_config.seats:
         expected |= set(pins.BUTTONS[s])
     assert sorted(parts.pins) == sorted(expected)
-    assert not board.display.present                  # no display fitted: the table works on
+    assert not board.display.present  # no display fitted: the table works on
     run_a_while(board, 0.3)
     assert board.table.mode == "menu"
-    assert parts.strip().puts                          # the menu reached the LEDs, by DMA
+    assert parts.strip().puts  # the menu reached the LEDs, by DMA
     assert shown(parts) == decode(bytes(board.table.frame), FRAME_ORDER)
 
 
@@ -95,7 +102,7 @@ def test_a_press_reaches_the_app_through_the_gpio_input_register(parts):
         parts.pins[pins.BUTTONS[lead][PLUS]].release()
 
     run_a_while(board, 0.4, release)
-    assert board.table.frame_version != pressed[0]     # the menu moved on to the next game
+    assert board.table.frame_version != pressed[0]  # the menu moved on to the next game
 
 
 @pytest.mark.slow
@@ -108,7 +115,7 @@ def test_run_keeps_the_watchdog_fed_until_ctrl_c_hands_it_over(parts, monkeypatc
 
     def sleep_ms(ms):
         if time.ticks_ms() - start > 1500:
-            raise KeyboardInterrupt                    # the maker's Ctrl-C
+            raise KeyboardInterrupt  # the maker's Ctrl-C
         sleep(ms)
 
     monkeypatch.setattr(time, "sleep_ms", sleep_ms)
@@ -119,4 +126,4 @@ def test_run_keeps_the_watchdog_fed_until_ctrl_c_hands_it_over(parts, monkeypatc
     # Every task beat between two checks, and the main loop let the guard run
     # at least every YIELD_MS (100 ms): about 15 checks in 1.5 s.
     assert wdt.feeds >= 10
-    assert feeder is not wdt and feeder.args[1]["period"] == 100   # maintenance's timer
+    assert feeder is not wdt and feeder.args[1]["period"] == 100  # maintenance's timer

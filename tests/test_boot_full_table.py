@@ -77,21 +77,30 @@ torn = flash.reboot()
 flash = None
 """
 
+
 def journal_on_flash(header, actions, torn):
     """The parts that write a full registry and the match's journal to a
     virtual flash (`flash`, `storage`), ready for the TORN record."""
-    parts = ["REGISTRY = %r\nHEADER = %r\nSEATS = %d\nSEED = %d\nTORN = %d\n" % (
-        hands.full_registry(), header, SEATS_RECORD | 0x1F, SEED_RECORD | SEED, torn) + BUILD]
-    parts += ["for a in %r:\n    storage.append(a)" % (actions[i:i + 40],)
-              for i in range(0, len(actions), 40)]
+    parts = [
+        "REGISTRY = %r\nHEADER = %r\nSEATS = %d\nSEED = %d\nTORN = %d\n"
+        % (hands.full_registry(), header, SEATS_RECORD | 0x1F, SEED_RECORD | SEED, torn)
+        + BUILD
+    ]
+    parts += [
+        "for a in %r:\n    storage.append(a)" % (actions[i : i + 40],)
+        for i in range(0, len(actions), 40)
+    ]
     return mpy_wasm.parts(parts) + "\n#: next run\n"
 
 
-CUT_AND_BOOT = TORN_RECORD + """
+CUT_AND_BOOT = (
+    TORN_RECORD
+    + """
 #: next run
 results = []
 #: next run
 """
+)
 
 ONE_CUT = """
 again = torn.reboot()
@@ -142,7 +151,10 @@ def test_power_up_on_a_full_table_resumes_every_action_even_after_a_second_cut(w
     for cut, booted, mode, length, last, digest in rows:
         assert mode == "play", cut
         assert (int(length), int(last), int(digest)) == (
-            len(after), after[-1], sum(after) % 1000003), cut
+            len(after),
+            after[-1],
+            sum(after) % 1000003,
+        ), cut
         cut_short += int(booted) < 0
     # A boot writes only the table's own roll (one record: 8 bytes), and a cut
     # inside that write is survived like any other.
@@ -152,7 +164,9 @@ def test_power_up_on_a_full_table_resumes_every_action_even_after_a_second_cut(w
 # The boot's largest single allocation must fit in this: "a few KB".
 HOLE = 6 * 1024
 
-FRAGMENTED = TORN_RECORD + """
+FRAGMENTED = (
+    TORN_RECORD
+    + """
 #: next run
 import dicetable.games.nokosu.match
 #: next run
@@ -197,6 +211,7 @@ vt.boot()
 t = vt.table
 print("resumed", t.mode, len(t.match.journal), sum(t.match.journal) % 1000003)
 """
+)
 
 
 @pytest.mark.slow
@@ -208,12 +223,12 @@ def test_the_boot_needs_no_free_block_larger_than_a_few_kb():
     m = nokosu_match()
     actions, torn = m.journal[:-1], m.journal[-1]
     script = "import gc\nGC_HEAP = %d\nHOLE = %d\n" % (mpy_wasm.PICO_GC_HEAP, HOLE)
-    out = mpy_wasm.run(script + journal_on_flash(m.header(), actions, torn)
-                       + FRAGMENTED).split("\n")
-    heap_map = out[:out.index("end of map")]
+    out = mpy_wasm.run(script + journal_on_flash(m.header(), actions, torn) + FRAGMENTED).split(
+        "\n"
+    )
+    heap_map = out[: out.index("end of map")]
     assert bench_heap.largest_free(heap_map) <= HOLE + 512
-    assert out[-2].split() == ["resumed", "play", str(len(actions)),
-                               str(sum(actions) % 1000003)]
+    assert out[-2].split() == ["resumed", "play", str(len(actions)), str(sum(actions) % 1000003)]
 
 
 @pytest.mark.slow
@@ -224,7 +239,7 @@ def test_no_game_at_its_longest_makes_a_longer_journal(game):
     cls = registry.part(GAMES.index(game), "match").MATCH
     longest = len(nokosu_match().journal)
     for players in range(cls.MIN_PLAYERS, cls.MAX_PLAYERS + 1):
-        flags = cls.OPTIONS & TABLE_ROLLS          # the table's rolls are actions too
+        flags = cls.OPTIONS & TABLE_ROLLS  # the table's rolls are actions too
         for bot in ("heuristic", "random"):
             for seed in (1, 2):
                 m = play(game, players, options(flags, cls.MAX_COUNT), [bot] * players, seed)

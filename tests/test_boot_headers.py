@@ -30,7 +30,7 @@ from sim.hw.rig import Config, VirtualTable
 
 SEATS = (0, 1, 2, 3, 4)
 SEED = 0x1234
-RANDOM_WORDS = 700          # random option words per game (and as many game numbers past 4)
+RANDOM_WORDS = 700  # random option words per game (and as many game numbers past 4)
 SINGLE_OPTIONS = [0] + [1 << bit for bit in range(16)]
 
 
@@ -84,7 +84,8 @@ def check_boot(rig, g, players, opts):
         assert table.mode == "menu" and table.match is None, (head, rig.lines)
         assert rig.lines[-2:] == [
             "journal not resumed: %s; choose a new match" % why,
-            "menu: choose the game with -/+ and OK at seat 0"], rig.lines
+            "menu: choose the game with -/+ and OK at seat 0",
+        ], rig.lines
         # Nothing deleted: the journal on flash is as it was written.
         assert storage.load() == (head, list(words), 0)
     return why
@@ -119,7 +120,7 @@ def test_random_option_words_boot(rig, game):
             players = rng.randrange(cls.MIN_PLAYERS, cls.MAX_PLAYERS + 1)
         else:
             players = rng.randrange(256)
-        if i % 3 == 0:      # flags the game reads and a length up to 15: half are taken
+        if i % 3 == 0:  # flags the game reads and a length up to 15: half are taken
             opts = (rng.randrange(256) & cls.OPTIONS) | rng.randrange(16) << 8
         else:
             opts = rng.randrange(1 << 16)
@@ -134,24 +135,27 @@ def test_game_numbers_past_the_games_boot_to_the_menu(rig):
         players = rng.randrange(256)
         opts = rng.randrange(1 << 16)
         assert check_boot(rig, g, players, opts) == (
-            "no game %d: the games are 0 to 4 (dtwww, walzer, dicefull, dtt, nokosu)" % g)
+            "no game %d: the games are 0 to 4 (dtwww, walzer, dicefull, dtt, nokosu)" % g
+        )
 
 
 def test_the_issue_header_dicefull_with_0_players_boots_to_the_menu(rig):
     table, storage = rig.boot(header(2, 0, 0), words_for(0))
     assert table.mode == "menu"
-    assert "journal not resumed: dicefull is for 2 to 5 players, not 0; choose a new match" \
+    assert (
+        "journal not resumed: dicefull is for 2 to 5 players, not 0; choose a new match"
         in rig.lines
+    )
 
 
 REFUSED_SAMPLE = [
-    (2, 0, 0),              # the issue: Dicefull with 0 players (ZeroDivisionError once)
-    (0, 3, 1 << 3),         # DTwww with an option bit no game has
-    (1, 3, 2),              # Walzer told to roll dice
-    (3, 3, 13 << 8),        # d-TT, 13 deals
-    (4, 9, 0),              # Nokosu for 9
-    (4, 4, 4),              # Nokosu's variant (it has none)
-    (7, 3, 0),              # no game 7
+    (2, 0, 0),  # the issue: Dicefull with 0 players (ZeroDivisionError once)
+    (0, 3, 1 << 3),  # DTwww with an option bit no game has
+    (1, 3, 2),  # Walzer told to roll dice
+    (3, 3, 13 << 8),  # d-TT, 13 deals
+    (4, 9, 0),  # Nokosu for 9
+    (4, 4, 4),  # Nokosu's variant (it has none)
+    (7, 3, 0),  # no game 7
 ]
 
 
@@ -159,22 +163,22 @@ REFUSED_SAMPLE = [
 def test_after_a_refused_header_a_new_match_starts_and_replaces_the_journal(g, players, opts):
     vt = VirtualTable(seats=SEATS)
     vt.storage.new_match(header(g, players, opts), words_for(players))
-    vt = VirtualTable(seats=SEATS, flash=vt.flash.reboot())     # power up
+    vt = VirtualTable(seats=SEATS, flash=vt.flash.reboot())  # power up
     vt.boot()
     t = vt.table
     assert t.mode == "menu"
     assert any(line.startswith("journal not resumed: ") for line in vt.lines)
-    assert vt.leds(CENTRE) == t.leds(CENTRE)            # the menu reached the LEDs
-    assert vt.storage.load()[0] == header(g, players, opts)   # still on flash
-    hands.choose_in_menu(vt, t, 1, (0, 1, 2))           # Walzer for seats 0-2
+    assert vt.leds(CENTRE) == t.leds(CENTRE)  # the menu reached the LEDs
+    assert vt.storage.load()[0] == header(g, players, opts)  # still on flash
+    hands.choose_in_menu(vt, t, 1, (0, 1, 2))  # Walzer for seats 0-2
     assert t.mode == "play" and t.match.GAME == "walzer"
     head, actions, status = vt.storage.load()
-    assert (head, status) == (t.match.header(), 0)      # the new match replaced the old
+    assert (head, status) == (t.match.header(), 0)  # the new match replaced the old
     # And it resumes after the next power cycle.
     again = VirtualTable(seats=SEATS, flash=vt.flash.reboot())
     again.boot()
     assert again.table.mode == "play" and again.table.match.GAME == "walzer"
-    vt.press(0, OK)                                      # the table answers its buttons
+    vt.press(0, OK)  # the table answers its buttons
 
 
 MICROPYTHON = """
@@ -209,6 +213,8 @@ def test_refused_headers_boot_to_the_menu_under_micropython_with_the_picos_heap(
         # a game imported only to refuse its header is forgotten again
         line = "journal not resumed: %s; choose a new match" % why
         expected.append("menu True %r []" % ([line],))
-    expected.append("play True [] %r" % (["dicetable.games.dtwww" + part for part in
-                                           ("", ".match", ".rules", ".table")],))
+    expected.append(
+        "play True [] %r"
+        % (["dicetable.games.dtwww" + part for part in ("", ".match", ".rules", ".table")],)
+    )
     assert out.splitlines() == expected

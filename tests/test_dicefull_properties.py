@@ -22,18 +22,26 @@ from dicetable.games.dicefull import rules as df
 
 ONE_TO = lambda top: " ".join(str(i) for i in range(1, top + 1))  # noqa: E731
 PRINTED = {
-    df.D4: ONE_TO(4), df.D6: ONE_TO(6), df.D6_PIPS: ONE_TO(6), df.D8: ONE_TO(8),
-    df.D10: "0 1 2 3 4 5 6 7 8 9", df.D12: ONE_TO(12), df.D20: ONE_TO(20),
+    df.D4: ONE_TO(4),
+    df.D6: ONE_TO(6),
+    df.D6_PIPS: ONE_TO(6),
+    df.D8: ONE_TO(8),
+    df.D10: "0 1 2 3 4 5 6 7 8 9",
+    df.D12: ONE_TO(12),
+    df.D20: ONE_TO(20),
     df.BLANK_D6: "blank blank blank blank blank blank",
-    df.ZERO_TWO: "0 0 1 1 2 2", df.DOUBLING: "2 4 8 16 32 64",
-    df.PLUS_MINUS: "+ + - - blank blank", df.RED_BLACK: "red red red black black black",
-    df.HAKKE: "3 4 4 5 5 6", df.DIGITAL: ONE_TO(6), df.DOUBLE: ONE_TO(6),
+    df.ZERO_TWO: "0 0 1 1 2 2",
+    df.DOUBLING: "2 4 8 16 32 64",
+    df.PLUS_MINUS: "+ + - - blank blank",
+    df.RED_BLACK: "red red red black black black",
+    df.HAKKE: "3 4 4 5 5 6",
+    df.DIGITAL: ONE_TO(6),
+    df.DOUBLE: ONE_TO(6),
     df.DECIMAL: "0.0 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9",
 }
 SYMBOLS = {"blank", "+", "-", "red", "black"}
 COLOURS = {"red", "black"}
-SYMBOL_CODE = {df.BLANK: "blank", df.PLUS: "+", df.MINUS: "-", df.RED: "red",
-               df.BLACK: "black"}
+SYMBOL_CODE = {df.BLANK: "blank", df.PLUS: "+", df.MINUS: "-", df.RED: "red", df.BLACK: "black"}
 KINDS = sorted(PRINTED)
 
 
@@ -63,6 +71,7 @@ def core_results(dice):
 
 # --- Reference evaluation -----------------------------------------------------------
 
+
 def number_choices(faces):
     """Every list of numbers a player can make: each +/- face may join two
     printed numbers (a+b, or a-b either way), each number once, or stay unused."""
@@ -73,8 +82,12 @@ def number_choices(faces):
         used = [i for pair in chosen if pair for i in pair]
         if len(used) != len(set(used)):
             continue
-        made = [numbers[a] + numbers[b] if sign == "+" else numbers[a] - numbers[b]
-                for sign, pair in zip(signs, chosen, strict=True) if pair for a, b in [pair]]
+        made = [
+            numbers[a] + numbers[b] if sign == "+" else numbers[a] - numbers[b]
+            for sign, pair in zip(signs, chosen, strict=True)
+            if pair
+            for a, b in [pair]
+        ]
         yield [x for i, x in enumerate(numbers) if i not in used] + made
 
 
@@ -148,6 +161,7 @@ def reference_met_by(all_faces, test, k, v):
 
 # --- Strategies -------------------------------------------------------------------
 
+
 @st.composite
 def a_die(draw, kinds=KINDS):
     kind = draw(st.sampled_from(kinds))
@@ -159,8 +173,7 @@ def a_die(draw, kinds=KINDS):
 def a_roll(draw):
     """Up to 6 dice (the pick limit), small enough for the brute-force reference."""
     signs = draw(st.integers(0, 3))
-    others = draw(st.lists(a_die([k for k in KINDS if k != df.PLUS_MINUS]),
-                           max_size=6 - signs))
+    others = draw(st.lists(a_die([k for k in KINDS if k != df.PLUS_MINUS]), max_size=6 - signs))
     pm = [(df.PLUS_MINUS, draw(st.integers(0, 5)), 0) for _ in range(signs)]
     dice = draw(st.permutations(others + pm))
     numbers = sum(1 for f in reference_results(dice) if not isinstance(f, str))
@@ -171,8 +184,10 @@ def a_roll(draw):
 NUMBER_VALUES = st.integers(-20, 700)
 V_CODES = st.one_of(
     st.sampled_from([0, 5, 10, 20, 30, 40, 50, 60, 640]),
-    st.sampled_from([df.BLANK, df.PLUS, df.MINUS, df.RED, df.BLACK,
-                     df.ANY_NUMBER, df.ANY_COLOUR, df.NO_VALUE]))
+    st.sampled_from(
+        [df.BLANK, df.PLUS, df.MINUS, df.RED, df.BLACK, df.ANY_NUMBER, df.ANY_COLOUR, df.NO_VALUE]
+    ),
+)
 
 
 @st.composite
@@ -190,6 +205,7 @@ def a_test(draw):
 
 
 # --- Faces, items, data ---------------------------------------------------------------
+
 
 def test_face_tables_are_the_printed_faces_in_tenths():
     """R7, R8: every face code is 10 x the printed number, or the printed symbol."""
@@ -224,6 +240,7 @@ def test_challenge_set_r9():
 
 # --- Evaluation --------------------------------------------------------------------
 
+
 @pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(a_roll(), a_test())
@@ -231,8 +248,9 @@ def test_evaluate_equals_brute_force_reference(dice, test_kv):
     """R7, R9: the core's best result equals the reference's, for every test."""
     test, k, v = test_kv
     results = core_results(dice)
-    assert df.evaluate(results, len(results), test, k, v) == \
-        reference_evaluate(reference_results(dice), test, k, v)
+    assert df.evaluate(results, len(results), test, k, v) == reference_evaluate(
+        reference_results(dice), test, k, v
+    )
 
 
 SMALL_NUMBER_DICE = [df.D4, df.ZERO_TWO, df.DOUBLE, df.DECIMAL]
@@ -251,10 +269,21 @@ def a_sign_heavy_roll(draw):
 
 @pytest.mark.slow
 @settings(max_examples=300, deadline=None)
-@given(a_sign_heavy_roll(), st.sampled_from([df.COUNT_AT_LEAST, df.TOTAL_EXACTLY,
-                                             df.SAME_AT_LEAST, df.ALL_DIFFERENT,
-                                             df.LEAST_SINGLE, df.MOST_SINGLE]),
-       st.integers(-4, 8), st.integers(-4, 8))
+@given(
+    a_sign_heavy_roll(),
+    st.sampled_from(
+        [
+            df.COUNT_AT_LEAST,
+            df.TOTAL_EXACTLY,
+            df.SAME_AT_LEAST,
+            df.ALL_DIFFERENT,
+            df.LEAST_SINGLE,
+            df.MOST_SINGLE,
+        ]
+    ),
+    st.integers(-4, 8),
+    st.integers(-4, 8),
+)
 def test_several_signs_equal_brute_force_reference(dice, test, k, v):
     """R9 with two or three signs: every set of pairs is tried."""
     if test == df.COUNT_AT_LEAST:
@@ -264,8 +293,9 @@ def test_several_signs_equal_brute_force_reference(dice, test, k, v):
     else:
         k = k * 10
     results = core_results(dice)
-    assert df.evaluate(results, len(results), test, k, v) == \
-        reference_evaluate(reference_results(dice), test, k, v)
+    assert df.evaluate(results, len(results), test, k, v) == reference_evaluate(
+        reference_results(dice), test, k, v
+    )
 
 
 @pytest.mark.slow
@@ -296,8 +326,9 @@ def test_shipped_challenges_award_as_the_reference(seats, challenge):
     counts = [len(r) for r in rolls]
     expected = reference_met_by([reference_results(d) for d in seats], test, k, v)
     assert df.met_by(rolls, counts, challenge) == expected
-    assert df.award(rolls, counts, challenge) == \
-        [vp if s in expected else 0 for s in range(len(seats))]
+    assert df.award(rolls, counts, challenge) == [
+        vp if s in expected else 0 for s in range(len(seats))
+    ]
 
 
 @pytest.mark.slow
@@ -308,8 +339,9 @@ def test_result_order_does_not_matter(dice, test_kv, rnd):
     results = core_results(dice)
     shuffled = list(results)
     rnd.shuffle(shuffled)
-    assert df.evaluate(results, len(results), test, k, v) == \
-        df.evaluate(array("H", shuffled), len(shuffled), test, k, v)
+    assert df.evaluate(results, len(results), test, k, v) == df.evaluate(
+        array("H", shuffled), len(shuffled), test, k, v
+    )
 
 
 @pytest.mark.slow
@@ -319,32 +351,41 @@ def test_a_sign_never_hurts(dice, test_kv):
     """R9: using a sign is optional, so turning a +/- face into a blank face can
     only lower the best result (COUNT tests on symbols excepted: they count faces)."""
     test, k, v = test_kv
-    assume(not (test in (df.COUNT_AT_LEAST, df.COUNT_EXACTLY) and v >= df.SYMBOL
-                and v != df.ANY_NUMBER))
+    assume(
+        not (
+            test in (df.COUNT_AT_LEAST, df.COUNT_EXACTLY) and v >= df.SYMBOL and v != df.ANY_NUMBER
+        )
+    )
     blanked = [(kind, 4 if kind == df.PLUS_MINUS else i, j) for kind, i, j in dice]
     with_signs = core_results(dice)
     without = core_results(blanked)
     if test == df.COUNT_EXACTLY:
         return  # an exact count can go either way; the reference test covers it
-    assert df.evaluate(with_signs, len(with_signs), test, k, v) >= \
-        df.evaluate(without, len(without), test, k, v)
+    assert df.evaluate(with_signs, len(with_signs), test, k, v) >= df.evaluate(
+        without, len(without), test, k, v
+    )
 
 
 @pytest.mark.slow
 @settings(max_examples=200, deadline=None)
-@given(a_roll(), a_test(), st.sampled_from([(df.BLANK_D6, 0), (df.RED_BLACK, 0),
-                                            (df.RED_BLACK, 5), (df.PLUS_MINUS, 5)]))
+@given(
+    a_roll(),
+    a_test(),
+    st.sampled_from([(df.BLANK_D6, 0), (df.RED_BLACK, 0), (df.RED_BLACK, 5), (df.PLUS_MINUS, 5)]),
+)
 def test_no_value_faces_are_never_numbers(dice, test_kv, extra):
     """A blank or colour face adds no number: no total, never the minimum."""
     test, k, v = test_kv
     assume(test not in (df.COUNT_AT_LEAST, df.COUNT_EXACTLY) and dice)
     before = core_results(dice)
     after = core_results(dice + [(extra[0], extra[1], 0)])
-    assert df.evaluate(before, len(before), test, k, v) == \
-        df.evaluate(after, len(after), test, k, v)
+    assert df.evaluate(before, len(before), test, k, v) == df.evaluate(
+        after, len(after), test, k, v
+    )
 
 
 # --- Pick phase -----------------------------------------------------------------------
+
 
 def reference_legal(n, centre, action, passed, players):
     limit = 5 if players == 5 else 6
@@ -358,16 +399,19 @@ CENTRE_DICE = [df.die(k, s) for k in KINDS for s in range(3)]
 
 @pytest.mark.slow
 @settings(max_examples=300, deadline=None)
-@given(st.integers(0, 7), st.lists(st.sampled_from(CENTRE_DICE), max_size=20, unique=True),
-       st.booleans(), st.integers(df.MIN_PLAYERS, df.MAX_PLAYERS))
+@given(
+    st.integers(0, 7),
+    st.lists(st.sampled_from(CENTRE_DICE), max_size=20, unique=True),
+    st.booleans(),
+    st.integers(df.MIN_PLAYERS, df.MAX_PLAYERS),
+)
 def test_is_legal_agrees_with_legal_plays_and_the_reference(n, centre, passed, players):
     hand = array("H", [df.die(df.D6, i) for i in range(n)])
     out = array("H", [0] * 32)
     count = df.legal_plays(hand, n, array("H", centre), len(centre), out, int(passed), players)
     listed = list(out[:count])
     for action in CENTRE_DICE + [df.PASS]:
-        legal = df.is_legal(hand, n, array("H", centre), len(centre), action,
-                            int(passed), players)
+        legal = df.is_legal(hand, n, array("H", centre), len(centre), action, int(passed), players)
         assert legal == reference_legal(n, centre, action, passed, players)
         assert legal == (action in listed)
     assert len(listed) == len(set(listed))
@@ -391,8 +435,15 @@ def test_whole_pick_phase(players, centre_size, data):
     while not df.picking_over(held, passed, players, len(centre)):
         assert seat != df.NOBODY
         out = array("H", [0] * 48)
-        count = df.legal_plays(array("H", [0] * 6), held[seat], array("H", centre),
-                               len(centre), out, passed[seat], players)
+        count = df.legal_plays(
+            array("H", [0] * 6),
+            held[seat],
+            array("H", centre),
+            len(centre),
+            out,
+            passed[seat],
+            players,
+        )
         assert count >= 1
         action = data.draw(st.sampled_from(list(out[:count])))
         order.append(seat)
@@ -411,7 +462,7 @@ def test_whole_pick_phase(players, centre_size, data):
     assert not centre or all(passed[s] or held[s] == limit for s in range(players))
     # The first lap goes clockwise from the start player, one pick each.
     first_lap = [(start + i) % players for i in range(min(players, centre_size))]
-    assert order[:len(first_lap)] == first_lap
+    assert order[: len(first_lap)] == first_lap
     assert all(h >= 1 for h in held) or not centre
     expected_start = start if first_passer == df.NOBODY else first_passer
     assert df.next_start(first_passer, start) == expected_start
@@ -420,8 +471,7 @@ def test_whole_pick_phase(players, centre_size, data):
 @given(st.integers(df.MIN_PLAYERS, df.MAX_PLAYERS), st.data())
 def test_next_picker_is_nobody_exactly_when_picking_is_over(players, data):
     held = bytearray(data.draw(st.lists(st.integers(0, 6), min_size=players, max_size=players)))
-    passed = bytearray(data.draw(st.lists(st.integers(0, 1), min_size=players,
-                                          max_size=players)))
+    passed = bytearray(data.draw(st.lists(st.integers(0, 1), min_size=players, max_size=players)))
     centre = data.draw(st.integers(0, 5))
     seat = data.draw(st.integers(0, players - 1))
     nxt = df.next_picker(seat, held, passed, players, centre)

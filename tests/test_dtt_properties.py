@@ -35,6 +35,7 @@ def make_trick(cards):
 
 # --- References -------------------------------------------------------------------
 
+
 def reference_trump(face_up):
     best = sorted(face_up, key=lambda c: (-strength(c), SUIT_ORDER.index(dtt.suit(c))))[0]
     return dtt.suit(best) if dtt.face(best) in HONOURS else dtt.NO_TRUMP
@@ -83,13 +84,14 @@ def reference_scores(bids, taken, cumulative):
 
 # --- Strategies ---------------------------------------------------------------------
 
+
 @st.composite
 def hand_and_trick(draw):
     """A hand of 1-12 cards and the 0-2 cards already played by others."""
     cards = draw(st.permutations(DECK))
     n = draw(st.integers(1, 12))
     k = draw(st.integers(0, 2))
-    return cards[:n], cards[n:n + k]
+    return cards[:n], cards[n : n + k]
 
 
 trumps = st.sampled_from([dtt.SPADES, dtt.HEARTS, dtt.DIAMONDS, dtt.CLUBS, dtt.NO_TRUMP])
@@ -103,8 +105,11 @@ def three_tricks(draw):
     return draw(st.permutations(pool))[:3]
 
 
-tricks_taken = st.lists(st.integers(0, 12), min_size=2, max_size=2).filter(
-    lambda t: sum(t) <= 12).map(lambda t: t + [12 - sum(t)])
+tricks_taken = (
+    st.lists(st.integers(0, 12), min_size=2, max_size=2)
+    .filter(lambda t: sum(t) <= 12)
+    .map(lambda t: t + [12 - sum(t)])
+)
 bids = st.lists(st.integers(0, 12), min_size=3, max_size=3)
 totals = st.lists(st.integers(-60, 60), min_size=3, max_size=3)
 
@@ -114,12 +119,18 @@ def deal_outcome(draw):
     taken = draw(tricks_taken)
     # Make each bid right about half the time, so every branch is drawn.
     bid = [t if draw(st.booleans()) else draw(st.integers(0, 12)) for t in taken]
-    cumulative = draw(st.one_of(totals, st.sampled_from([0, 10, -10]).map(lambda v: [v] * 3),
-                                st.lists(st.sampled_from([-5, 0, 5]), min_size=3, max_size=3)))
+    cumulative = draw(
+        st.one_of(
+            totals,
+            st.sampled_from([0, 10, -10]).map(lambda v: [v] * 3),
+            st.lists(st.sampled_from([-5, 0, 5]), min_size=3, max_size=3),
+        )
+    )
     return bid, taken, cumulative
 
 
 # --- Trump ----------------------------------------------------------------------------
+
 
 @pytest.mark.slow
 @settings(max_examples=400, deadline=None)
@@ -136,6 +147,7 @@ def test_trump_does_not_depend_on_the_order_cards_are_turned(face_up, order):
 
 
 # --- Follow obligation ------------------------------------------------------------------
+
 
 @pytest.mark.slow
 @settings(max_examples=300, deadline=None)
@@ -161,6 +173,7 @@ def test_is_legal_agrees_with_legal_plays(case, card):
 
 # --- Trick result -------------------------------------------------------------------------
 
+
 @pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(three_tricks(), trumps)
@@ -181,12 +194,13 @@ def test_winner_is_a_trump_or_follows_the_lead(played, trump):
 
 # --- A whole deal ---------------------------------------------------------------------------
 
+
 @settings(max_examples=60, deadline=None)
 @given(st.permutations(DECK), st.randoms(use_true_random=False), bids)
 def test_a_random_legal_deal(cards, rnd, bid):
-    trump = dtt.trump_suit(cards[:dtt.FACE_UP])
-    rest = cards[dtt.FACE_UP:]
-    hands = [list(rest[p * dtt.HAND_SIZE:(p + 1) * dtt.HAND_SIZE]) for p in range(dtt.PLAYERS)]
+    trump = dtt.trump_suit(cards[: dtt.FACE_UP])
+    rest = cards[dtt.FACE_UP :]
+    hands = [list(rest[p * dtt.HAND_SIZE : (p + 1) * dtt.HAND_SIZE]) for p in range(dtt.PLAYERS)]
     taken = [0] * dtt.PLAYERS
     trick = Trick(dtt.PLAYERS)
     out = array("H", [0] * dtt.HAND_SIZE)
@@ -212,6 +226,7 @@ def test_a_random_legal_deal(cards, rnd, bid):
 
 
 # --- Scoring ---------------------------------------------------------------------------------
+
 
 @pytest.mark.slow
 @settings(max_examples=500, deadline=None)
@@ -241,8 +256,9 @@ def test_a_maker_never_loses_unless_all_made(outcome):
 def test_scores_follow_the_players_not_the_seats(outcome, order):
     bid, taken, cumulative = outcome
     scores = dtt.deal_scores(bid, taken, cumulative)
-    moved = dtt.deal_scores([bid[p] for p in order], [taken[p] for p in order],
-                            [cumulative[p] for p in order])
+    moved = dtt.deal_scores(
+        [bid[p] for p in order], [taken[p] for p in order], [cumulative[p] for p in order]
+    )
     assert moved == [scores[p] for p in order]
 
 

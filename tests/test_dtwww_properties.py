@@ -21,6 +21,7 @@ SIDES = (4, 6, 8, 10, 12, 20)
 
 # --- references, from the documented layout and the rule text ----------------------
 
+
 def ref_decode(item):
     """(colour, sides, number, copy, declared or None) by the module docstring's layout."""
     declared = (item >> 11) & 3 if (item >> 13) & 1 else None
@@ -76,6 +77,7 @@ def ref_ranks(totals, counts):
 
 # --- strategies ------------------------------------------------------------------------
 
+
 @st.composite
 def rolled_dice(draw, count):
     """`count` distinct dice from the box, each rolled to a face it can show."""
@@ -116,9 +118,12 @@ def listed(hand, trick):
     return list(out[:k])
 
 
-score_table = st.integers(2, 5).flatmap(lambda n: st.tuples(
-    st.lists(st.integers(0, 12), min_size=n, max_size=n),
-    st.lists(st.integers(0, 60), min_size=n, max_size=n)))
+score_table = st.integers(2, 5).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.integers(0, 12), min_size=n, max_size=n),
+        st.lists(st.integers(0, 60), min_size=n, max_size=n),
+    )
+)
 
 
 def consistent(counts, totals):
@@ -128,6 +133,7 @@ def consistent(counts, totals):
 
 # --- encoding -------------------------------------------------------------------------
 
+
 def test_every_die_and_play_round_trips_and_fits_16_bits():
     seen = set()
     for d0 in BOX:
@@ -136,7 +142,12 @@ def test_every_die_and_play_round_trips_and_fits_16_bits():
             d = dt.rolled(d0, face)
             colour, sides, number, copy, declared = ref_decode(d)
             assert (colour, sides, number, copy, declared) == (
-                dt.colour(d), dt.sides(dt.size(d)), dt.number(d), dt.copy_of(d), None)
+                dt.colour(d),
+                dt.sides(dt.size(d)),
+                dt.number(d),
+                dt.copy_of(d),
+                None,
+            )
             assert dt.die(colour, dt.size(d), number, copy) == d
             assert dt.effective_colour(d) == colour
             for c in (R, B, G):
@@ -146,7 +157,7 @@ def test_every_die_and_play_round_trips_and_fits_16_bits():
                 assert dt.effective_colour(p) == (c if colour == W else colour)
                 assert ref_decode(p)[4] == (c if colour == W else None)
                 seen.add(p)
-            assert dt.declaration_ok(dt.play(d, W)) is (colour != W)   # never declared white
+            assert dt.declaration_ok(dt.play(d, W)) is (colour != W)  # never declared white
             assert dt.declaration_ok(d) is (colour != W)
     # all distinct: 36 coloured dice and 6 white ones declared three ways, every face
     assert len(seen) == sum(dt.sides(dt.size(d)) * (3 if dt.colour(d) == W else 1) for d in BOX)
@@ -163,15 +174,16 @@ def test_face_ranges():
 
 # --- playing a die --------------------------------------------------------------------
 
+
 @pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(hand_and_trick())
 def test_legal_plays_match_the_rule_text(deal):
     hand, played = deal
     got = listed(hand, make_trick(played))
-    assert len(got) == len(set(got))                  # each play once
+    assert len(got) == len(set(got))  # each play once
     assert set(got) == ref_legal_set(hand, played)
-    assert bool(got) == bool(hand)                     # never stuck with dice in hand
+    assert bool(got) == bool(hand)  # never stuck with dice in hand
 
 
 @pytest.mark.slow
@@ -184,10 +196,10 @@ def test_is_legal_agrees_with_legal_plays(deal, strangers):
     hand_array = array("H", hand)
     candidates = []
     for d in hand + strangers:
-        candidates.append(d)                           # undeclared
+        candidates.append(d)  # undeclared
         for c in (R, B, G, W):
             candidates.append(dt.play(d, c))
-        candidates.append(d | (5 << 11))               # forged declaration
+        candidates.append(d | (5 << 11))  # forged declaration
     for item in candidates:
         assert dt.is_legal(hand_array, len(hand), trick, item) == (item in allowed)
 
@@ -224,10 +236,11 @@ def test_open_play_refuses_exactly_what_no_hand_could_play(deal, extra):
             alone = item in ref_legal_set([d], played)
             assert dt.open_legal(trick, item) == alone, (hex(item), played)
             if d in hand and item in ref_legal_set(hand, played):
-                assert dt.open_legal(trick, item)     # a registered play is an open one
+                assert dt.open_legal(trick, item)  # a registered play is an open one
 
 
 # --- trick result ------------------------------------------------------------------
+
 
 @pytest.mark.slow
 @settings(max_examples=500, deadline=None)
@@ -247,7 +260,7 @@ def test_a_whole_game_of_legal_plays(players, data):
     """Nine tricks of legal plays: every die is played, every trick won by a legal
     follower, and the score dice rank the players."""
     dice = data.draw(rolled_dice(players * dt.HAND_SIZE))
-    hands = [dice[p * dt.HAND_SIZE:(p + 1) * dt.HAND_SIZE] for p in range(players)]
+    hands = [dice[p * dt.HAND_SIZE : (p + 1) * dt.HAND_SIZE] for p in range(players)]
     lead_seat = data.draw(st.integers(0, players - 1))
     score_dice = [[] for _ in range(players)]
     trick = Trick(dt.MAX_PLAYERS)
@@ -264,7 +277,7 @@ def test_a_whole_game_of_legal_plays(players, data):
             hands[seat].remove(dt.die_of(item))
             trick.add(seat, item)
         winner = dt.resolve(trick)
-        items = list(trick.items[:trick.count])
+        items = list(trick.items[: trick.count])
         assert (winner, dt.next_leader(trick)) == ref_result(items)
         score_dice[trick.seats[winner]].append(dt.die_of(trick.items[winner]))
         lead_seat = trick.seats[dt.next_leader(trick)]
@@ -277,6 +290,7 @@ def test_a_whole_game_of_legal_plays(players, data):
 
 # --- scoring -------------------------------------------------------------------------
 
+
 @pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(score_table, st.randoms(use_true_random=False))
@@ -286,16 +300,17 @@ def test_ranks_are_competition_ranks_with_r2(table, rnd):
     got = dt.ranks(totals, counts)
     assert got == ref_ranks(totals, counts)
     assert min(got) == 1
-    for r in set(got):                                 # 1,1,3 never 1,1,2 (R1)
+    for r in set(got):  # 1,1,3 never 1,1,2 (R1)
         assert sum(1 for x in got if x < r) == r - 1
-    for i, ci in enumerate(counts):                    # R2
+    for i, ci in enumerate(counts):  # R2
         for j, cj in enumerate(counts):
             if ci and not cj:
                 assert got[i] < got[j]
     order = list(range(len(counts)))
     rnd.shuffle(order)
-    assert dt.ranks([totals[i] for i in order], [counts[i] for i in order]) == \
-        [got[i] for i in order]
+    assert dt.ranks([totals[i] for i in order], [counts[i] for i in order]) == [
+        got[i] for i in order
+    ]
 
 
 @pytest.mark.slow
@@ -324,7 +339,7 @@ def test_next_game_leader_r3(table, data):
     leader = data.draw(st.integers(0, n - 1))
     seat = dt.next_game_leader(ranks, leader)
     assert ranks[seat] == max(ranks)
-    clockwise = [(leader + k) % n for k in range(n)]   # R3: the leader seat first
+    clockwise = [(leader + k) % n for k in range(n)]  # R3: the leader seat first
     assert seat == next(s for s in clockwise if ranks[s] == max(ranks))
 
 
@@ -335,8 +350,10 @@ def test_match_winners(points):
 
 
 rolls = st.sampled_from(SIDES).flatmap(
-    lambda sides: st.tuples(st.integers(0 if sides == 10 else 1, 9 if sides == 10 else sides),
-                            st.just(sides)))
+    lambda sides: st.tuples(
+        st.integers(0 if sides == 10 else 1, 9 if sides == 10 else sides), st.just(sides)
+    )
+)
 
 
 @pytest.mark.slow
@@ -346,6 +363,7 @@ def test_roll_off(a, b):
     got = dt.roll_off(a[0], a[1], b[0], b[1])
     assert got == -dt.roll_off(b[0], b[1], a[0], a[1])
     key_a, key_b = (a[0], -a[1]), (b[0], -b[1])
-    expected = dt.FIRST_WINS if key_a > key_b else dt.SECOND_WINS if key_a < key_b \
-        else dt.ROLL_AGAIN
+    expected = (
+        dt.FIRST_WINS if key_a > key_b else dt.SECOND_WINS if key_a < key_b else dt.ROLL_AGAIN
+    )
     assert got == expected

@@ -30,7 +30,7 @@ def played(game, options=0, seed=3):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_journal_bytes_restore_the_same_match(game):
-    flags = match_class(game).OPTIONS          # every option the game reads
+    flags = match_class(game).OPTIONS  # every option the game reads
     match = played(game, flags)
     data = match.journal_bytes()
     name, players, options = journal_header(data)
@@ -44,7 +44,7 @@ def test_journal_bytes_restore_the_same_match(game):
 def test_a_torn_last_record_is_dropped_and_the_rest_restores(game):
     match = played(game)
     data = match.journal_bytes()
-    actions = journal_actions(data[:-2])   # power cut inside the last record
+    actions = journal_actions(data[:-2])  # power cut inside the last record
     assert actions == match.journal[:-1]
     again = new_match(game, 3)
     assert again.replay(actions) == -1
@@ -54,11 +54,11 @@ def test_a_torn_last_record_is_dropped_and_the_rest_restores(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_corrupt_action_stops_the_replay_and_keeps_what_came_before(game):
-    flags = match_class(game).OPTIONS & OPEN_PLAY   # open play where the game has it
+    flags = match_class(game).OPTIONS & OPEN_PLAY  # open play where the game has it
     match = played(game, flags)
     journal = list(match.journal)
     bad = len(journal) // 2
-    journal[bad] = 0x7FFFFFF          # no such action in any game
+    journal[bad] = 0x7FFFFFF  # no such action in any game
     again = new_match(game, 3, flags)
     assert again.replay(journal) == bad
     assert again.journal == match.journal[:bad]
@@ -84,14 +84,18 @@ def test_undo_all_the_way_back_gives_a_new_match(game):
 
 # --- headers: every door that makes a match asks header_refusal() ------------------------
 
+
 @pytest.mark.parametrize("game", GAMES)
 def test_every_header_a_game_refuses_says_why_and_raises_on_new(game):
     cls = match_class(game)
     for players in range(256):
         for opts in [0] + [1 << bit for bit in range(16)]:
             why = header_refusal(game, players, opts)
-            taken = (cls.MIN_PLAYERS <= players <= cls.MAX_PLAYERS
-                     and (opts & 0xFF & ~cls.OPTIONS) == 0 and opts >> 8 <= cls.MAX_COUNT)
+            taken = (
+                cls.MIN_PLAYERS <= players <= cls.MAX_PLAYERS
+                and (opts & 0xFF & ~cls.OPTIONS) == 0
+                and opts >> 8 <= cls.MAX_COUNT
+            )
             assert (why is None) == taken, (players, opts, why)
             if why is None:
                 m = new_match(game, players, opts)
@@ -107,21 +111,29 @@ def test_header_refusal_lines():
     assert header_refusal("dicefull", 0, 0) == "dicefull is for 2 to 5 players, not 0"
     assert header_refusal("dtt", 4, 0) == "dtt is for exactly 3 players, not 4"
     assert header_refusal("nokosu", 3, 4) == "nokosu has no option bit 2 (it reads the bits in 3)"
-    assert header_refusal("walzer", 3, 1 << 8 | 0x80) == \
-        "walzer has no option bit 7 (it reads the bits in 1)"
-    assert header_refusal("dtwww", 2, options(0, 13)) == \
-        "dtwww's length is 1 to 6 (0: the game's own), not 13"
+    assert (
+        header_refusal("walzer", 3, 1 << 8 | 0x80)
+        == "walzer has no option bit 7 (it reads the bits in 1)"
+    )
+    assert (
+        header_refusal("dtwww", 2, options(0, 13))
+        == "dtwww's length is 1 to 6 (0: the game's own), not 13"
+    )
     assert header_refusal("dtwww", 2, 1 << 16) == "options are 16 bits (0 to 65535), not 65536"
     assert header_refusal("dtwww", 2, -1) == "options are 16 bits (0 to 65535), not -1"
-    assert header_refusal("chess", 2, 0) == \
-        "no game 'chess': the games are dtwww, walzer, dicefull, dtt, nokosu"
+    assert (
+        header_refusal("chess", 2, 0)
+        == "no game 'chess': the games are dtwww, walzer, dicefull, dtt, nokosu"
+    )
     assert header_refusal("dtwww", 4, OPEN_PLAY | options(TABLE_ROLLS | VARIANT, 6)) is None
 
 
 def test_journal_header_refusal_reads_the_four_bytes():
     assert journal_header_refusal(bytes((2, 0, 0, 0))) == "dicefull is for 2 to 5 players, not 0"
-    assert journal_header_refusal(bytes((5, 3, 0, 0))) == \
-        "no game 5: the games are 0 to 4 (dtwww, walzer, dicefull, dtt, nokosu)"
+    assert (
+        journal_header_refusal(bytes((5, 3, 0, 0)))
+        == "no game 5: the games are 0 to 4 (dtwww, walzer, dicefull, dtt, nokosu)"
+    )
     assert journal_header_refusal(bytes((0, 3))) == "a journal header is 4 bytes, not 2"
     assert journal_header_refusal(bytes((3, 3, 1, 5))) is None
     assert journal_header(bytes((3, 3, 1, 5))) == ("dtt", 3, 0x501)

@@ -49,9 +49,16 @@ class NorContext(littlefs.UserContext):
 
 def mount(nor):
     """LittleFS on `nor` as the rp2 port mounts it (formatted if it will not mount)."""
-    return littlefs.LittleFS(NorContext(nor), block_size=BLOCK, block_count=PICO_BLOCKS,
-                             read_size=32, prog_size=256, cache_size=1024,
-                             lookahead_size=32, block_cycles=100)
+    return littlefs.LittleFS(
+        NorContext(nor),
+        block_size=BLOCK,
+        block_count=PICO_BLOCKS,
+        read_size=32,
+        prog_size=256,
+        cache_size=1024,
+        lookahead_size=32,
+        block_cycles=100,
+    )
 
 
 class LfsFS:
@@ -90,7 +97,7 @@ def old_design_cost(actions):
     f = fs.open("journal.bin", "wb")
     f.write(b"DJ\x01" + bytes(6))
     f.close()
-    f = fs.open("journal.bin", "ab", buffering=0)     # flush() is lfs_file_sync(), as on the board
+    f = fs.open("journal.bin", "ab", buffering=0)  # flush() is lfs_file_sync(), as on the board
     erases, programs = sum(nor.erases), sum(nor.programs)
     for a in actions:
         f.write(a.to_bytes(4, "little") + b"\x00\x00")
@@ -104,14 +111,14 @@ def old_design_cost(actions):
 def test_the_old_append_and_flush_erases_a_sector_per_action():
     _, journal = nokosu()
     erases, _ = old_design_cost(journal)
-    assert erases > 0.9         # the first ~170 ride inline in LittleFS's metadata
+    assert erases > 0.9  # the first ~170 ride inline in LittleFS's metadata
 
 
 def test_segment_files_are_found_on_the_raw_flash_and_never_moved():
     header, journal = nokosu()
     nor = NorFlash(PICO_BLOCKS)
     fs = LfsFS(mount(nor), nor)
-    for i in range(30):                        # a board with its firmware on it
+    for i in range(30):  # a board with its firmware on it
         with fs.open("mod%d.mpy" % i, "wb") as f:
             f.write(bytes([i]) * (700 + 97 * i))
     storage = Storage(fs)
@@ -129,7 +136,7 @@ def test_segment_files_are_found_on_the_raw_flash_and_never_moved():
     erases = sum(nor.erases)
     for a in journal[:300]:
         storage.append(a)
-    assert sum(nor.erases) == erases           # page programs only
+    assert sum(nor.erases) == erases  # page programs only
     # The filesystem busy afterwards: registry saves, modules replaced.
     snapshot = {b: bytes(nor.block(b)) for b in blocks}
     wear = {b: (nor.erases[b], nor.programs[b]) for b in blocks}

@@ -21,8 +21,17 @@ from sim.hw.rig import VirtualTable
 from sim.play import play
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-TABLE_FUNCTIONS = ("all_items", "item_name", "value_words", "item_view", "entry_view",
-                   "ring_view", "deal_progress", "table_entry_seat", "meant_value")
+TABLE_FUNCTIONS = (
+    "all_items",
+    "item_name",
+    "value_words",
+    "item_view",
+    "entry_view",
+    "ring_view",
+    "deal_progress",
+    "table_entry_seat",
+    "meant_value",
+)
 HOST_FUNCTIONS = ("describe", "narrate", "heuristic")
 
 
@@ -62,6 +71,7 @@ def test_a_key_is_registered_once():
 @pytest.fixture
 def high_card():
     from toy_game import ENTRY
+
     g = registry.register(ENTRY, "toy_game")
     try:
         yield g
@@ -76,18 +86,18 @@ def test_a_toy_game_added_through_the_registry_alone_is_played_on_the_virtual_ta
     assert registry.GAMES[g] == "highcard" and g == 5
     assert header_refusal("highcard", 4, 0) == "highcard is for 2 to 3 players, not 4"
     vt = VirtualTable(seats=(0, 1, 2, 3, 4))
-    vt.storage.save_registry(pack(hands.full_registry()))   # its cards are tagged too
+    vt.storage.save_registry(pack(hands.full_registry()))  # its cards are tagged too
     vt.boot()
     t = vt.table
     for _ in range(g):
-        vt.press(t.lead, PLUS)         # the menu offers it after the five games
+        vt.press(t.lead, PLUS)  # the menu offers it after the five games
     assert ">game: High card" in t.text
     assert vt.leds(CENTRE)[len(vt.leds(CENTRE)) * g // (g + 2)] == (40, 40, 40)
     for _ in range(g):
-        vt.press(t.lead, MINUS)        # back to the first game
+        vt.press(t.lead, MINUS)  # back to the first game
     hands.choose_in_menu(vt, t, g, (0, 2, 4))
     assert t.mode == "play" and t.match.GAME == "highcard"
-    assert vt.leds(2) == [fr.DIM_CYAN] * 8          # the deal: scan your cards
+    assert vt.leds(2) == [fr.DIM_CYAN] * 8  # the deal: scan your cards
     rng = random.Random(3)
     tricks = 0
     while t.mode == "play":
@@ -102,7 +112,7 @@ def test_a_toy_game_added_through_the_registry_alone_is_played_on_the_virtual_ta
             assert vt.leds(t.phys[t.match.last_winner])[0] == fr.WINNER
     vt.wait(3000)
     assert tricks == 3 and t.mode == "over"
-    assert any("deal card" in line for line in vt.lines)     # the table's log names its cards
+    assert any("deal card" in line for line in vt.lines)  # the table's log names its cards
     assert sum(t.match.totals) == 3
     header, actions, status = vt.storage.load()
     assert status == 0 and header[0] == g and actions[2:] == t.match.journal

@@ -26,6 +26,7 @@ def fake_pins(**changes):
 
 # -- the pin map ------------------------------------------------------------
 
+
 def test_the_generated_pin_map_is_up_to_date():
     assert pinmap.main(["--check"]) == 0, "run: .venv/bin/python -m hardware.pinmap"
     text = (HW / "pinmap.md").read_text()
@@ -43,16 +44,19 @@ def test_the_pin_map_has_no_problems():
     assert all(rp2040.PICO_PIN[int(g)] == int(p) for g, p in rows)
 
 
-@pytest.mark.parametrize("changes, complaint", [
-    ({"NEOPIXEL": 23}, "NEOPIXEL: GP23 is not a GPIO"),
-    ({"READER_RESET": 29}, "READER_RESET: GP29 is not a GPIO"),
-    ({"MAINTENANCE": 28}, "GP28 is already"),
-    ({"SPI_SCK": 17, "CS_ADDRESS": (18, 20, 21)}, "SPI_SCK: GP17 cannot be SPI0 SCK"),
-    ({"SPI_MOSI": 16, "SPI_MISO": 19}, "SPI_MISO: GP19 cannot be SPI0 RX"),
-    ({"SPI_ID": 1}, "SPI_SCK: GP18 cannot be SPI1 SCK"),
-    ({"I2C_ID": 0}, "I2C_SDA: GP26 cannot be I2C0 SDA"),
-    ({"I2C_SDA": 27, "I2C_SCL": 26}, "I2C_SCL: GP26 cannot be I2C1 SCL"),
-])
+@pytest.mark.parametrize(
+    "changes, complaint",
+    [
+        ({"NEOPIXEL": 23}, "NEOPIXEL: GP23 is not a GPIO"),
+        ({"READER_RESET": 29}, "READER_RESET: GP29 is not a GPIO"),
+        ({"MAINTENANCE": 28}, "GP28 is already"),
+        ({"SPI_SCK": 17, "CS_ADDRESS": (18, 20, 21)}, "SPI_SCK: GP17 cannot be SPI0 SCK"),
+        ({"SPI_MOSI": 16, "SPI_MISO": 19}, "SPI_MISO: GP19 cannot be SPI0 RX"),
+        ({"SPI_ID": 1}, "SPI_SCK: GP18 cannot be SPI1 SCK"),
+        ({"I2C_ID": 0}, "I2C_SDA: GP26 cannot be I2C0 SDA"),
+        ({"I2C_SDA": 27, "I2C_SCL": 26}, "I2C_SCL: GP26 cannot be I2C1 SCL"),
+    ],
+)
 def test_a_wrong_pin_map_is_refused(changes, complaint):
     found = pinmap.problems(fake_pins(**changes))
     assert any(complaint in p for p in found), found
@@ -70,13 +74,17 @@ def test_the_rp2040_function_tables():
     assert rp2040.i2c_pins(0, "SDA") == {0, 4, 8, 12, 16, 20, 28}
     assert rp2040.i2c_pins(0, "SCL") == {1, 5, 9, 13, 17, 21}
     # The header: 26 GPIOs and 8 grounds on 40 distinct pins.
-    header = list(rp2040.PICO_PIN.values()) + list(rp2040.PICO_GROUND_PINS) + [
-        rp2040.PICO_3V3_OUT, rp2040.PICO_VSYS, rp2040.PICO_VBUS]
+    header = (
+        list(rp2040.PICO_PIN.values())
+        + list(rp2040.PICO_GROUND_PINS)
+        + [rp2040.PICO_3V3_OUT, rp2040.PICO_VSYS, rp2040.PICO_VBUS]
+    )
     assert set(rp2040.PICO_PIN) == rp2040.PICO_GPIOS
     assert len(header) == len(set(header)) and set(header) <= set(range(1, 41))
 
 
 # -- the numbers the documents quote ------------------------------------------
+
 
 def md_table(text, first_header):
     """The rows of the markdown table whose header row starts with `first_header`."""
@@ -107,7 +115,7 @@ def test_power_md_matches_table_config():
     text = (HW / "power.md").read_text()
     rows = md_table(text, "item")
     expected = budget.rows(table_config)
-    assert len(rows) == len(expected) + 1           # and the total row, checked below
+    assert len(rows) == len(expected) + 1  # and the total row, checked below
     for row, (item, count, each, ma) in zip(rows, expected, strict=False):
         assert row[0] == item
         assert int(row[1]) == count
@@ -119,10 +127,16 @@ def test_power_md_matches_table_config():
     assert "`CURRENT_BUDGET_MA` = **%d mA**" % table_config.CURRENT_BUDGET_MA in text
     assert "%d × 61 = %d mA" % (n, n * 61) in text
     assert "at least %d mA**" % budget.supply_ma(table_config) in text
-    assert "%d × %d + %d = %d mA" % (budget.readers(table_config), budget.READER_MA,
-                                     budget.DISPLAY_MA,
-                                     budget.readers(table_config) * budget.READER_MA
-                                     + budget.DISPLAY_MA) in text
+    assert (
+        "%d × %d + %d = %d mA"
+        % (
+            budget.readers(table_config),
+            budget.READER_MA,
+            budget.DISPLAY_MA,
+            budget.readers(table_config) * budget.READER_MA + budget.DISPLAY_MA,
+        )
+        in text
+    )
 
 
 def test_bom_md_matches_the_build():
@@ -140,8 +154,7 @@ def test_bom_md_matches_the_build():
 
 def test_bom_md_has_a_tag_for_every_item():
     tags = {row[0]: int(row[1]) for row in md_table((HW / "bom.md").read_text(), "game")}
-    expected = {games.title(g): len(games.all_items(g))
-                for g in range(games.count())}
+    expected = {games.title(g): len(games.all_items(g)) for g in range(games.count())}
     total = tags.pop("total")
     assert tags == expected
     assert total == sum(expected.values())
@@ -154,6 +167,11 @@ def test_the_wiring_drawing_and_build_steps_name_the_real_pins():
     for reader, line in enumerate(pins.CS_LINE[:5]):
         assert "Y%d(" % line in wiring and "MFRC522 seat %d" % reader in wiring
     steps = (HW / "README.md").read_text()
-    for needed in ("make flash PORT=", "python -m host_tools flash", "provision tags",
-                   "python -m host_tools provision", "maintenance"):
+    for needed in (
+        "make flash PORT=",
+        "python -m host_tools flash",
+        "provision tags",
+        "python -m host_tools provision",
+        "maintenance",
+    ):
         assert needed in steps

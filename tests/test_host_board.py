@@ -48,18 +48,45 @@ def test_mpremote_cli_against_the_virtual_board(vboard, tmp_path):
     mp = [sys.executable, "-m", "mpremote", "connect", vboard.url]
     src = tmp_path / "x.txt"
     src.write_bytes(b"hello board\n")
-    r = subprocess.run(mp + ["exec", "print(6*7)", "+", "fs", "mkdir", ":d", "+", "fs", "cp",
-                             str(src), ":d/x.txt", "+", "fs", "ls", ":d", "+", "sha256sum",
-                             ":d/x.txt", "+", "soft-reset"],
-                       capture_output=True, text=True, timeout=30, check=False)
+    r = subprocess.run(
+        mp
+        + [
+            "exec",
+            "print(6*7)",
+            "+",
+            "fs",
+            "mkdir",
+            ":d",
+            "+",
+            "fs",
+            "cp",
+            str(src),
+            ":d/x.txt",
+            "+",
+            "fs",
+            "ls",
+            ":d",
+            "+",
+            "sha256sum",
+            ":d/x.txt",
+            "+",
+            "soft-reset",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
     assert r.returncode == 0, r.stderr
     assert "42" in r.stdout and "x.txt" in r.stdout
     assert _sha(src.read_bytes()) in r.stdout
-    r = subprocess.run(mp + ["fs", "rm", ":nope"], capture_output=True, text=True, timeout=30,
-                       check=False)
-    assert r.returncode != 0 and "No such file" in r.stderr   # errno translated (44 -> 2)
-    r = subprocess.run(mp + ["fs", "mkdir", ":d"], capture_output=True, text=True, timeout=30,
-                       check=False)
+    r = subprocess.run(
+        mp + ["fs", "rm", ":nope"], capture_output=True, text=True, timeout=30, check=False
+    )
+    assert r.returncode != 0 and "No such file" in r.stderr  # errno translated (44 -> 2)
+    r = subprocess.run(
+        mp + ["fs", "mkdir", ":d"], capture_output=True, text=True, timeout=30, check=False
+    )
     assert "File exists" in r.stderr
 
 
@@ -95,12 +122,13 @@ def test_writes_go_through_a_temporary_file(vboard):
             if "os.rename" in code:
                 raise NoBoard("cable pulled")
             return real(code, timeout)
-        b.exec = cut                                    # type: ignore[method-assign]
+
+        b.exec = cut  # type: ignore[method-assign]
         with pytest.raises(NoBoard):
             b.write("f.bin", bytes(10000))
         with pytest.raises(NoBoard):
             b.write_many({"f.bin": b"new", "g.bin": b"new"})
-        b.exec = real                                   # type: ignore[method-assign]
+        b.exec = real  # type: ignore[method-assign]
         assert b.read("f.bin") == b"old" and not b.exists("g.bin")
         b.write_many({"f.bin": b"new", "g.bin": b"new"}, remove=("nothing",))
         assert b.read("f.bin") == b.read("g.bin") == b"new"
@@ -144,8 +172,14 @@ def test_interrupted_flash_keeps_maintenance_and_rerun_repairs(tmp_path, built):
     # stale source file is there.
     old_fw = tmp_path / "old"
     shutil.copytree(FIRMWARE, old_fw, ignore=shutil.ignore_patterns("__pycache__"))
-    for rel in ("pins.py", "maintenance.py", "hal/storage.py", "dicetable/app/menu.py",
-                "main.py", "boot.py"):
+    for rel in (
+        "pins.py",
+        "maintenance.py",
+        "hal/storage.py",
+        "dicetable/app/menu.py",
+        "main.py",
+        "boot.py",
+    ):
         with open(old_fw / rel, "a") as f:
             f.write("\n_OLD = 1\n")
     old = build(old_fw)
@@ -153,16 +187,18 @@ def test_interrupted_flash_keeps_maintenance_and_rerun_repairs(tmp_path, built):
     flash_dir = tmp_path / "flash"
     _preload(flash_dir, old)
     with VirtualBoard(flash_dir) as vb:
+
         def cut(i, n, path):
             if i == 3:
                 raise _Cut(path)
+
         with Board(vb.url) as b, pytest.raises(_Cut):
             flash(b, FIRMWARE, cut)
-        vb.power_cycle()          # the board restarts on the half-flashed state
+        vb.power_cycle()  # the board restarts on the half-flashed state
         with Board(vb.url) as b:
-            assert b.sha256("main.py") is None       # no app starts mid-flash
+            assert b.sha256("main.py") is None  # no app starts mid-flash
             assert b.exec("import maintenance\nprint(maintenance.requested())").strip() == "True"
-            b.soft_reset()                           # boot.py runs without error
+            b.soft_reset()  # boot.py runs without error
             assert b.exec("exec(open('boot.py').read())").strip().startswith("maintenance")
             copied = flash(b, FIRMWARE)
             assert "main.py" in copied and "pins.mpy" not in copied
@@ -175,10 +211,11 @@ def test_interrupted_flash_keeps_maintenance_and_rerun_repairs(tmp_path, built):
 def _match(n_actions: int) -> tuple[bytes, list[int]]:
     """A Nokosu match's header and its first actions, after the table's SEATS record."""
     from dicetable import games as registry
-    m = registry.part(4, "match").new(3, 0)            # nokosu, 3 players
-    actions = [0xF00007]                    # SEATS record, skipped by the fold
+
+    m = registry.part(4, "match").new(3, 0)  # nokosu, 3 players
+    actions = [0xF00007]  # SEATS record, skipped by the fold
     for _ in range(n_actions):
-        seats = [p for p in (0, 1, 2, 7) if m.legal_actions(p)]   # 7: the table
+        seats = [p for p in (0, 1, 2, 7) if m.legal_actions(p)]  # 7: the table
         if not seats:
             break
         a = m.legal_actions(seats[0])[0]
@@ -191,14 +228,14 @@ def _board_files(header: bytes, actions: list[int]) -> dict[str, bytes]:
     """The journal's files as a board holds them, and its registry."""
     from hal.storage import Storage
     from sim.hw.vflash import VFlash
+
     flash = VFlash()
     s = Storage(flash)
     s.new_match(header, tuple(actions[:1]))
     for a in actions[1:]:
         s.append(a)
     s.save_registry(pack([(b"\x01\x02\x03\x04", 0, 5), (bytes(7), 4, 2)]))
-    files = {s.segment_path(i): bytes(flash.open(s.segment_path(i), "rb").read())
-             for i in range(8)}
+    files = {s.segment_path(i): bytes(flash.open(s.segment_path(i), "rb").read()) for i in range(8)}
     files["journal.map"] = bytes(flash.files["journal.map"])
     files["registry.bin"] = bytes(flash.files["registry.bin"])
     return files
@@ -219,7 +256,7 @@ def test_backup_restore_round_trip(vboard, tmp_path):
         b.write("registry.bin", b"junk")
         assert restore(b, tmp_path / "bk") == ["journal.bin", "registry.bin"]
         assert b.read("registry.bin") == files["registry.bin"]
-        assert not b.exists("journal.map")       # the board scans for the new segments
+        assert not b.exists("journal.map")  # the board scans for the new segments
         again = b"".join(b.read("journal%d.seg" % i) for i in range(8))
         assert again != image and load_image(again) == (header, actions, 0)
 
@@ -228,7 +265,7 @@ def test_backup_restore_round_trip(vboard, tmp_path):
 def test_restore_refuses_a_corrupt_journal(vboard, tmp_path):
     header, actions = _match(6)
     image = bytearray(encode(header, actions))
-    image[256 + 8 * 2 + 1] ^= 0xFF           # a record in the middle
+    image[256 + 8 * 2 + 1] ^= 0xFF  # a record in the middle
     bk = tmp_path / "bk"
     bk.mkdir()
     (bk / "journal.bin").write_bytes(bytes(image))

@@ -32,7 +32,7 @@ from sim.hw.vflash import VFlash
 from sim.play import play
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-NOBODY = "socket://127.0.0.1:9"     # the discard port: nothing listens on loopback
+NOBODY = "socket://127.0.0.1:9"  # the discard port: nothing listens on loopback
 
 
 def sample_entries():
@@ -48,6 +48,7 @@ def sample_entries():
 
 
 # --- the CSV ---------------------------------------------------------------------
+
 
 def test_csv_round_trip_numbers_and_names():
     entries = sample_entries()
@@ -83,7 +84,8 @@ def test_item_names_copies_titles_and_spreadsheet_quirks():
     assert len(every) == sum(len(games.all_items(g)) for g in range(len(GAMES)))
     text = "\ufeffUID_hex,Game,Item,,\n04:A1:B2:C3,Nokosu,purple die 3,,\n\n# a comment\n"
     assert registry_csv.parse_csv(text) == [
-        (bytes.fromhex("04a1b2c3"), 4, registry_csv.item_by_name(4, "purple die 3"))]
+        (bytes.fromhex("04a1b2c3"), 4, registry_csv.item_by_name(4, "purple die 3"))
+    ]
 
 
 BAD = """uid_hex,game,item
@@ -106,9 +108,9 @@ def test_every_bad_row_class_reported_by_line():
     got = dict(e.value.errors)
     assert sorted(got) == [3, 4, 5, 6, 7, 8, 9, 10, 11]
     assert "ambiguous" in got[3]
-    assert "already has a tag on line 2" in got[4]          # duplicate item
-    assert "UID 04a1b2c3 is already on line 2" in got[5]    # duplicate UID
-    assert "not hex" in got[6] and "3 bytes" in got[7]      # UID format
+    assert "already has a tag on line 2" in got[4]  # duplicate item
+    assert "UID 04a1b2c3 is already on line 2" in got[5]  # duplicate UID
+    assert "not hex" in got[6] and "3 bytes" in got[7]  # UID format
     assert "unknown game" in got[8]
     assert "unknown item" in got[9] and "unknown item" in got[10]
     assert "3 columns" in got[11]
@@ -125,24 +127,40 @@ def test_scan_row_checked_against_the_boards_registry():
 def test_cli_bad_csv_writes_nothing_and_never_reaches_a_board(tmp_path, capsys):
     bad = tmp_path / "set.csv"
     bad.write_text(BAD)
-    assert main(["provision", "import", str(bad), "--port", NOBODY]) == 1   # not 2: no board tried
+    assert main(["provision", "import", str(bad), "--port", NOBODY]) == 1  # not 2: no board tried
     err = capsys.readouterr().err
     assert "set.csv:3:" in err and "set.csv:11:" in err and "nothing was written" in err
 
 
 # --- replay ---------------------------------------------------------------------
 
+
 def journal_bin(match, seats_mask, seed):
     """The journal image `backup` saves for a match the table wrote (its SEATS
     and SEED records with the header)."""
-    return encode(bytes(match.journal_bytes()[:4]),
-                  [SEATS_RECORD | seats_mask, SEED_RECORD | seed] + list(match.journal))
+    return encode(
+        bytes(match.journal_bytes()[:4]),
+        [SEATS_RECORD | seats_mask, SEED_RECORD | seed] + list(match.journal),
+    )
 
 
 @pytest.mark.parametrize("game, players", [("walzer", 4), ("nokosu", 5)])
 def test_journal_replay_equals_sim_replay(tmp_path, capsys, game, players):
-    assert sim_main(["--game", game, "--players", str(players), "--seed", "3",
-                     "--save", str(tmp_path / "m.match")]) == 0
+    assert (
+        sim_main(
+            [
+                "--game",
+                game,
+                "--players",
+                str(players),
+                "--seed",
+                "3",
+                "--save",
+                str(tmp_path / "m.match"),
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     assert sim_main(["--replay", str(tmp_path / "m.match")]) == 0
     expected = capsys.readouterr().out
@@ -156,9 +174,9 @@ def test_journal_replay_equals_sim_replay(tmp_path, capsys, game, players):
 def test_torn_journal_replays_what_is_whole():
     match = play("dtt", 3, 0, ["random"] * 3, 5)
     data = bytearray(journal_bin(match, 7, 1))
-    last = len(match.journal) - 1          # its record: a power cut left its last bytes 0xFF
+    last = len(match.journal) - 1  # its record: a power cut left its last bytes 0xFF
     at = (last // RECORDS) * 4096 + 256 + (last % RECORDS) * 8
-    data[at + 5:at + 8] = b"\xff\xff\xff"
+    data[at + 5 : at + 8] = b"\xff\xff\xff"
     game, players, options, actions, note = read_journal(bytes(data))
     assert (game, players, options) == ("dtt", 3, 0)
     assert actions == match.journal[:-1] and "torn" in note
@@ -172,6 +190,7 @@ def test_replay_of_a_bad_file_is_a_clear_error(tmp_path, capsys):
 
 
 # --- monitor --------------------------------------------------------------------
+
 
 def test_monitor_formatting():
     when = 1700000000.25
@@ -200,31 +219,41 @@ def test_monitor_follows_a_serial_url():
 
     def board():
         conn, _ = server.accept()
-        time.sleep(0.5)   # pyserial drops what arrives while it opens (reset_input_buffer)
+        time.sleep(0.5)  # pyserial drops what arrives while it opens (reset_input_buffer)
         conn.sendall(b"registry: 40 tags\r\nseat 1 play red 7\r\n>>> \r\nseat 2 ref")
         conn.sendall(b"used: out of turn\r\n")
-        conn.recv(1)   # held open until the client closes
+        conn.recv(1)  # held open until the client closes
         conn.close()
 
     t = threading.Thread(target=board, daemon=True)
     t.start()
     lines = []
     try:
-        assert monitor.follow("socket://127.0.0.1:%d" % port, lines.append, max_lines=3,
-                              seconds=10) == 3
+        assert (
+            monitor.follow("socket://127.0.0.1:%d" % port, lines.append, max_lines=3, seconds=10)
+            == 3
+        )
     finally:
         t.join(5)
         server.close()
     assert [line[14:] for line in lines] == [
-        "BOOT     registry: 40 tags", "         seat 1 play red 7",
-        "REFUSED  seat 2 refused: out of turn"]
+        "BOOT     registry: 40 tags",
+        "         seat 1 play red 7",
+        "REFUSED  seat 2 refused: out of turn",
+    ]
 
 
 # --- the CLI ----------------------------------------------------------------------
 
+
 def run_cli(*args, timeout=30):
-    return subprocess.run([sys.executable, "-m", "host_tools", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "host_tools", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def test_cli_help():
@@ -241,7 +270,8 @@ def test_cli_monitor_without_a_board_is_one_line_exit_1():
     assert r.returncode == 1
     assert r.stderr.splitlines() == [
         "error: no board at %s: nothing answers there; check the cable and the port (--port, "
-        "e.g. /dev/ttyACM0, COM5 or socket://host:port)" % NOBODY]
+        "e.g. /dev/ttyACM0, COM5 or socket://host:port)" % NOBODY
+    ]
 
 
 @pytest.mark.parametrize("args", [["provision", "export", "-"], ["backup", "BACKUP"]])
@@ -251,13 +281,16 @@ def test_cli_board_commands_without_a_board_exit_1(tmp_path, args):
     r = run_cli(*args, "--port", NOBODY, timeout=45)
     assert r.returncode == 1, r.stderr
     assert "Traceback" not in r.stderr
-    assert r.stderr.splitlines() == ["error: no board at %s: nothing answers there; check the "
-                                     "cable and the port (--port, e.g. /dev/ttyACM0, COM5 or "
-                                     "socket://host:port)" % NOBODY]
+    assert r.stderr.splitlines() == [
+        "error: no board at %s: nothing answers there; check the "
+        "cable and the port (--port, e.g. /dev/ttyACM0, COM5 or "
+        "socket://host:port)" % NOBODY
+    ]
     assert not (tmp_path / "BACKUP").exists()
 
 
 # --- provision import/export on the virtual board -----------------------------------
+
 
 @pytest.fixture
 def vboard(tmp_path):
@@ -281,7 +314,7 @@ def test_provision_import_export_on_the_virtual_board(vboard, tmp_path, capsys):
     bad = tmp_path / "bad.csv"
     bad.write_text(BAD)
     assert main(["provision", "import", str(bad), "--port", url]) == 1
-    assert main(["provision", "export", str(out), "--port", url]) == 1     # it exists
+    assert main(["provision", "export", str(out), "--port", url]) == 1  # it exists
     assert main(["provision", "export", str(out), "--port", url, "--force"]) == 0
     assert sorted(registry_csv.parse_csv(out.read_text())) == sorted(sample_entries())
     capsys.readouterr()
@@ -289,11 +322,10 @@ def test_provision_import_export_on_the_virtual_board(vboard, tmp_path, capsys):
 
 def test_progress_lines(capsys):
     from host_tools.__main__ import progress
+
     progress(2, 7, "hal/board.mpy")
     progress(3, 7)
     assert capsys.readouterr().err == "file 2/7 hal/board.mpy\nfile 3/7\n"
-
-
 
 
 @pytest.mark.slow
@@ -301,6 +333,7 @@ def test_the_freezing_manifest_and_the_games_host_sides_are_not_flashed():
     # firmware/manifest.py is read by a frozen firmware's build, never on the board;
     # a game's host.py (transcripts, bots) is the simulator's.
     from host_tools.flash import build
+
     files = build(pathlib.Path(__file__).resolve().parent.parent / "firmware")
     assert (pathlib.Path(__file__).resolve().parent.parent / "firmware" / "manifest.py").exists()
     assert not any(name.startswith("manifest.") for name in files)
@@ -313,6 +346,7 @@ def test_the_freezing_manifest_freezes_the_package_without_the_host_sides(monkey
     # MicroPython's build executes the manifest in its folder with these functions.
     firmware = pathlib.Path(__file__).resolve().parent.parent / "firmware"
     calls = []
+
     def recorder(name):
         return lambda *a, **k: calls.append((name, a, k))
 

@@ -36,10 +36,16 @@ FIRMWARE = ROOT / "firmware"
 
 def gpios():
     """Every GPIO the pin map uses, with its name."""
-    used = [("MAINTENANCE", pins.MAINTENANCE), ("SPI_SCK", pins.SPI_SCK),
-            ("SPI_MOSI", pins.SPI_MOSI), ("SPI_MISO", pins.SPI_MISO),
-            ("READER_RESET", pins.READER_RESET), ("I2C_SDA", pins.I2C_SDA),
-            ("I2C_SCL", pins.I2C_SCL), ("NEOPIXEL", pins.NEOPIXEL)]
+    used = [
+        ("MAINTENANCE", pins.MAINTENANCE),
+        ("SPI_SCK", pins.SPI_SCK),
+        ("SPI_MOSI", pins.SPI_MOSI),
+        ("SPI_MISO", pins.SPI_MISO),
+        ("READER_RESET", pins.READER_RESET),
+        ("I2C_SDA", pins.I2C_SDA),
+        ("I2C_SCL", pins.I2C_SCL),
+        ("NEOPIXEL", pins.NEOPIXEL),
+    ]
     used += [("CS_ADDRESS", p) for p in pins.CS_ADDRESS]
     used += [("BUTTONS", p) for trio in pins.BUTTONS for p in trio]
     return used
@@ -72,9 +78,18 @@ def docstring_table():
     return table
 
 
-KEYWORDS = {"MAINTENANCE": "maintenance", "SPI_SCK": "SCK", "SPI_MOSI": "MOSI",
-            "SPI_MISO": "MISO", "READER_RESET": "reset", "I2C_SDA": "SDA", "I2C_SCL": "SCL",
-            "NEOPIXEL": "NeoPixel", "CS_ADDRESS": "decoder A", "BUTTONS": "buttons"}
+KEYWORDS = {
+    "MAINTENANCE": "maintenance",
+    "SPI_SCK": "SCK",
+    "SPI_MOSI": "MOSI",
+    "SPI_MISO": "MISO",
+    "READER_RESET": "reset",
+    "I2C_SDA": "SDA",
+    "I2C_SCL": "SCL",
+    "NEOPIXEL": "NeoPixel",
+    "CS_ADDRESS": "decoder A",
+    "BUTTONS": "buttons",
+}
 
 
 def test_every_gpio_is_a_pico_pin_and_used_once():
@@ -97,11 +112,11 @@ def test_the_docstring_table_matches_the_map():
 
 def test_the_chip_select_decoder_covers_every_reader():
     assert len(pins.CS_ADDRESS) == 3
-    assert len(pins.CS_LINE) == 7                    # seats 0-5, then the centre (6)
+    assert len(pins.CS_LINE) == 7  # seats 0-5, then the centre (6)
     assert len(set(pins.CS_LINE)) == 7
     assert pins.CS_IDLE not in pins.CS_LINE
     assert set(pins.CS_LINE) | {pins.CS_IDLE} == set(range(8))
-    assert pins.CS_IDLE == 0                         # what reset pull-downs give
+    assert pins.CS_IDLE == 0  # what reset pull-downs give
     assert len(pins.BUTTONS) == 5 and all(len(t) == 3 for t in pins.BUTTONS)
 
 
@@ -122,15 +137,21 @@ def pin_calls_with_numbers(source):
     """Lines of Pin(<int>, ...) calls: a GPIO number outside pins.py."""
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Call):
-            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(
-                node.func, "id", "")
+            name = (
+                node.func.attr
+                if isinstance(node.func, ast.Attribute)
+                else getattr(node.func, "id", "")
+            )
             if name == "Pin" and node.args and isinstance(node.args[0], ast.Constant):
                 yield node.lineno
 
 
 def test_no_gpio_number_outside_the_pin_map():
-    found = {str(p.relative_to(ROOT)): list(pin_calls_with_numbers(p.read_text()))
-             for p in FIRMWARE.rglob("*.py") if p.name != "pins.py"}
+    found = {
+        str(p.relative_to(ROOT)): list(pin_calls_with_numbers(p.read_text()))
+        for p in FIRMWARE.rglob("*.py")
+        if p.name != "pins.py"
+    }
     assert {k: v for k, v in found.items() if v} == {}
     sample = "Pin(25, Pin.OUT)\nmachine.Pin(3)\nPin(pins.NEOPIXEL)\nPin(n, Pin.IN)\n"
     assert list(pin_calls_with_numbers(sample)) == [1, 2]
@@ -156,6 +177,7 @@ def test_input_pins_makes_pulled_up_inputs():
 
 # -- buttons ----------------------------------------------------------------
 
+
 def press_run(vb, until, step=5, start=None):
     """Poll Buttons over the VButtons until `until`; the events with their times."""
     buttons = Buttons(vb.pins)
@@ -169,7 +191,7 @@ def test_a_short_press_is_reported_once_at_release():
     vb.press(2, OK, 100, 150)
     _, events = press_run(vb, 400)
     assert [(s, c) for _, s, c in events] == [(2, OK)]
-    assert 250 + 20 <= events[0][0] <= 250 + 20 + 5    # after the release, debounced
+    assert 250 + 20 <= events[0][0] <= 250 + 20 + 5  # after the release, debounced
 
 
 def test_a_long_press_is_reported_at_release_not_before():
@@ -183,8 +205,10 @@ def test_a_long_press_is_reported_at_release_not_before():
     assert events == [(0, MINUS + LONG)] and not buttons.pressed(0, MINUS)
 
 
-@pytest.mark.parametrize("hold, code", [(40, PLUS), (599, PLUS), (600, PLUS + LONG),
-                                        (601, PLUS + LONG), (5000, PLUS + LONG)])
+@pytest.mark.parametrize(
+    "hold, code",
+    [(40, PLUS), (599, PLUS), (600, PLUS + LONG), (601, PLUS + LONG), (5000, PLUS + LONG)],
+)
 def test_the_long_press_threshold(hold, code):
     vb = VButtons(5)
     vb.press(1, PLUS, 10, hold)
@@ -220,8 +244,8 @@ def test_a_glitch_shorter_than_the_debounce_is_ignored():
 
 def test_two_buttons_held_together_are_two_presses():
     vb = VButtons(5)
-    vb.press(0, MINUS, 100, 900)   # minus held (undo) ...
-    vb.press(0, OK, 300, 100)      # ... while ok is tapped
+    vb.press(0, MINUS, 100, 900)  # minus held (undo) ...
+    vb.press(0, OK, 300, 100)  # ... while ok is tapped
     _, events = press_run(vb, 1500)
     assert [(s, c) for _, s, c in events] == [(0, OK), (0, MINUS + LONG)]
 
@@ -234,7 +258,8 @@ def test_several_seats_at_once_and_seats_not_wired():
     vb.hold(4, OK, 120)
     buttons, events = press_run(vb, 1500)
     assert sorted((s, c) for _, s, c in events) == sorted(
-        [(0, PLUS), (2, OK), (4, MINUS), (2, PLUS), (4, OK + LONG)])
+        [(0, PLUS), (2, OK), (4, MINUS), (2, PLUS), (4, OK + LONG)]
+    )
     assert not buttons.pressed(1, OK) and not buttons.pressed(9, OK)
     with pytest.raises(ValueError):
         vb.pin(1, OK)
@@ -264,7 +289,7 @@ def polls_with_a_gap(vb, buttons, until, gap_at, gap_ms, step=5):
         vb.advance(t)
         buttons.poll(t, lambda s, c, t=t: events.append((t, s, c)))
         if gap_at <= t < gap_at + step:
-            for u in range(t + 1, t + gap_ms):     # the pins move, nobody polls
+            for u in range(t + 1, t + gap_ms):  # the pins move, nobody polls
                 vb.advance(u)
             t += gap_ms
         else:
@@ -283,14 +308,14 @@ def test_a_press_that_begins_and_ends_while_the_cpu_is_stalled_is_not_lost():
 
 def test_bounces_after_a_release_are_not_presses():
     vb = VButtons(5)
-    vb.press(2, PLUS, 100, 200, bounce_ms=9)       # chatter after both edges
+    vb.press(2, PLUS, 100, 200, bounce_ms=9)  # chatter after both edges
     events = polls_with_a_gap(vb, Buttons(vb.pins), 1000, 2000, 0)
     assert [(s, c) for _, s, c in events] == [(2, PLUS)]
 
 
 def test_a_press_seen_by_the_polls_is_reported_once_even_across_a_stall():
     vb = VButtons(5)
-    vb.press(0, MINUS, 90, 100)                    # down before the stall, up after it
+    vb.press(0, MINUS, 90, 100)  # down before the stall, up after it
     events = polls_with_a_gap(vb, Buttons(vb.pins), 400, 100, 45)
     assert [(s, c) for _, s, c in events] == [(0, MINUS)]
 
@@ -335,25 +360,32 @@ def test_vpin_behaves_like_a_machine_pin():
 
 # -- per-poll frames stay on the C stack (no heap per call on the RP2040) ---
 
-@pytest.mark.parametrize("module, names", [
-    ("buttons", {"poll", "_read", "_step", "_unseen", "_release", "_pin_levels"}),
-    ("pixels", {"show", "_fill_channel", "scale_for"}),
-    ("storage", {"undo", "_write", "_open"}),              # append: a static qstr
-    ("journal", {"_put", "_flush", "_blank", "_crc16_of", "crc16", "put32"}),
-])
+
+@pytest.mark.parametrize(
+    "module, names",
+    [
+        ("buttons", {"poll", "_read", "_step", "_unseen", "_release", "_pin_levels"}),
+        ("pixels", {"show", "_fill_channel", "scale_for"}),
+        ("storage", {"undo", "_write", "_open"}),  # append: a static qstr
+        ("journal", {"_put", "_flush", "_blank", "_crc16_of", "crc16", "put32"}),
+    ],
+)
 def test_per_poll_frames_fit_on_the_c_stack(module, names):
-    frames = {name: frame_words(s, e)
-              for name, s, e in function_frames(FIRMWARE / "hal" / (module + ".py"))}
+    frames = {
+        name: frame_words(s, e)
+        for name, s, e in function_frames(FIRMWARE / "hal" / (module + ".py"))
+    }
     assert names <= set(frames)
     assert {n: frames[n] for n in names if frames[n] > C_STACK_FRAME_WORDS} == {}
 
 
 # -- pixels -----------------------------------------------------------------
 
+
 def test_the_estimate():
-    assert estimate_ma(bytearray(30)) == 10                 # 10 dark LEDs
+    assert estimate_ma(bytearray(30)) == 10  # 10 dark LEDs
     assert estimate_ma(bytes((255, 255, 255)) + bytes(27)) == 60 + 10
-    assert estimate_ma(bytes((255, 0, 0, 1, 0, 0))) == 20 + 1 + 2   # rounded up
+    assert estimate_ma(bytes((255, 0, 0, 1, 0, 0))) == 20 + 1 + 2  # rounded up
 
 
 def frame_of(colours):
@@ -371,12 +403,11 @@ def test_under_budget_the_frame_is_shown_unchanged():
         px = Pixels(np, 500)
         px.show(frame)
         assert px.last_scale == 256
-        assert [tuple(np[i]) for i in range(4)] == [(10, 20, 30), (255, 0, 0), (0, 0, 0),
-                                                    (1, 2, 3)]
+        assert [tuple(np[i]) for i in range(4)] == [(10, 20, 30), (255, 0, 0), (0, 0, 0), (1, 2, 3)]
 
 
 def test_over_budget_the_frame_is_dimmed_to_the_budget():
-    frame = bytearray([255] * 3 * 60)                       # 60 LEDs full white: 3660 mA
+    frame = bytearray([255] * 3 * 60)  # 60 LEDs full white: 3660 mA
     assert estimate_ma(frame) == 3660
     np = RecordingNeoPixel(60)
     px = Pixels(np, 1000)
@@ -395,8 +426,9 @@ def test_a_budget_below_the_idle_draw_shows_dark():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(*[st.integers(0, 255)] * 3), min_size=1, max_size=40),
-       st.integers(0, 3000))
+@given(
+    st.lists(st.tuples(*[st.integers(0, 255)] * 3), min_size=1, max_size=40), st.integers(0, 3000)
+)
 def test_the_limiter_keeps_any_frame_within_the_budget(colours, budget):
     frame = frame_of(colours)
     n = len(colours)
@@ -406,7 +438,7 @@ def test_the_limiter_keeps_any_frame_within_the_budget(colours, budget):
     scale = px.last_scale
     shown = frame_of([np[i] for i in range(n)])
     assert shown == bytes((v * scale) >> 8 for v in frame)
-    if budget >= n:                                          # the dark LEDs fit
+    if budget >= n:  # the dark LEDs fit
         assert estimate_ma(shown) <= budget
     assert (scale == 256) == (estimate_ma(frame) <= budget)
 
@@ -442,6 +474,7 @@ def test_a_frame_shorter_or_longer_than_the_chain():
 
 
 # -- the display ------------------------------------------------------------
+
 
 class FakeI2C:
     def __init__(self, devices):
@@ -566,8 +599,13 @@ d.show(["more"])
 print("gone", d.present)
 """
 
-PRESSES = [(0, 2, 100, 150, 0), (2, 0, 105, 700, 4), (4, 1, 300, 12, 0), (4, 2, 1000, 599, 3),
-           (0, 1, 1200, 601, 2)]
+PRESSES = [
+    (0, 2, 100, 150, 0),
+    (2, 0, 105, 700, 4),
+    (4, 1, 300, 12, 0),
+    (4, 2, 1000, 599, 3),
+    (0, 1, 1200, 601, 2),
+]
 
 
 def test_buttons_pixels_and_display_under_micropython():
@@ -577,8 +615,7 @@ def test_buttons_pixels_and_display_under_micropython():
         vb.press(*p)
     events = []
     vb.run(Buttons(vb.pins), 3000, lambda s, c: events.append((vb.now, s, c)), 1)
-    assert [(s, c) for _, s, c in events] == [(0, OK), (2, MINUS + LONG), (4, OK),
-                                              (0, PLUS + LONG)]
+    assert [(s, c) for _, s, c in events] == [(0, OK), (2, MINUS + LONG), (4, OK), (0, PLUS + LONG)]
     assert out[0] == repr(events)
     assert out[1] == "buttons heap 0 [0, 0, 0, 0, 0, 0, 1, 0]"
     words = out[2].split()
@@ -587,7 +624,7 @@ def test_buttons_pixels_and_display_under_micropython():
     assert out[3] == "dim heap 0 256 [0, 1, 2, 3, 4, 5]"
     assert out[4] == "absent False 0"
     assert out[5] == "init True 0 174 175 1"
-    assert out[6].startswith("picture 3 1025 64 ")                 # one redraw, 0x40 first
-    assert int(out[6].split()[-1]) > 50                             # the text is drawn
-    assert out[7] == "again 7 %r" % b"\x00\xaf"                    # woken up, then drawn
+    assert out[6].startswith("picture 3 1025 64 ")  # one redraw, 0x40 first
+    assert int(out[6].split()[-1]) > 50  # the text is drawn
+    assert out[7] == "again 7 %r" % b"\x00\xaf"  # woken up, then drawn
     assert out[8] == "gone False"

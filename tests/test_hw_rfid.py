@@ -28,11 +28,11 @@ CENTRE = events.CENTRE
 UID4 = bytes.fromhex("5A1B2C3D")
 UID4B = bytes.fromhex("71E2D3C4")
 UID7 = bytes.fromhex("04A1B2C3D4E5F6")
-UID7B = bytes.fromhex("04A1B2112233AA")   # same cascade level 1 as UID7
-FAST = 10_000_000                           # the MFRC522's fastest SPI clock
-TICKS_MASK = (1 << 30) - 1                  # time.ticks_ms() wraps at 2**30
-LOOK_GAP_US = 5_000                         # between two looks at a reader (the schedule)
-PRESENCE = readers_mod._PRESENCE            # a held tag's presence is checked every so many looks
+UID7B = bytes.fromhex("04A1B2112233AA")  # same cascade level 1 as UID7
+FAST = 10_000_000  # the MFRC522's fastest SPI clock
+TICKS_MASK = (1 << 30) - 1  # time.ticks_ms() wraps at 2**30
+LOOK_GAP_US = 5_000  # between two looks at a reader (the schedule)
+PRESENCE = readers_mod._PRESENCE  # a held tag's presence is checked every so many looks
 
 
 class Bench:
@@ -41,16 +41,15 @@ class Bench:
     def __init__(self, n=1, baud=1_000_000, absent=(), as_dict=False, reset=False):
         self.clock = Clock()
         self.bus = VSPI(self.clock, baud)
-        self.chips = [None if i in absent else VMFRC522(self.clock, name=str(i))
-                      for i in range(n)]
+        self.chips = [None if i in absent else VMFRC522(self.clock, name=str(i)) for i in range(n)]
         self.pins = [None if c is None else self.bus.cs(c) for c in self.chips]
         self.line = ResetLine([c for c in self.chips if c]) if reset else None
         cs = {i: p for i, p in enumerate(self.pins) if p} if as_dict else self.pins
         self.readers = Readers(self.bus, cs, self.line)
         self.events = []
 
-        self.now = 0                               # service()'s clock, in ms
-        self.event_ms = 0                          # when the last event came
+        self.now = 0  # service()'s clock, in ms
+        self.event_ms = 0  # when the last event came
         self.services = 0
 
     def emit(self, event, reader, uid):
@@ -110,6 +109,7 @@ def ready_chip(baud=1_000_000):
 
 # --- the SPI protocol and the set-up --------------------------------------------
 
+
 def test_register_access_uses_the_datasheet_address_byte():
     clock, bus, chip, driver = ready_chip()
     bus.trace = []
@@ -119,7 +119,7 @@ def test_register_access_uses_the_datasheet_address_byte():
     driver.write(vm.TPrescalerReg, 0x5A)
     assert [t[1] for t in bus.trace] == [(0x2B << 1) & 0x7E, 0x5A]
     assert chip.regs[vm.TPrescalerReg] == 0x5A
-    assert all(p.value() == 1 for p in bus._pins)   # chip-select released
+    assert all(p.value() == 1 for p in bus._pins)  # chip-select released
 
 
 def test_select_gets_its_crc_a_from_the_chip_and_the_sak_is_checked():
@@ -134,9 +134,9 @@ def test_select_gets_its_crc_a_from_the_chip_and_the_sak_is_checked():
     tag = VTag(UID4)
     chip.place(tag)
     assert driver.read_uid(bytearray(10)) == 4
-    assert tag.selects == 1                               # the tag accepted the chip's CRC_A
+    assert tag.selects == 1  # the tag accepted the chip's CRC_A
     assert chip.regs[vm.TxModeReg] & 0x80 and chip.regs[vm.RxModeReg] & 0x80
-    assert chip.crc_runs == 0                             # no CalcCRC round trips
+    assert chip.crc_runs == 0  # no CalcCRC round trips
     chip.remove(tag)
     chip.place(BadSakCrc(UID4B))
     assert driver.read_uid(bytearray(10)) == drv.ERROR
@@ -147,14 +147,14 @@ def test_init_resets_and_programs_the_timer_the_modulation_and_the_field():
     clock, bus, chip, driver = ready_chip()
     regs = chip.regs
     assert chip.soft_resets == 1
-    assert regs[vm.TModeReg] & 0x80                      # TAuto
+    assert regs[vm.TModeReg] & 0x80  # TAuto
     prescaler = ((regs[vm.TModeReg] & 0x0F) << 8) | regs[vm.TPrescalerReg]
     reload = (regs[vm.TReloadRegH] << 8) | regs[vm.TReloadRegL]
     # t = (2 * TPrescaler + 1) * (TReload + 1) / 13.56 MHz
     assert (2 * prescaler + 1) * (reload + 1) * 100 // 1356 == drv.TIMEOUT_US == 300
-    assert regs[vm.TxASKReg] == 0x40                     # Force100ASK
-    assert regs[vm.ModeReg] & 0x03 == 0x01               # CRC preset 6363h
-    assert regs[vm.TxControlReg] & 0x03 == 0x03          # antenna on
+    assert regs[vm.TxASKReg] == 0x40  # Force100ASK
+    assert regs[vm.ModeReg] & 0x03 == 0x01  # CRC preset 6363h
+    assert regs[vm.TxControlReg] & 0x03 == 0x03  # antenna on
     assert chip._field_on()
 
 
@@ -163,7 +163,7 @@ def test_the_model_takes_no_writes_until_its_oscillator_runs():
     bus = VSPI(clock)
     chip = VMFRC522(clock)
     driver = drv.MFRC522(bus, bus.select(chip))
-    driver.write(vm.TReloadRegL, 77)                     # too early: ignored
+    driver.write(vm.TReloadRegL, 77)  # too early: ignored
     assert driver.read(vm.TReloadRegL) == 0
     assert driver.read(vm.CommandReg) & vm.POWER_DOWN
     clock.advance(vm.WAKE_US)
@@ -183,6 +183,7 @@ def test_two_chip_selects_low_at_once_is_caught():
 
 # --- timeouts come from the chip's timer ----------------------------------------
 
+
 @pytest.mark.parametrize("baud", [1_000_000, FAST])
 def test_a_missing_tag_ends_on_the_chips_timer(baud):
     clock, bus, chip, driver = ready_chip(baud)
@@ -194,7 +195,7 @@ def test_a_missing_tag_ends_on_the_chips_timer(baud):
     assert chip.timer_irqs == irqs + 1
     irq = chip.peek(vm.ComIrqReg)
     assert irq & vm.TIMER_IRQ and not irq & vm.RX_IRQ
-    tx = vm.air_us(9)                                    # REQA on the air
+    tx = vm.air_us(9)  # REQA on the air
     assert drv.TIMEOUT_US + tx <= elapsed < drv.TIMEOUT_US + tx + 300
     polls = sum(1 for t in bus.trace if t[1] == ((vm.ComIrqReg << 1) | 0x80))
     assert polls < drv._GUARD_RX
@@ -202,7 +203,7 @@ def test_a_missing_tag_ends_on_the_chips_timer(baud):
 
 def test_the_wait_follows_the_programmed_timer_not_a_count():
     clock, bus, chip, driver = ready_chip()
-    driver.write(vm.TReloadRegL, 79)                     # 80 ticks of 25 us: 2 ms
+    driver.write(vm.TReloadRegL, 79)  # 80 ticks of 25 us: 2 ms
     t0 = clock.now_us
     assert reqa(driver) == drv.NO_TAG
     assert 2000 <= clock.now_us - t0 < 2300
@@ -211,14 +212,14 @@ def test_the_wait_follows_the_programmed_timer_not_a_count():
     bus.trace = []
     assert reqa(driver) == drv.DEAD
     polls = sum(1 for t in bus.trace if t[1] == ((vm.ComIrqReg << 1) | 0x80))
-    assert polls == drv._GUARD_RX + 1                    # the waits, then the status read
+    assert polls == drv._GUARD_RX + 1  # the waits, then the status read
 
 
 def test_a_chip_that_lost_its_set_up_is_configured_again():
     clock, bus, chip, driver = ready_chip()
     resets = chip.soft_resets
-    driver.write(vm.TModeReg, 0x00)                      # as after a reset: no TAuto
-    assert reqa(driver) == drv.ERROR                     # this frame is void
+    driver.write(vm.TModeReg, 0x00)  # as after a reset: no TAuto
+    assert reqa(driver) == drv.ERROR  # this frame is void
     assert chip.soft_resets == resets + 1
     assert chip.regs[vm.TModeReg] & 0x80
     assert reqa(driver) == drv.NO_TAG
@@ -229,7 +230,7 @@ def test_a_transfer_is_one_chip_select_and_the_status_one_burst():
     calls, transactions, stores = bus.calls, bus.transactions, bus.port.stores
     driver.request(False)
     assert bus.calls - calls == bus.transactions - transactions == 6
-    assert bus.port.stores - stores == 12                # one store to select, one to release
+    assert bus.port.stores - stores == 12  # one store to select, one to release
     clock.advance(2000)
     bus.trace = []
     assert driver.result() == drv.NO_TAG
@@ -244,9 +245,9 @@ def test_the_fifo_is_flushed_only_after_a_reply():
     for expected in (drv.NO_TAG, drv.NO_TAG):
         flushes = chip.writes[vm.FIFOLevelReg]
         assert reqa(driver) == expected
-    assert chip.writes[vm.FIFOLevelReg] == flushes               # the second REQA: no flush
+    assert chip.writes[vm.FIFOLevelReg] == flushes  # the second REQA: no flush
     chip.place(VTag(UID4))
-    assert reqa(driver) == 2                                       # the ATQA stays in the FIFO
+    assert reqa(driver) == 2  # the ATQA stays in the FIFO
     assert chip.peek(vm.FIFOLevelReg) == 2
     flushes = chip.writes[vm.FIFOLevelReg]
     chip.remove(chip.tags()[0])
@@ -259,7 +260,7 @@ def test_finish_waits_for_the_frame_on_the_status_and_gives_up_on_a_stalled_chip
     chip.place(VTag(UID4))
     driver.request(False)
     t0 = clock.now_us
-    assert driver.finish() == 2                                    # the ATQA
+    assert driver.finish() == 2  # the ATQA
     # REQA out (7 bits), the tag's FDT, the ATQA back: then the wait ends.
     assert vm.air_us(9) + vm.FDT_US + vm.air_us(20) <= clock.now_us - t0 < 600
     chip.stall()
@@ -271,6 +272,7 @@ def test_finish_waits_for_the_frame_on_the_status_and_gives_up_on_a_stalled_chip
 
 # --- reading UIDs ------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("baud", [1_000_000, FAST])
 @pytest.mark.parametrize("uid", [UID4, UID7], ids=["4-byte", "7-byte"])
 def test_a_uid_is_read_and_reported_after_a_confirming_re_read(uid, baud):
@@ -278,10 +280,10 @@ def test_a_uid_is_read_and_reported_after_a_confirming_re_read(uid, baud):
     chip = bench.chips[0]
     tag = VTag(uid)
     chip.place(tag)
-    assert bench.poll() == []                            # one read: not yet
-    assert tag.state == HALT                             # HLTA after the read
+    assert bench.poll() == []  # one read: not yet
+    assert tag.state == HALT  # HLTA after the read
     assert bench.poll() == [(PLACED, 0, uid)]
-    assert tag.selects == 2                              # the re-read SELECTs the UID read
+    assert tag.selects == 2  # the re-read SELECTs the UID read
     # A held tag: REQA (nothing new), and every PRESENCE looks WUPA (still
     # there); no UID read again.
     reqa, wupa, frames = chip.reqa, chip.wupa, chip.frames
@@ -304,8 +306,8 @@ def test_read_uid_levels_and_sak():
     tag = VTag(UID7)
     chip.place(tag)
     assert driver.read_uid(uid) == 7 and bytes(uid[:7]) == UID7
-    assert driver.read_uid(uid) == drv.NO_TAG             # halted: REQA does not reach it
-    assert driver.read_uid(uid, wake=True) == 7           # WUPA does
+    assert driver.read_uid(uid) == drv.NO_TAG  # halted: REQA does not reach it
+    assert driver.read_uid(uid, wake=True) == 7  # WUPA does
     chip.remove(tag)
     chip.place(VTag(UID4))
     assert driver.read_uid(uid) == 4 and bytes(uid[:4]) == UID4
@@ -315,7 +317,7 @@ def test_select_needs_the_right_crc_preset():
     clock, bus, chip, driver = ready_chip()
     tag = VTag(UID4)
     chip.place(tag)
-    driver.write(vm.ModeReg, 0x3C)                        # CRC preset 0000h: wrong CRC_A
+    driver.write(vm.ModeReg, 0x3C)  # CRC preset 0000h: wrong CRC_A
     assert driver.read_uid(bytearray(10)) == drv.ERROR
     assert tag.selects == 0 and tag.state == IDLE
 
@@ -336,6 +338,7 @@ def test_a_garbled_uid_is_never_reported():
 
 # --- the confirming re-read: the UID read, SELECTed again ------------------------
 
+
 def heard(tag):
     """Record the frames `tag` hears (CRC_A included) in the list returned."""
     frames = []
@@ -344,6 +347,7 @@ def heard(tag):
     def hear(frame, last_bits):
         frames.append(bytes(frame))
         return receive(frame, last_bits)
+
     tag.receive = hear
     return frames
 
@@ -356,6 +360,7 @@ def sent(driver):
     def record(buf):
         writes.append(bytes(buf))
         write(buf)
+
     driver._write = record
     return writes
 
@@ -378,15 +383,16 @@ def test_the_model_answers_a_select_of_a_known_uid_and_only_that_uid(uid):
     assert driver.read_uid(bytearray(10)) == len(uid) and tag.state == HALT
     air = heard(tag)
     driver.request(True)
-    assert driver.finish() == 2                           # the ATQA
+    assert driver.finish() == 2  # the ATQA
     assert driver.reselect(uid, len(uid)) == len(uid)
     assert tag.selects == 2
-    clock.advance(1000)                                   # the HLTA on the air
-    chip.peek(vm.ComIrqReg)                               # (the model catches up when asked)
+    clock.advance(1000)  # the HLTA on the air
+    chip.peek(vm.ComIrqReg)  # (the model catches up when asked)
     assert tag.state == HALT
     # WUPA, a SELECT per cascade level (NVB 70h, CRC_A), HLTA; no ANTICOLLISION.
-    assert [f[:2] for f in air] == [b"\x52"] + [b"\x93\x70", b"\x95\x70"][:tag.levels] \
-        + [b"\x50\x00"]
+    assert [f[:2] for f in air] == [b"\x52"] + [b"\x93\x70", b"\x95\x70"][: tag.levels] + [
+        b"\x50\x00"
+    ]
     levels = [with_bcc(tag.cascade(k)[:4]) for k in range(tag.levels)]
     assert [f[2:7] for f in air[1:-1]] == levels
     # Other UIDs (for UID7, UID7B shares its cascade level 1): no tag answers their SELECT.
@@ -394,7 +400,7 @@ def test_the_model_answers_a_select_of_a_known_uid_and_only_that_uid(uid):
         driver.request(True)
         assert driver.finish() == 2
         assert driver.reselect(other, len(other)) == drv.ERROR
-        assert tag.selects == 2 and tag.state == HALT     # HLTA after it: halted again
+        assert tag.selects == 2 and tag.state == HALT  # HLTA after it: halted again
 
 
 @pytest.mark.parametrize("uid", [UID4, UID7], ids=["4-byte", "7-byte"])
@@ -408,29 +414,34 @@ def test_the_confirmation_selects_the_uid_read_without_anticollision(uid):
     writes = sent(bench.readers.chips[0])
     got = bench.serve(readers_mod._CONFIRM_MS + 1)
     assert got == [(PLACED, 0, uid)]
-    frames = [w for w in writes if w[0] == 0x12]          # FIFODataReg bursts: the frames
-    select = [b"\x12\x93\x70" + with_bcc(tag.cascade(0)[:4]),
-              b"\x12\x95\x70" + with_bcc(tag.cascade(1)[:4])][:tag.levels]
+    frames = [w for w in writes if w[0] == 0x12]  # FIFODataReg bursts: the frames
+    select = [
+        b"\x12\x93\x70" + with_bcc(tag.cascade(0)[:4]),
+        b"\x12\x95\x70" + with_bcc(tag.cascade(1)[:4]),
+    ][: tag.levels]
     assert frames == [b"\x12\x52"] + select + [b"\x12\x50\x00"]
     assert all(w[:3] not in (b"\x12\x93\x20", b"\x12\x95\x20") for w in writes)
     assert tag.selects == 2
     assert bench.serve(4 * readers_mod.PERIOD_MS) == []
-    assert tag.state == HALT and tag.selects == 2         # held: not read again
+    assert tag.state == HALT and tag.selects == 2  # held: not read again
 
 
-@pytest.mark.parametrize("first, second", [(UID4, UID4B), (UID7, UID7B), (UID4, UID7)],
-                         ids=["4-byte", "7-byte, same cascade level 1", "4-byte for 7-byte"])
+@pytest.mark.parametrize(
+    "first, second",
+    [(UID4, UID4B), (UID7, UID7B), (UID4, UID7)],
+    ids=["4-byte", "7-byte, same cascade level 1", "4-byte for 7-byte"],
+)
 def test_a_tag_swapped_before_the_confirmation_is_not_confirmed_as_the_first(first, second):
     bench = Bench()
     chip = bench.chips[0]
     a, b = VTag(first), VTag(second)
     chip.place(a)
-    assert bench.poll() == []                             # the first look reads a
+    assert bench.poll() == []  # the first look reads a
     chip.remove(a)
     chip.place(b)
-    assert bench.poll() == []                             # b answers WUPA, not a's SELECT
-    assert b.selects == 0 and b.state == IDLE             # sent back by the SELECT it missed
-    assert bench.poll(3) == [(PLACED, 0, second)]         # read afresh, then confirmed
+    assert bench.poll() == []  # b answers WUPA, not a's SELECT
+    assert b.selects == 0 and b.state == IDLE  # sent back by the SELECT it missed
+    assert bench.poll(3) == [(PLACED, 0, second)]  # read afresh, then confirmed
     assert bench.readers.holding(0) == second
     # The same under service(): b comes while the re-read is due.
     bench = Bench(baud=4_000_000)
@@ -474,17 +485,20 @@ class Misread(VTag):
         return with_bcc((cl[0], cl[1] ^ 0x10, cl[2], cl[3]))
 
 
-@pytest.mark.parametrize("uid, level, byte", [(UID4, 0, 1), (UID7, 0, 0), (UID7, 1, 4)],
-                         ids=["4-byte", "7-byte, level 1", "7-byte, level 2"])
+@pytest.mark.parametrize(
+    "uid, level, byte",
+    [(UID4, 0, 1), (UID7, 0, 0), (UID7, 1, 4)],
+    ids=["4-byte", "7-byte, level 1", "7-byte, level 2"],
+)
 def test_a_garbled_first_read_is_never_reported(uid, level, byte):
     wrong = bytearray(uid)
     wrong[byte] ^= 0x10
     bench = Bench()
     bench.chips[0].place(Misread(uid, level))
     assert bench.poll() == []
-    assert bench.readers._last[0][:len(uid)] == wrong     # what the first read gave
-    assert bench.poll() == []                             # its SELECT: nobody answers
-    assert bench.poll(3) == [(PLACED, 0, uid)]            # read afresh, then confirmed
+    assert bench.readers._last[0][: len(uid)] == wrong  # what the first read gave
+    assert bench.poll() == []  # its SELECT: nobody answers
+    assert bench.poll(3) == [(PLACED, 0, uid)]  # read afresh, then confirmed
     # Under service() too.
     bench = Bench(baud=4_000_000)
     bench.chips[0].place(Misread(uid, level))
@@ -516,9 +530,9 @@ def test_a_look_right_after_the_confirmation_cuts_its_hlta_short_harmlessly():
     tag = VTag(UID7)
     chip.place(tag)
     assert bench.poll(2) == [(PLACED, 0, UID7)]
-    assert tag.state == ACTIVE                            # the HLTA still on the air
-    bench.readers.poll(0, bench.emit)                     # at once: a REQA cuts it short
-    assert tag.state == HALT                              # ACTIVE* leaves for HALT on it
+    assert tag.state == ACTIVE  # the HLTA still on the air
+    bench.readers.poll(0, bench.emit)  # at once: a REQA cuts it short
+    assert tag.state == HALT  # ACTIVE* leaves for HALT on it
     assert bench.poll(4 * PRESENCE) == []
     assert bench.readers.holding(0) == UID7 and tag.selects == 2
     chip.remove(tag)
@@ -527,8 +541,12 @@ def test_a_look_right_after_the_confirmation_cuts_its_hlta_short_harmlessly():
 
 # --- two tags ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("first, second", [(UID4, UID4B), (UID4, UID7), (UID7, UID7B)],
-                         ids=["4+4", "4+7 (ATQAs differ)", "7+7 (same level 1)"])
+
+@pytest.mark.parametrize(
+    "first, second",
+    [(UID4, UID4B), (UID4, UID7), (UID7, UID7B)],
+    ids=["4+4", "4+7 (ATQAs differ)", "7+7 (same level 1)"],
+)
 def test_two_tags_report_two_tags_and_no_uid(first, second):
     bench = Bench()
     chip = bench.chips[0]
@@ -552,13 +570,14 @@ def test_a_second_tag_on_a_held_one():
     a, b = VTag(UID4), VTag(UID7)
     chip.place(a)
     assert bench.poll(2) == [(PLACED, 0, UID4)]
-    chip.place(b)                                         # the held tag is halted: WUPA wakes it
+    chip.place(b)  # the held tag is halted: WUPA wakes it
     assert bench.poll(2) == [(REMOVED, 0, None), (TWO, 0, None)]
     chip.remove(a)
     assert bench.poll(2) == [(REMOVED, 0, None), (PLACED, 0, UID7)]
 
 
 # --- flicker at the antenna's edge -----------------------------------------------
+
 
 def expected_events(pattern, polls):
     """Reference: a state changes when two consecutive looks agree on it; a
@@ -580,14 +599,17 @@ def expected_events(pattern, polls):
     return got
 
 
-@pytest.mark.parametrize("pattern, expected", [
-    ("10", []),
-    ("01", []),
-    ("110", [(PLACED, 0, UID4)]),
-    ("1101", [(PLACED, 0, UID4)]),
-    ("1100", [(PLACED, 0, UID4)]),          # every presence check finds it there
-    ("1100000", [(PLACED, 0, UID4), (REMOVED, 0, None)] * 2 + [(PLACED, 0, UID4)]),
-])
+@pytest.mark.parametrize(
+    "pattern, expected",
+    [
+        ("10", []),
+        ("01", []),
+        ("110", [(PLACED, 0, UID4)]),
+        ("1101", [(PLACED, 0, UID4)]),
+        ("1100", [(PLACED, 0, UID4)]),  # every presence check finds it there
+        ("1100000", [(PLACED, 0, UID4), (REMOVED, 0, None)] * 2 + [(PLACED, 0, UID4)]),
+    ],
+)
 def test_flicker_produces_no_spurious_events(pattern, expected):
     bench = Bench()
     bench.chips[0].flicker(VTag(UID4), pattern)
@@ -607,16 +629,17 @@ def test_flicker_matches_the_two_poll_rule_on_random_patterns():
 def test_a_halted_tag_that_was_missed_is_found_by_the_wupa_sweep():
     bench = Bench()
     chip = bench.chips[0]
-    assert bench.poll(3) == []                            # initialised, field on
+    assert bench.poll(3) == []  # initialised, field on
     tag = VTag(UID4)
     chip.place(tag)
-    tag.state = HALT                                      # halted, then lost by the reader
-    assert bench.poll(4) == []                            # REQA does not reach it
+    tag.state = HALT  # halted, then lost by the reader
+    assert bench.poll(4) == []  # REQA does not reach it
     assert chip.wupa == 0
-    assert bench.poll(8) == [(PLACED, 0, UID4)]           # the 8th quiet poll uses WUPA
+    assert bench.poll(8) == [(PLACED, 0, UID4)]  # the 8th quiet poll uses WUPA
 
 
 # --- faults ------------------------------------------------------------------------
+
 
 def counting_init(readers, i):
     chip = readers.chips[i]
@@ -626,6 +649,7 @@ def counting_init(readers, i):
     def init():
         calls.append(1)
         return real()
+
     chip.init = init
     return calls
 
@@ -646,7 +670,7 @@ def test_a_silent_reader_faults_once_and_comes_back(miso):
     assert bench.poll(2) == [(REMOVED, 0, None), (PLACED, 0, UID7B)]
     assert bench.poll(60) == []
     assert bench.readers.faulty(1)
-    assert 5 <= len(attempts) <= 7                        # back-off: 1, 2, 4 .. 32 polls
+    assert 5 <= len(attempts) <= 7  # back-off: 1, 2, 4 .. 32 polls
     bench.chips[1].revive()
     got = bench.poll(34)
     assert got == [(OK, 1, None), (PLACED, 1, UID7)]
@@ -665,7 +689,7 @@ def test_a_stalled_chip_is_caught_by_the_guard():
     bench.chips[0].place(VTag(UID4))
     bench.chips[1].place(VTag(UID4B))
     assert bench.poll(2) == [(PLACED, 0, UID4), (PLACED, 1, UID4B)]
-    bench.chips[0].stall()                                # answers SPI, never finishes a frame
+    bench.chips[0].stall()  # answers SPI, never finishes a frame
     assert bench.readers.chips[0].alive()
     assert bench.poll() == [(REMOVED, 0, None), (FAULT, 0, None)]
     assert bench.poll(3) == []
@@ -679,7 +703,7 @@ def test_a_brown_out_is_configured_again_without_events():
     chip.place(VTag(UID4))
     assert bench.poll(2) == [(PLACED, 0, UID4)]
     resets = chip.soft_resets
-    chip.revive()                                         # power dipped: registers at reset values
+    chip.revive()  # power dipped: registers at reset values
     chip.clock.advance(vm.WAKE_US)
     assert bench.poll(5) == []
     assert chip.soft_resets == resets + 1
@@ -687,6 +711,7 @@ def test_a_brown_out_is_configured_again_without_events():
 
 
 # --- several readers on one bus --------------------------------------------------
+
 
 @pytest.mark.parametrize("as_dict", [False, True], ids=["list", "dict"])
 def test_placed_and_removed_on_several_readers_on_one_bus(as_dict):
@@ -704,22 +729,25 @@ def test_placed_and_removed_on_several_readers_on_one_bus(as_dict):
     chips[5].place(a)
     chips[1].place(c)
     assert sorted(bench.poll(PRESENCE + 1)) == sorted(
-        [(REMOVED, 0, None), (PLACED, 1, UID4B), (PLACED, 5, UID4)])
+        [(REMOVED, 0, None), (PLACED, 1, UID4B), (PLACED, 5, UID4)]
+    )
     chips[CENTRE].remove(b)
     chips[1].remove(c)
     chips[4].place(b)
     assert sorted(bench.poll(PRESENCE + 1)) == sorted(
-        [(REMOVED, 1, None), (PLACED, 4, UID7), (REMOVED, CENTRE, None)])
-    assert bench.poll(3, i=3) == []                       # no reader there: nothing happens
+        [(REMOVED, 1, None), (PLACED, 4, UID7), (REMOVED, CENTRE, None)]
+    )
+    assert bench.poll(3, i=3) == []  # no reader there: nothing happens
     assert bench.poll(4) == []
     assert all(p is None or p.value() == 1 for p in bench.pins)
 
 
 # --- the main loop's schedule: service() ------------------------------------------
 
+
 def test_service_looks_at_every_empty_reader_once_a_period_and_sleeps_between():
     bench = Bench(CENTRE + 1, baud=4_000_000, reset=True)
-    bench.serve(100)                                      # initialised
+    bench.serve(100)  # initialised
     reqa = [c.reqa + c.wupa for c in bench.chips]
     services = bench.services
     assert bench.serve(1000) == []
@@ -734,7 +762,7 @@ def test_service_looks_at_every_empty_reader_once_a_period_and_sleeps_between():
 def test_a_look_that_came_late_keeps_the_grid():
     bench = Bench(2, baud=4_000_000)
     bench.serve(100)
-    late = bench.readers._next + 7                        # the CPU was busy elsewhere
+    late = bench.readers._next + 7  # the CPU was busy elsewhere
     bench.now = late
     assert bench.readers.service(late, bench.emit) == readers_mod.PERIOD_MS - 7
 
@@ -743,9 +771,11 @@ def looked_at(bench):
     """The service() times (ms) at which each reader's looks began, by reader."""
     times = [[] for _ in bench.chips]
     for i, driver in enumerate(bench.readers.chips):
+
         def request(wake, i=i, real=driver.request):
             times[i].append(bench.now)
             real(wake)
+
         driver.request = request
     return times
 
@@ -757,8 +787,8 @@ def test_awaited_readers_are_looked_at_on_their_period_and_the_others_on_theirs(
     period, fast = readers_mod.PERIOD_MS, readers_mod.AWAITED_MS
     assert fast < period and period % fast == 0
     bench = Bench(CENTRE + 1, baud=4_000_000, reset=True)
-    bench.chips[4].place(VTag(UID4))                      # held, not awaited
-    bench.chips[CENTRE].place(VTag(UID7))                 # held and awaited
+    bench.chips[4].place(VTag(UID4))  # held, not awaited
+    bench.chips[CENTRE].place(VTag(UID7))  # held and awaited
     bench.serve(100)
     bench.readers.awaited = AWAITED
     bench.serve(50)
@@ -772,8 +802,7 @@ def test_awaited_readers_are_looked_at_on_their_period_and_the_others_on_theirs(
         assert sorted(set(got)) == [t for t in range(start, start + 1000) if t % p == 0], i
     # The other readers join the awaited ones at every look at all of them:
     # a call every AWAITED_MS, none between.
-    assert sorted(set(sum(times, []))) == \
-        [t for t in range(start, start + 1000) if t % fast == 0]
+    assert sorted(set(sum(times, []))) == [t for t in range(start, start + 1000) if t % fast == 0]
 
 
 def test_the_readers_looked_at_often_follow_the_mask():
@@ -783,12 +812,13 @@ def test_the_readers_looked_at_often_follow_the_mask():
     times = looked_at(bench)
     for mask in (1 << 0, 1 << 1, 0, 0b111):
         bench.readers.awaited = mask
-        bench.serve(period)                               # the new cadence taken up
+        bench.serve(period)  # the new cadence taken up
         for got in times:
             del got[:]
         bench.serve(200)
-        assert [len(set(got)) for got in times] == \
-            [200 // (fast if mask >> i & 1 else period) for i in range(3)], mask
+        assert [len(set(got)) for got in times] == [
+            200 // (fast if mask >> i & 1 else period) for i in range(3)
+        ], mask
 
 
 def test_a_mask_set_between_calls_is_taken_up_at_the_next_call():
@@ -797,7 +827,7 @@ def test_a_mask_set_between_calls_is_taken_up_at_the_next_call():
     fast = readers_mod.AWAITED_MS
     bench = Bench(2, baud=4_000_000)
     bench.serve(100)
-    now = bench.readers._next - readers_mod.PERIOD_MS + 1    # 1 ms after a look at both
+    now = bench.readers._next - readers_mod.PERIOD_MS + 1  # 1 ms after a look at both
     times = looked_at(bench)
     bench.readers.awaited = 1 << 1
     bench.now = now
@@ -813,7 +843,7 @@ def test_service_confirms_a_new_tag_at_once_not_a_period_later(uid, awaited):
     bench = Bench(CENTRE + 1, baud=4_000_000)
     for k, chip in enumerate(bench.chips):
         if k % 2:
-            chip.place(VTag(bytes((0x10 + k, 2, 3, 4))))   # a tag lying on every other reader
+            chip.place(VTag(bytes((0x10 + k, 2, 3, 4))))  # a tag lying on every other reader
     bench.readers.awaited = 1 if awaited else 0
     period = readers_mod.AWAITED_MS if awaited else readers_mod.PERIOD_MS
     bench.serve(100)
@@ -870,8 +900,9 @@ def test_a_faulty_awaited_reader_is_tried_again_only_at_the_looks_at_every_reade
     assert len(looks[0]) == 1300 // readers_mod.AWAITED_MS
 
 
-@pytest.mark.parametrize("first, second", [(UID4, UID4B), (UID7, UID7B)],
-                         ids=["4-byte", "7-byte, same cascade level 1"])
+@pytest.mark.parametrize(
+    "first, second", [(UID4, UID4B), (UID7, UID7B)], ids=["4-byte", "7-byte, same cascade level 1"]
+)
 def test_a_tag_swapped_for_another_between_two_looks_is_reported(first, second):
     bench = Bench(2, baud=4_000_000)
     chip = bench.chips[1]
@@ -881,10 +912,10 @@ def test_a_tag_swapped_for_another_between_two_looks_is_reported(first, second):
     frames = chip.frames
     looks = 4 * PRESENCE
     bench.serve(looks * readers_mod.PERIOD_MS)
-    assert a.selects == 2                                 # read, re-selected; held: no more
-    assert chip.frames - frames == looks + 4              # REQA a look, WUPA every PRESENCE
+    assert a.selects == 2  # read, re-selected; held: no more
+    assert chip.frames - frames == looks + 4  # REQA a look, WUPA every PRESENCE
     chip.remove(a)
-    chip.place(b)                                         # faster than a look
+    chip.place(b)  # faster than a look
     assert bench.serve(60) == [(REMOVED, 1, None), (PLACED, 1, second)]
     assert bench.readers.holding(1) == second
 
@@ -892,7 +923,7 @@ def test_a_tag_swapped_for_another_between_two_looks_is_reported(first, second):
 def test_a_second_tag_on_a_held_one_under_service():
     bench = Bench(1, baud=4_000_000)
     chip = bench.chips[0]
-    a, b = VTag(UID7), VTag(UID7B)                        # same cascade level 1
+    a, b = VTag(UID7), VTag(UID7B)  # same cascade level 1
     chip.place(a)
     assert bench.serve(60) == [(PLACED, 0, UID7)]
     chip.place(b)
@@ -1080,11 +1111,14 @@ for upto in marks:
     grown.append(gc.mem_alloc() - before)
 print(events[0], uid_bytes, grown, replay.holding(0))
 """
+
+
 def run_on_cpython(source):
     lines = []
 
     def capture(*args):
         lines.append(" ".join(str(a) for a in args))
+
     exec(source, {"print": capture, "__name__": "scenario"})
     return lines
 
@@ -1102,7 +1136,7 @@ def test_driver_and_model_give_the_same_events_under_micropython():
 def test_service_allocates_no_heap_under_micropython(awaited):
     # The reader awaited or not: looked at every AWAITED_MS or PERIOD_MS.
     lines = mpy_wasm.run(HEAP.replace("AWAITED", str(awaited))).splitlines()
-    assert lines[0] == "recorded 2 True True"               # TAG_PLACED, TAG_REMOVED
+    assert lines[0] == "recorded 2 True True"  # TAG_PLACED, TAG_REMOVED
     # Replayed, the two events come again; heap grown over 200 ms of an empty
     # reader, 40 ms in which a tag is put down and confirmed (only the UID's
     # bytes handed to the app), 200 ms of the held tag, its removal, empty again.

@@ -24,7 +24,7 @@ from sim.hw.norflash import PowerLost as NorPowerLost
 from sim.hw.vflash import PowerLost, VFlash
 from sim.play import play
 
-WORDS = (0xF00003, 0xE12345)        # the table's SEATS and SEED records
+WORDS = (0xF00003, 0xE12345)  # the table's SEATS and SEED records
 
 
 def real_match():
@@ -95,8 +95,8 @@ def test_round_trip_of_a_real_match_costs_a_page_program_per_action():
     assert run(storage, OPS) == len(OPS)
     assert HEADER == bytes((GAMES.index("dtwww"), 2, 0, 1))
     assert Storage(flash.reboot()).load() == (HEADER, COMMITTED[-1], OK)
-    assert sum(flash.raw.erases) - erases == 1                     # the match's segment
-    assert sum(flash.raw.programs) - programs == len(OPS)          # its header page + 1 per record
+    assert sum(flash.raw.erases) - erases == 1  # the match's segment
+    assert sum(flash.raw.programs) - programs == len(OPS)  # its header page + 1 per record
 
 
 @pytest.mark.slow
@@ -125,7 +125,7 @@ def test_power_cut_at_every_byte_and_erase_keeps_exactly_the_committed_actions()
             assert (header, actions) == (HEADER, COMMITTED[done - 1]), cut
             assert status in (OK, TORN)
         # The match goes on: the rest of the journal after the reboot.
-        run(storage, OPS[max(done, 1):] if header is not None else OPS)
+        run(storage, OPS[max(done, 1) :] if header is not None else OPS)
         assert Storage(after.reboot()).load() == (HEADER, COMMITTED[-1], OK), cut
 
 
@@ -145,7 +145,7 @@ def test_a_cut_while_the_next_segment_starts_loses_nothing_committed():
     storage = Storage(dry)
     storage.prepare()
     start = dry.written
-    run(storage, ops[:RECORDS + 1], h)
+    run(storage, ops[: RECORDS + 1], h)
     around = dry.written
     for cut in range(around - start - 40, around - start + 300):
         flash = VFlash()
@@ -171,24 +171,24 @@ def test_many_undos_are_compacted_and_a_cut_during_it_keeps_the_match():
     flash = VFlash()
     storage = Storage(flash)
     storage.prepare()
-    assert run(storage, ops, h) == len(ops)     # 3 000 records: six segments, then a copy
+    assert run(storage, ops, h) == len(ops)  # 3 000 records: six segments, then a copy
     assert Storage(flash.reboot()).load() == (h, want, OK)
     j = storage._open()
-    assert len(j._segs) <= 2                    # the live 200 actions, copied
+    assert len(j._segs) <= 2  # the live 200 actions, copied
     # Cut inside the copy: the old generation stays whole.
     before = VFlash()
     s = Storage(before)
     s.prepare()
-    run(s, ops[:6 * RECORDS - 5], h)
+    run(s, ops[: 6 * RECORDS - 5], h)
     base = before.written
-    run(s, ops[6 * RECORDS - 5:], h)
+    run(s, ops[6 * RECORDS - 5 :], h)
     for cut in range(0, before.written - base, 7):
         flash = VFlash()
         s = Storage(flash)
         s.prepare()
-        run(s, ops[:6 * RECORDS - 5], h)
+        run(s, ops[: 6 * RECORDS - 5], h)
         flash.cut_after(cut)
-        done = 6 * RECORDS - 5 + run(s, ops[6 * RECORDS - 5:], h)
+        done = 6 * RECORDS - 5 + run(s, ops[6 * RECORDS - 5 :], h)
         s = Storage(flash.reboot())
         header, actions, _ = s.load()
         held = list(WORDS)
@@ -225,7 +225,7 @@ def test_new_match_replaces_the_old_one_and_clear_ends_it():
     assert Storage(flash.reboot()).load() == (b"\x04\x03\x00\x00", [5, 6, 0x100001], OK)
     erases = sum(flash.raw.erases)
     storage.clear()
-    assert sum(flash.raw.erases) == erases      # a mark programmed, nothing erased
+    assert sum(flash.raw.erases) == erases  # a mark programmed, nothing erased
     assert Storage(flash.reboot()).load() == (None, [], NONE)
     with pytest.raises(ValueError):
         storage.append(ACTIONS[0])
@@ -267,7 +267,7 @@ def test_both_header_copies_damaged_is_no_match_never_garbage():
 def test_the_next_append_after_damage_starts_a_new_segment():
     flash, block = written_journal()
     bad = flash.reboot()
-    bad.raw.block(block)[PAGE + 3 * 8 + 5] ^= 0x01      # the 4th action record
+    bad.raw.block(block)[PAGE + 3 * 8 + 5] ^= 0x01  # the 4th action record
     storage = Storage(bad)
     header, actions, status = storage.load()
     assert (actions, status) == (list(WORDS) + ACTIONS[:3], CORRUPT)
@@ -300,12 +300,12 @@ def test_garbage_anywhere_loads_without_raising(at, garbage):
     flash, block = written_journal(4)
     bad = flash.reboot()
     data = bad.raw.block(block)
-    for i, b in enumerate(garbage[:BLOCK - at]):
+    for i, b in enumerate(garbage[: BLOCK - at]):
         data[at + i] = b
     header, actions, status = Storage(bad).load()
     assert status in (OK, TORN, CORRUPT, NONE)
     assert header in (None, HEADER)
-    assert actions == (list(WORDS) + ACTIONS[:4])[:len(actions)]
+    assert actions == (list(WORDS) + ACTIONS[:4])[: len(actions)]
 
 
 def test_an_undo_with_nothing_to_undo_is_bad_data():
@@ -359,21 +359,25 @@ def test_a_segment_that_cannot_be_told_apart_is_never_written():
     blocks = segments(storage)
     twin = flash.reboot()
     spare = [b for b in range(twin.raw.blocks) if b not in twin.placed.values()][0]
-    twin.raw.block(spare)[:] = twin.raw.block(blocks[0])     # a stale copy of segment 0
+    twin.raw.block(spare)[:] = twin.raw.block(blocks[0])  # a stale copy of segment 0
     twin.remove("journal.map")
     assert Storage(twin).load() == (None, [], CORRUPT)
     s = Storage(twin)
-    s.new_match(HEADER, WORDS)                  # made afresh
+    s.new_match(HEADER, WORDS)  # made afresh
     assert Storage(twin.reboot()).load() == (HEADER, list(WORDS), OK)
 
 
 def test_the_append_path_keeps_its_frames_on_the_c_stack():
     import pathlib
+
     path = pathlib.Path(__file__).resolve().parent.parent / "firmware" / "hal" / "journal.py"
     # append itself is named by a static qstr in the .mpy; what it calls:
     hot = {"_put", "_flush", "_blank", "_crc16_of", "crc16", "put32"}
-    sizes = {name: frame_words(n_state, n_exc) for name, n_state, n_exc in function_frames(path)
-             if name in hot}
+    sizes = {
+        name: frame_words(n_state, n_exc)
+        for name, n_state, n_exc in function_frames(path)
+        if name in hot
+    }
     assert set(sizes) == hot
     assert {n: w for n, w in sizes.items() if w > C_STACK_FRAME_WORDS} == {}
 
@@ -404,7 +408,7 @@ def test_the_nor_model_only_clears_bits_and_wants_whole_pages():
         nor.writeblocks(1, page, 8)
     nor.cut_after(1)
     with pytest.raises(NorPowerLost):
-        nor.ioctl(6, 1)                         # cut half-way: neither old nor erased
+        nor.ioctl(6, 1)  # cut half-way: neither old nor erased
     after = nor.copy()
     assert nor.dead and not after.dead
     assert after.block(1)[:PAGE] not in (bytes(PAGE), b"\xff" * PAGE, bytes(page))
@@ -412,8 +416,12 @@ def test_the_nor_model_only_clears_bits_and_wants_whole_pages():
 
 # -- the registry -------------------------------------------------------
 
-ENTRIES = [(b"\x04\x11\x22\x33", 0, 5), (bytes(range(1, 8)), 4, 0x1234),
-           (bytes(range(10, 20)), 2, 0), (b"\x04\x11\x22\x34", 1, 7)]
+ENTRIES = [
+    (b"\x04\x11\x22\x33", 0, 5),
+    (bytes(range(1, 8)), 4, 0x1234),
+    (bytes(range(10, 20)), 2, 0),
+    (b"\x04\x11\x22\x34", 1, 7),
+]
 REGISTRY = pack(ENTRIES)
 
 
@@ -463,10 +471,14 @@ def registry_bytes(entries, count=None):
 def test_registry_records_are_validated_on_load():
     good = (b"\x01\x02\x03\x04", 0, 3, bytes(6))
     assert loaded(Storage(VFlash({"registry.bin": registry_bytes([good])}))) == (
-        [(b"\x01\x02\x03\x04", 0, 3)], OK)
-    for bad in ([(b"\x01\x02\x03\x04\x05", 0, 3, bytes(5))],       # a 5-byte UID
-                [(b"\x01\x02\x03\x04", len(GAMES), 3, bytes(6))],  # no such game
-                [(b"\x01\x02\x03\x04", 0, 3, b"\x00\x00\x09\x00\x00\x00")]):  # padding
+        [(b"\x01\x02\x03\x04", 0, 3)],
+        OK,
+    )
+    for bad in (
+        [(b"\x01\x02\x03\x04\x05", 0, 3, bytes(5))],  # a 5-byte UID
+        [(b"\x01\x02\x03\x04", len(GAMES), 3, bytes(6))],  # no such game
+        [(b"\x01\x02\x03\x04", 0, 3, b"\x00\x00\x09\x00\x00\x00")],
+    ):  # padding
         flash = VFlash({"registry.bin": registry_bytes(bad)})
         assert Storage(flash).load_registry() == (bytearray(), CORRUPT)
 
@@ -476,14 +488,17 @@ def test_a_count_beyond_the_most_tags_is_refused_before_any_buffer_is_made():
     # the board for a 840 KB buffer.
     data = registry_bytes([], count=MAX_TAGS + 1)
     assert Storage(VFlash({"registry.bin": bytearray(data)})).load_registry() == (
-        bytearray(), CORRUPT)
+        bytearray(),
+        CORRUPT,
+    )
 
 
 def test_a_tag_given_twice_keeps_its_first_item_and_counts_the_other():
     good = (b"\x01\x02\x03\x04", 0, 3, bytes(6))
     again = (b"\x01\x02\x03\x04", 1, 9, bytes(6))
-    records, status = Storage(VFlash({"registry.bin": registry_bytes([again, good])})
-                              ).load_registry()
+    records, status = Storage(
+        VFlash({"registry.bin": registry_bytes([again, good])})
+    ).load_registry()
     assert status == OK and len(records) == 2 * RECORD
     registry = Registry()
     assert registry.adopt(records) == 1
@@ -493,10 +508,11 @@ def test_a_tag_given_twice_keeps_its_first_item_and_counts_the_other():
 def test_records_out_of_order_are_sorted_on_load():
     # registry.bin written before the records were kept in UID order (sorted
     # by game and item) loads the same.
-    old_order = [(uid, g, i, bytes(10 - len(uid))) for uid, g, i in
-                 sorted(ENTRIES, key=lambda e: (e[1], e[2]))]
-    records, status = Storage(VFlash({"registry.bin": registry_bytes(old_order)})
-                              ).load_registry()
+    old_order = [
+        (uid, g, i, bytes(10 - len(uid)))
+        for uid, g, i in sorted(ENTRIES, key=lambda e: (e[1], e[2]))
+    ]
+    records, status = Storage(VFlash({"registry.bin": registry_bytes(old_order)})).load_registry()
     registry = Registry()
     assert status == OK and registry.adopt(records) == 0
     assert registry.records == REGISTRY
@@ -508,7 +524,7 @@ def test_bad_records_are_refused_and_leave_the_old_registry():
     flash = VFlash()
     storage = Storage(flash)
     storage.save_registry(REGISTRY)
-    for bad in (REGISTRY[:-1], bytes(RECORD), REGISTRY[:RECORD - 3] + b"\x09\x00\x00"):
+    for bad in (REGISTRY[:-1], bytes(RECORD), REGISTRY[: RECORD - 3] + b"\x09\x00\x00"):
         with pytest.raises(ValueError):
             storage.save_registry(bad)
     assert Storage(flash.reboot()).load_registry() == (REGISTRY, OK)
@@ -551,6 +567,7 @@ def test_the_board_filesystem_adapter_keeps_the_registry(tmp_path):
 
 # -- under MicroPython, with the Pico's heap -------------------------------
 
+
 def longest_journal():
     """A 5-player Nokosu match one action before its end."""
     m = play("nokosu", 5, 0, ["heuristic"] * 5, 1)
@@ -560,20 +577,24 @@ def longest_journal():
 @pytest.mark.slow
 def test_the_longest_journal_loads_under_micropython_with_the_picos_heap():
     header, journal = longest_journal()
-    chunks = [journal[i:i + 40] for i in range(0, len(journal), 40)]
-    parts = ["from hal.storage import Storage, OK\nfrom sim.hw.vflash import VFlash\n"
-             "flash = VFlash()\ns = Storage(flash)\ns.prepare()",
-             "s.new_match(%r, %r)" % (header, WORDS)]
+    chunks = [journal[i : i + 40] for i in range(0, len(journal), 40)]
+    parts = [
+        "from hal.storage import Storage, OK\nfrom sim.hw.vflash import VFlash\n"
+        "flash = VFlash()\ns = Storage(flash)\ns.prepare()",
+        "s.new_match(%r, %r)" % (header, WORDS),
+    ]
     parts += ["for a in %r:\n    s.append(a)" % (c,) for c in chunks]
-    parts += ["flash = flash.reboot()\ns = None",
-              "h, actions, status = Storage(flash).load()\n"
-              "print(h == %r, status == OK, len(actions), sum(actions) %% 1000003)" % (header,),
-              # Loading writes nothing; a cut during the next session's first
-              # append, then the board boots again.
-              "actions = None\ns = Storage(flash)\ns.load()\nflash.cut_after(5)\n"
-              "try:\n    s.append(%d)\nexcept BaseException:\n    pass" % journal[0],
-              "flash = flash.reboot()\nh, actions, status = Storage(flash).load()\n"
-              "print(len(actions), status)"]
+    parts += [
+        "flash = flash.reboot()\ns = None",
+        "h, actions, status = Storage(flash).load()\n"
+        "print(h == %r, status == OK, len(actions), sum(actions) %% 1000003)" % (header,),
+        # Loading writes nothing; a cut during the next session's first
+        # append, then the board boots again.
+        "actions = None\ns = Storage(flash)\ns.load()\nflash.cut_after(5)\n"
+        "try:\n    s.append(%d)\nexcept BaseException:\n    pass" % journal[0],
+        "flash = flash.reboot()\nh, actions, status = Storage(flash).load()\n"
+        "print(len(actions), status)",
+    ]
     out = mpy_wasm.run(mpy_wasm.parts(parts)).split("\n")
     total = (sum(WORDS) + sum(journal)) % 1000003
     assert out[0] == "True True %d %d" % (len(journal) + 2, total)

@@ -22,8 +22,8 @@ from sim.hw.vloop import VirtualLoop
 from sim.hw.vtag import VTag
 
 DTWWW = 0
-DICEFULL = 2        # one seat at a time plays an item
-ERASE_MS = 45       # a W25Q16 sector erase, typical: the CPU runs nothing meanwhile
+DICEFULL = 2  # one seat at a time plays an item
+ERASE_MS = 45  # a W25Q16 sector erase, typical: the CPU runs nothing meanwhile
 
 
 class ReaderAt:
@@ -53,7 +53,7 @@ def table_in_play(game=DTWWW):
     vt.boot()
     hands.choose_in_menu(vt, vt.table, game, (0, 1, 2))
     assert vt.table.mode == "play"
-    vt.clock.now_us = max(vt.clock.now_us, vt.now * 1000)   # one timeline from here on
+    vt.clock.now_us = max(vt.clock.now_us, vt.now * 1000)  # one timeline from here on
     return vt
 
 
@@ -76,6 +76,7 @@ def stall_storage(vt, ms):
     def slow(action):
         vt.clock.advance(ms * 1000)
         append(action)
+
     vt.storage.append = slow
 
 
@@ -86,6 +87,7 @@ def recorded_buttons(t):
     def record(seat, code):
         seen.append((seat, code))
         button(seat, code)
+
     t.button = record
     return seen
 
@@ -93,8 +95,11 @@ def recorded_buttons(t):
 def test_each_pass_runs_again_after_the_wait_it_returns():
     vt = table_in_play()
     start = vt.clock.ticks_ms()
-    loop = VirtualLoop(MainLoop(vt.table, ReaderAt(0, 0, None), vt.buttons, vt.pixels),
-                       vt.clock, vt.vbuttons.advance)
+    loop = VirtualLoop(
+        MainLoop(vt.table, ReaderAt(0, 0, None), vt.buttons, vt.pixels),
+        vt.clock,
+        vt.vbuttons.advance,
+    )
     loop.begin(start)
     loop.run_for(1000)
     # The readers once more at the start: the first answer tells them what
@@ -111,17 +116,18 @@ def test_a_30_ms_press_during_a_journal_commit_that_stalls_the_cpu_is_not_missed
     now = vt.clock.ticks_ms()
     reader, uid = a_legal_tag(t)
     journal = len(t.match.journal)
-    at = now + 3 * PERIOD_MS                       # a readers pass: the tag comes then
-    loop = VirtualLoop(MainLoop(t, ReaderAt(at, reader, uid), vt.buttons, vt.pixels),
-                       vt.clock, vt.vbuttons.advance)
+    at = now + 3 * PERIOD_MS  # a readers pass: the tag comes then
+    loop = VirtualLoop(
+        MainLoop(t, ReaderAt(at, reader, uid), vt.buttons, vt.pixels), vt.clock, vt.vbuttons.advance
+    )
     loop.begin(now)
     # Its journal write holds the CPU from `at` for ERASE_MS.  A 30 ms tap of
     # OK at seat 2 that begins 5 ms into the stall falls wholly inside it; one
     # that begins 5 ms before was read pressed once, then released after.
     vt.vbuttons.press(2, OK, at + press_from, 30)
     loop.run_for(400)
-    assert len(t.match.journal) == journal + 1     # the play went through
-    assert seen == [(2, OK)]                        # and the tap was not lost
+    assert len(t.match.journal) == journal + 1  # the play went through
+    assert seen == [(2, OK)]  # and the tap was not lost
 
 
 class GridReaders:
@@ -147,15 +153,16 @@ def test_due_runs_the_passes_on_their_grids_and_they_share_wakes():
     loop = MainLoop(vt.table, readers, vt.buttons, vt.pixels)
     ran = []
     passes = loop._passes
-    loop._passes = tuple((lambda now, k=k: (ran.append((now, k)), passes[k](now))[1])
-                         for k in range(3))
-    now = 997                                        # off the grid at first
+    loop._passes = tuple(
+        (lambda now, k=k: (ran.append((now, k)), passes[k](now))[1]) for k in range(3)
+    )
+    now = 997  # off the grid at first
     loop.begin(now)
     wakes = 0
     while now < 2000:
         wait = loop.due(now)
         if wait:
-            now += wait                              # asleep until then
+            now += wait  # asleep until then
             wakes += 1
     # From 1000 on, every pass on its grid, all three in one wake at every
     # multiple of 20 ms: a wake every BUTTON_MS, none for the others.
@@ -163,7 +170,7 @@ def test_due_runs_the_passes_on_their_grids_and_they_share_wakes():
     assert all(t % (PERIOD_MS, BUTTON_MS, FRAME_MS)[k] == 0 for t, k in later)
     assert [k for _, k in later].count(0) == 1000 // PERIOD_MS
     assert [k for _, k in later].count(2) == 1000 // FRAME_MS
-    assert wakes == 1000 // BUTTON_MS + 1                # and the one from 997 to 1000
+    assert wakes == 1000 // BUTTON_MS + 1  # and the one from 997 to 1000
 
 
 def test_a_press_during_an_led_push_is_not_missed():
@@ -172,14 +179,18 @@ def test_a_press_during_an_led_push_is_not_missed():
     seen = recorded_buttons(t)
     show = vt.pixels.show
 
-    def slow_show(frame):                           # a bit-banged push: ~5 ms
+    def slow_show(frame):  # a bit-banged push: ~5 ms
         vt.clock.advance(5000)
         show(frame)
+
     vt.pixels.show = slow_show
     now = vt.clock.ticks_ms()
     reader, uid = a_legal_tag(t)
-    loop = VirtualLoop(MainLoop(t, ReaderAt(now + 50, reader, uid), vt.buttons, vt.pixels),
-                       vt.clock, vt.vbuttons.advance)
+    loop = VirtualLoop(
+        MainLoop(t, ReaderAt(now + 50, reader, uid), vt.buttons, vt.pixels),
+        vt.clock,
+        vt.vbuttons.advance,
+    )
     loop.begin(now)
     vt.vbuttons.press(1, OK, now + 52, 30)
     loop.run_for(400)
@@ -197,8 +208,11 @@ def test_the_collector_runs_after_the_answer_to_an_input_is_shown_not_during_it(
     vt.storage.append = lambda a: (events.append("journal"), append(a))
     now = vt.clock.ticks_ms()
     reader, uid = a_legal_tag(t)
-    loop = VirtualLoop(MainLoop(t, ReaderAt(now + 50, reader, uid), vt.buttons, vt.pixels),
-                       vt.clock, vt.vbuttons.advance)
+    loop = VirtualLoop(
+        MainLoop(t, ReaderAt(now + 50, reader, uid), vt.buttons, vt.pixels),
+        vt.clock,
+        vt.vbuttons.advance,
+    )
     loop.begin(now)
     loop.run_for(40)
     events.clear()
@@ -223,6 +237,7 @@ class Log:
         def run(now_ms):
             self.pass_ = (name, now_ms)
             return step(now_ms)
+
         return run
 
     def add(self, what):
@@ -263,7 +278,7 @@ def test_the_collector_waits_for_the_answer_and_for_a_gap_between_looks(monkeypa
     passes.run_for(100)
     reader, uid = a_legal_tag(vt.table)
     vt.chips[reader].place(VTag(uid))
-    loop.garbage = True                     # an input's garbage, still there
+    loop.garbage = True  # an input's garbage, still there
     del log.entries[:]
     passes.run_for(200)
     # Not in the pass whose look saw the tag (its re-read is 4 ms away), but
@@ -291,14 +306,15 @@ def test_the_readers_look_often_where_the_match_awaits_an_item():
     for _ in range(4):
         mask = t.awaited_readers()
         reader, uid = a_tag_to_play(t)
-        assert vt.readers.awaited == mask == 1 << reader    # the seat to play
+        assert vt.readers.awaited == mask == 1 << reader  # the seat to play
         before = looks(vt)
         passes.run_for(400)
         got = [a - b for a, b in zip(looks(vt), before, strict=True)]
         # Nothing on the table: a frame a look, every AWAITED_MS where the
         # table awaits an item, every PERIOD_MS elsewhere.
-        assert [got[i] for i in vt.indices] == \
-            [400 // (AWAITED_MS if mask >> i & 1 else PERIOD_MS) for i in vt.indices]
+        assert [got[i] for i in vt.indices] == [
+            400 // (AWAITED_MS if mask >> i & 1 else PERIOD_MS) for i in vt.indices
+        ]
         journal = len(t.match.journal)
         tag = VTag(uid)
         vt.chips[reader].place(tag)
@@ -327,11 +343,11 @@ class FakeTable:
         return self.mask
 
     def tick(self, now_ms):
-        if now_ms == self.change_at:                    # the clock changes the frame
+        if now_ms == self.change_at:  # the clock changes the frame
             self.frame_version += 1
 
     def button(self, seat, code):
-        pass                                            # an input that changes no frame
+        pass  # an input that changes no frame
 
 
 class Presses:
@@ -357,8 +373,9 @@ def test_the_mask_is_handed_over_at_boot_after_an_input_and_a_frame_change_only(
     loop = MainLoop(t, readers, Presses(305), Shown())
     ran = []
     passes = loop._passes
-    loop._passes = tuple((lambda now, k=k: (ran.append((now, k)), passes[k](now))[1])
-                         for k in range(3))
+    loop._passes = tuple(
+        (lambda now, k=k: (ran.append((now, k)), passes[k](now))[1]) for k in range(3)
+    )
 
     def run(start, end):
         now = start
@@ -367,18 +384,18 @@ def test_the_mask_is_handed_over_at_boot_after_an_input_and_a_frame_change_only(
 
     loop.begin(0)
     run(0, 1)
-    assert (readers.awaited, t.asked) == (1 << 2, 1)    # at boot, by the first pass
-    assert ran[:2] == [(0, 0), (0, 0)]                  # then the readers again, at once
+    assert (readers.awaited, t.asked) == (1 << 2, 1)  # at boot, by the first pass
+    assert ran[:2] == [(0, 0), (0, 0)]  # then the readers again, at once
     run(1, 300)
-    assert t.asked == 1                                 # nothing happened: not asked
+    assert t.asked == 1  # nothing happened: not asked
     t.mask = 1 << 3
     run(300, 320)
-    assert (readers.awaited, t.asked) == (1 << 3, 2)    # after the press at 305
-    assert (305, 0) in ran                              # the readers pass at once
+    assert (readers.awaited, t.asked) == (1 << 3, 2)  # after the press at 305
+    assert (305, 0) in ran  # the readers pass at once
     t.mask = 1 << 4
     t.change_at = 340
     run(320, 400)
-    assert (readers.awaited, t.asked) == (1 << 4, 3)    # after the frame the clock changed
+    assert (readers.awaited, t.asked) == (1 << 4, 3)  # after the frame the clock changed
     assert ran[ran.index((340, 2)) + 1] == (340, 0)
     run(400, 1000)
     assert t.asked == 3

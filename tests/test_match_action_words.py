@@ -19,7 +19,7 @@ from match_helpers import seats_waiting, snapshot
 from dicetable.match.actions import MALFORMED, OK, TABLE
 from dicetable.match.engine import GAMES, malformed, options
 
-MATCHES = 2     # per game and set of options
+MATCHES = 2  # per game and set of options
 
 
 def match_class(game):
@@ -99,7 +99,7 @@ def test_every_flipped_bit_is_refused_or_another_legal_action(game, opts):
                 accepted += w in legal
             assert match.submit(a) == OK
         for w in [rng.getrandbits(32) for _ in range(8)]:
-            assert match.submit(w) != OK           # nothing is taken after the end
+            assert match.submit(w) != OK  # nothing is taken after the end
         assert not any(malformed(w) for w in match.journal)
     assert checked > 1000 and accepted < checked
 
@@ -123,11 +123,21 @@ def test_seats_8_to_15_are_not_seats_0_to_7(game):
         assert match.submit(match.legal_actions(seat)[0]) == OK
 
 
-@pytest.mark.parametrize("word,why", [
-    (0, "kind 0"), (12 << 20, "kind 12"), (15 << 20 | 7 << 16, "kind 15 (the table's SEATS)"),
-    (14 << 20, "kind 14 (the table's SEED)"), (2 << 20 | 1 << 19, "seat 8"),
-    (2 << 20 | 15 << 16, "seat 15"), (1 << 24 | 2 << 20, "bit 24"), (1 << 31 | 2 << 20, "bit 31"),
-    (-1, "negative"), (1 << 40, "past 32 bits")])
+@pytest.mark.parametrize(
+    "word,why",
+    [
+        (0, "kind 0"),
+        (12 << 20, "kind 12"),
+        (15 << 20 | 7 << 16, "kind 15 (the table's SEATS)"),
+        (14 << 20, "kind 14 (the table's SEED)"),
+        (2 << 20 | 1 << 19, "seat 8"),
+        (2 << 20 | 15 << 16, "seat 15"),
+        (1 << 24 | 2 << 20, "bit 24"),
+        (1 << 31 | 2 << 20, "bit 31"),
+        (-1, "negative"),
+        (1 << 40, "past 32 bits"),
+    ],
+)
 def test_words_no_game_reads_are_malformed(word, why):
     assert malformed(word), why
     for game in GAMES:

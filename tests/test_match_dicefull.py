@@ -37,8 +37,15 @@ from dicetable.match.actions import (
 )
 from dicetable.match.engine import LONGEST, OPEN_PLAY, TABLE_ROLLS, VARIANT, header_refusal, options
 
-ALL_OPTIONS = (0, TABLE_ROLLS, VARIANT, VARIANT | TABLE_ROLLS, options(0, 3),
-               options(TABLE_ROLLS, 12), options(VARIANT, 1))
+ALL_OPTIONS = (
+    0,
+    TABLE_ROLLS,
+    VARIANT,
+    VARIANT | TABLE_ROLLS,
+    options(0, 3),
+    options(TABLE_ROLLS, 12),
+    options(VARIANT, 1),
+)
 
 
 def die(kind, serial=0):
@@ -85,11 +92,21 @@ def face_of(kind, number):
 
 ONE_TO = lambda top: " ".join(str(i) for i in range(1, top + 1))  # noqa: E731
 PRINTED = {
-    df.D4: ONE_TO(4), df.D6: ONE_TO(6), df.D6_PIPS: ONE_TO(6), df.D8: ONE_TO(8),
-    df.D10: "0 1 2 3 4 5 6 7 8 9", df.D12: ONE_TO(12), df.D20: ONE_TO(20),
-    df.BLANK_D6: "blank " * 6, df.ZERO_TWO: "0 0 1 1 2 2", df.DOUBLING: "2 4 8 16 32 64",
-    df.PLUS_MINUS: "+ + - - blank blank", df.RED_BLACK: "red red red black black black",
-    df.HAKKE: "3 4 4 5 5 6", df.DIGITAL: ONE_TO(6), df.DOUBLE: ONE_TO(6),
+    df.D4: ONE_TO(4),
+    df.D6: ONE_TO(6),
+    df.D6_PIPS: ONE_TO(6),
+    df.D8: ONE_TO(8),
+    df.D10: "0 1 2 3 4 5 6 7 8 9",
+    df.D12: ONE_TO(12),
+    df.D20: ONE_TO(20),
+    df.BLANK_D6: "blank " * 6,
+    df.ZERO_TWO: "0 0 1 1 2 2",
+    df.DOUBLING: "2 4 8 16 32 64",
+    df.PLUS_MINUS: "+ + - - blank blank",
+    df.RED_BLACK: "red red red black black black",
+    df.HAKKE: "3 4 4 5 5 6",
+    df.DIGITAL: ONE_TO(6),
+    df.DOUBLE: ONE_TO(6),
     df.DECIMAL: "0.0 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9",
 }
 SYMBOLS = {df.BLANK: "blank", df.PLUS: "+", df.MINUS: "-", df.RED: "red", df.BLACK: "black"}
@@ -104,13 +121,16 @@ def printed(result):
 def number_lists(faces):
     numbers = [f for f in faces if not isinstance(f, str)]
     signs = [f for f in faces if f in ("+", "-")]
-    for chosen in product([None] + list(permutations(range(len(numbers)), 2)),
-                          repeat=len(signs)):
+    for chosen in product([None] + list(permutations(range(len(numbers)), 2)), repeat=len(signs)):
         used = [i for pair in chosen if pair for i in pair]
         if len(used) != len(set(used)):
             continue
-        made = [numbers[a] + numbers[b] if sign == "+" else numbers[a] - numbers[b]
-                for sign, pair in zip(signs, chosen, strict=True) if pair for a, b in [pair]]
+        made = [
+            numbers[a] + numbers[b] if sign == "+" else numbers[a] - numbers[b]
+            for sign, pair in zip(signs, chosen, strict=True)
+            if pair
+            for a, b in [pair]
+        ]
         yield [x for i, x in enumerate(numbers) if i not in used] + made
 
 
@@ -165,7 +185,7 @@ def ref_key(row, nums):
 def reference_gains(row, rolls):
     """VP per seat for challenge `row`, rolls[seat] the seat's results."""
     faces = [[printed(r) for r in results] for results in rolls]
-    if row[1] <= df.CLOSEST_TOTAL:     # the five comparison tests
+    if row[1] <= df.CLOSEST_TOTAL:  # the five comparison tests
         best = []
         for f in faces:
             keys = [ref_key(row, nums) for nums in number_lists(f)] if f else []
@@ -174,18 +194,23 @@ def reference_gains(row, rolls):
         top = max((b for b in best if b is not None), default=None)
         met = [b is not None and b == top for b in best]
     else:
-        met = [bool(f) and any(ref_threshold(row, f, nums) for nums in number_lists(f))
-               for f in faces]
+        met = [
+            bool(f) and any(ref_threshold(row, f, nums) for nums in number_lists(f)) for f in faces
+        ]
     return [row[4] if m else 0 for m in met]
 
 
 # --- Start player, picking, R6 ------------------------------------------------------
 
+
 def test_seat_0_starts_and_nobody_passes_before_a_first_pick():
     m = engine.new(3)
     assert m.phase == engine.PICKING and m.start == 0 and m.waiting() == 1
-    assert sorted(m.inventory()) == sorted(m.all_items()) == sorted(
-        die(k) for k in range(len(df.KINDS)))
+    assert (
+        sorted(m.inventory())
+        == sorted(m.all_items())
+        == sorted(die(k) for k in range(len(df.KINDS)))
+    )
     assert action(PASS, 0, 0) not in m.legal_actions(0)
     refused(m, action(PASS, 0, 0), ILLEGAL_PLAY)
     pick(m, 0, df.D20)
@@ -199,7 +224,7 @@ def test_the_first_passer_starts_the_next_round():
     m = engine.new(3)
     for seat, kind in ((0, df.D4), (1, df.D6), (2, df.D8), (0, df.D10)):
         pick(m, seat, kind)
-    pas(m, 1)                               # the first to pass
+    pas(m, 1)  # the first to pass
     pick(m, 2, df.D12)
     pas(m, 0)
     pas(m, 2)
@@ -217,7 +242,7 @@ def test_a_hard_pass_is_skipped_and_the_last_picker_picks_to_the_limit():
     pas(m, 0)
     refused(m, action(PICK, 0, die(df.D8)), OUT_OF_TURN)
     kinds = [df.D8, df.D10, df.D12, df.D20, df.DOUBLE]
-    for kind in kinds:                      # seat 1 picks alone, to 6 dice
+    for kind in kinds:  # seat 1 picks alone, to 6 dice
         assert m.waiting() == 2
         pick(m, 1, kind)
     assert m.held[1] == 6 and m.phase == engine.CHECK
@@ -225,7 +250,7 @@ def test_a_hard_pass_is_skipped_and_the_last_picker_picks_to_the_limit():
 
 def test_r6_nobody_passed_the_start_player_stays():
     m = engine.new(2)
-    for i in range(12):                     # both reach the limit of 6 without passing
+    for i in range(12):  # both reach the limit of 6 without passing
         ok(m, m.legal_actions(i % 2)[0])
     assert m.phase == engine.CHECK and list(m.held) == [6, 6] and m.ncentre == 4
     ok(m, action(REVEAL, TABLE, 5))
@@ -236,14 +261,14 @@ def test_r6_nobody_passed_the_start_player_stays():
 def test_r6_five_players_the_centre_empties_and_picking_ends():
     m = engine.new(5)
     assert m.limit == 5
-    for i in range(16):                     # 16 dice: seat 0 gets a fourth, then empty
+    for i in range(16):  # 16 dice: seat 0 gets a fourth, then empty
         seat = i % 5
         assert m.phase == engine.PICKING and m.turn == seat
         ok(m, [a for a in m.legal_actions(seat) if kind_of(a) == PICK][0])
     assert m.ncentre == 0 and m.phase == engine.CHECK and list(m.held) == [4, 3, 3, 3, 3]
     ok(m, action(REVEAL, TABLE, 0))
     roll_everything(m)
-    assert m.start == 0 and m.ncentre == 16     # start stays, dice back to the centre
+    assert m.start == 0 and m.ncentre == 16  # start stays, dice back to the centre
 
 
 def test_five_players_limit_five_ends_the_picker():
@@ -253,7 +278,7 @@ def test_five_players_limit_five_ends_the_picker():
     ok(m, m.legal_actions(0)[0])
     for seat in range(1, 5):
         pas(m, seat)
-    for _ in range(3):                      # seat 0 picks alone: its third, fourth, fifth
+    for _ in range(3):  # seat 0 picks alone: its third, fourth, fifth
         assert m.waiting() == 1
         ok(m, m.legal_actions(0)[0])
     # At the limit of 5, seat 0 takes no more turns: picking is over.
@@ -268,6 +293,7 @@ def test_a_die_held_by_another_seat_is_already_placed():
 
 
 # --- Game length ----------------------------------------------------------------------
+
 
 def test_a_first_game_has_six_challenges():
     m = play_random(engine.new(3), random.Random(1))
@@ -284,9 +310,9 @@ def test_variant_the_seat_right_of_the_start_rolls_2d6(players):
     refused(m, action(ROLL, 0, 2), OUT_OF_TURN)
     refused(m, action(ROLL, roller, 6), OUT_OF_RANGE)
     refused(m, action(PICK, roller, die(df.D6)), WRONG_PHASE)
-    ok(m, action(ROLL, roller, 3))          # a 4
+    ok(m, action(ROLL, roller, 3))  # a 4
     assert m.phase == engine.SETUP
-    ok(m, action(ROLL, roller, 4))          # a 5
+    ok(m, action(ROLL, roller, 4))  # a 5
     assert m.rounds == 9 and m.phase == engine.PICKING and m.waiting() == 1
     play_random(m, random.Random(players))
     assert len(m.history) == 9
@@ -298,7 +324,7 @@ def test_variant_with_table_rolls_the_table_rolls_the_2d6():
     refused(m, action(ROLL, 3, 0), OUT_OF_TURN)
     ok(m, action(ROLL, TABLE, 0))
     ok(m, action(ROLL, TABLE, 0))
-    assert m.rounds == 2                    # double 1: the shortest game
+    assert m.rounds == 2  # double 1: the shortest game
 
 
 def test_the_length_option_overrides_the_first_game_and_the_variant():
@@ -315,7 +341,7 @@ def test_a_length_over_the_longest_is_refused_not_cut_down(count):
     # length was once cut to the challenge set's size without a word.
     with pytest.raises(ValueError, match="dicefull's length is 1 to 12 .* not %d" % count):
         engine.new(3, options(0, count))
-    assert LONGEST <= len(df.CHALLENGES)    # every length the table takes has its challenges
+    assert LONGEST <= len(df.CHALLENGES)  # every length the table takes has its challenges
 
 
 @pytest.mark.parametrize("flag", [OPEN_PLAY, 8, 0x80])
@@ -327,6 +353,7 @@ def test_options_dicefull_does_not_read_are_refused(flag):
 
 
 # --- Challenges, rolls, scoring --------------------------------------------------------
+
 
 def _to_check(m):
     while m.phase == engine.PICKING:
@@ -342,8 +369,9 @@ def test_the_table_reveals_each_challenge_once_per_game():
     while not m.over():
         if m.phase == engine.CHECK:
             legal = m.legal_actions(TABLE)
-            assert legal == [action(REVEAL, TABLE, c) for c in range(len(df.CHALLENGES))
-                             if c not in seen]
+            assert legal == [
+                action(REVEAL, TABLE, c) for c in range(len(df.CHALLENGES)) if c not in seen
+            ]
             for c in seen[-2:]:
                 refused(m, action(REVEAL, TABLE, c), ALREADY_PLACED)
             refused(m, action(REVEAL, TABLE, len(df.CHALLENGES)), UNKNOWN_ITEM)
@@ -357,7 +385,7 @@ def test_the_table_reveals_each_challenge_once_per_game():
         else:
             seat = seats_waiting(m)[0]
             legal = m.legal_actions(seat)
-            ok(m, legal[seat % len(legal)])     # a roll-off ends: seats roll apart
+            ok(m, legal[seat % len(legal)])  # a roll-off ends: seats roll apart
     assert len(set(seen)) == len(seen) == LONGEST
 
 
@@ -368,25 +396,24 @@ def test_results_are_face_indices_and_the_double_die_gives_two():
     pick(m, 0, df.D10)
     pas(m, 1)
     pas(m, 0)
-    ok(m, action(REVEAL, TABLE, 13))        # a pair
-    assert m.waiting() == 0b11              # both seats enter at once
+    ok(m, action(REVEAL, TABLE, 13))  # a pair
+    assert m.waiting() == 0b11  # both seats enter at once
     assert m.legal_actions(1) == [action(ROLL, 1, v) for v in range(4)]
-    refused(m, action(ROLL, 1, 4), OUT_OF_RANGE)     # a d4 has 4 faces: 0-3
+    refused(m, action(ROLL, 1, 4), OUT_OF_RANGE)  # a d4 has 4 faces: 0-3
     refused(m, action(PICK, 1, die(df.D6)), WRONG_PHASE)
     refused(m, action(PASS, 0, 0), WRONG_PHASE)
     refused(m, action(ROLL, TABLE, 0), OUT_OF_TURN)
-    ok(m, action(ROLL, 1, 2))               # d4 shows 3
+    ok(m, action(ROLL, 1, 2))  # d4 shows 3
     assert m.waiting() == 0b01
-    refused(m, action(ROLL, 1, 0), OUT_OF_TURN)      # nothing left to roll
+    refused(m, action(ROLL, 1, 0), OUT_OF_TURN)  # nothing left to roll
     assert m.pending_die(0) == die(df.DOUBLE)
     ok(m, action(ROLL, 0, face_of(df.DOUBLE, 4)))
-    assert m.pending_die(0) == die(df.DOUBLE)        # its second result
+    assert m.pending_die(0) == die(df.DOUBLE)  # its second result
     ok(m, action(ROLL, 0, face_of(df.DOUBLE, 4)))
     assert m.pending_die(0) == die(df.D10)
     refused(m, action(ROLL, 0, 10), OUT_OF_RANGE)
-    ok(m, action(ROLL, 0, 0))               # d10 face index 0 shows 0
-    assert list(m.rolls[0][:3]) == [df.rolled(die(df.DOUBLE), 3)] * 2 + [
-        df.rolled(die(df.D10), 0)]
+    ok(m, action(ROLL, 0, 0))  # d10 face index 0 shows 0
+    assert list(m.rolls[0][:3]) == [df.rolled(die(df.DOUBLE), 3)] * 2 + [df.rolled(die(df.D10), 0)]
     assert df.face(m.rolls[0][2]) == 0
     # Seat 0 has 4, 4 and 0: a pair; seat 1 a single 3.
     assert m.history == [[1, 0]] and m.totals == [1, 0] and m.last_winners == [0]
@@ -401,7 +428,7 @@ def test_table_rolls_every_die_from_the_start_player_clockwise():
     pas(m, 1)
     pick(m, 2, df.D20)
     pas(m, 2)
-    ok(m, action(REVEAL, TABLE, 0))         # highest total
+    ok(m, action(REVEAL, TABLE, 0))  # highest total
     assert m.waiting() == TABLE_BIT and all(m.legal_actions(s) == [] for s in range(3))
     refused(m, action(ROLL, 0, 0), OUT_OF_TURN)
     order = []
@@ -409,10 +436,11 @@ def test_table_rolls_every_die_from_the_start_player_clockwise():
         seat = m._rolling_seat(TABLE)
         order.append((seat, df.kind_of(m.pending_die(seat))))
         assert m.legal_actions(TABLE) == [
-            action(ROLL, TABLE, v) for v in range(df.face_count(order[-1][1]))]
-        ok(m, m.legal_actions(TABLE)[-1])   # every die shows its highest face
+            action(ROLL, TABLE, v) for v in range(df.face_count(order[-1][1]))
+        ]
+        ok(m, m.legal_actions(TABLE)[-1])  # every die shows its highest face
     assert order == [(0, df.D4), (1, df.DOUBLE), (1, df.DOUBLE), (2, df.D8), (2, df.D20)]
-    assert m.history == [[0, 0, 2]]         # 4; 6 + 6; 8 + 20
+    assert m.history == [[0, 0, 2]]  # 4; 6 + 6; 8 + 20
 
 
 def test_a_challenge_nobody_meets_scores_nothing_and_the_comparison_ties_share():
@@ -421,12 +449,12 @@ def test_a_challenge_nobody_meets_scores_nothing_and_the_comparison_ties_share()
         pick(m, seat, kind)
     for seat in range(3):
         pas(m, seat)
-    ok(m, action(REVEAL, TABLE, 2))         # highest single number
-    roll_everything(m, lambda seat, d: 5)   # 6, 6 and a blank
+    ok(m, action(REVEAL, TABLE, 2))  # highest single number
+    roll_everything(m, lambda seat, d: 5)  # 6, 6 and a blank
     assert m.history[-1] == [1, 1, 0] and m.last_winners == [0, 1]
     assert m.start == 0
-    _to_check(m)                            # each picks one die (d4, d6, pip d6) and passes
-    ok(m, action(REVEAL, TABLE, 12))        # a 64
+    _to_check(m)  # each picks one die (d4, d6, pip d6) and passes
+    ok(m, action(REVEAL, TABLE, 12))  # a 64
     roll_everything(m, lambda seat, d: 0)
     assert m.history[-1] == [0, 0, 0] and m.last_winners == []
     assert m.phase == engine.ROLL_OFF and m.tied == [0, 1]
@@ -435,14 +463,19 @@ def test_a_challenge_nobody_meets_scores_nothing_and_the_comparison_ties_share()
 def _record_rounds(m, rounds):
     """on_step hook: each time a round is scored, keep its challenge, every
     seat's dice picked (from the Trick) and its results."""
+
     def on_step(match, a):
         if len(match.history) > len(rounds):
             t = match.trick
-            picked = [[t.items[i] for i in range(t.count) if t.seats[i] == s]
-                      for s in range(match.players)]
-            results = [[match.rolls[s][i] for i in range(match.nres[s])]
-                       for s in range(match.players)]
+            picked = [
+                [t.items[i] for i in range(t.count) if t.seats[i] == s]
+                for s in range(match.players)
+            ]
+            results = [
+                [match.rolls[s][i] for i in range(match.nres[s])] for s in range(match.players)
+            ]
             rounds.append((match.last_challenge, picked, results, list(match.history[-1])))
+
     return on_step
 
 
@@ -456,12 +489,13 @@ def test_every_round_scores_as_an_independent_reference(players):
         choose = random_or_heuristic(number)
         play_random(m, rng, choose, _record_rounds(m, rounds))
         assert len(rounds) == m.rounds == len(m.history)
-        assert len({c for c, _, _, _ in rounds}) == m.rounds     # no repeated challenge
+        assert len({c for c, _, _, _ in rounds}) == m.rounds  # no repeated challenge
         for challenge, picked, results, gained in rounds:
             for seat in range(players):
                 # One result per die picked (two for the double die), in pick order.
-                expect = [d for d in picked[seat]
-                          for _ in range(2 if df.kind_of(d) == df.DOUBLE else 1)]
+                expect = [
+                    d for d in picked[seat] for _ in range(2 if df.kind_of(d) == df.DOUBLE else 1)
+                ]
                 assert [r & ~0x1F for r in results[seat]] == expect
                 assert 1 <= len(picked[seat]) <= m.limit or not picked[seat]
             assert gained == reference_gains(df.CHALLENGES[challenge], results)
@@ -492,12 +526,13 @@ def check_standings(m):
 
 # --- The roll-off ------------------------------------------------------------------------
 
+
 def _one_round_all_zero(players, opts=0):
     """A one-challenge game that nobody meets: everyone ends on 0 VP."""
     m = engine.new(players, options(opts, 1))
     _to_check(m)
-    ok(m, action(REVEAL, TABLE, 12))        # a 64
-    roll_everything(m, lambda seat, d: 0)   # a doubling cube would show 2
+    ok(m, action(REVEAL, TABLE, 12))  # a 64
+    roll_everything(m, lambda seat, d: 0)  # a doubling cube would show 2
     assert m.totals == [0] * players
     return m
 
@@ -509,11 +544,11 @@ def test_a_tie_goes_to_a_roll_off_and_equal_rolls_roll_again():
     refused(m, action(ROLL, 0, 6), OUT_OF_RANGE)
     refused(m, action(PICK, 0, die(df.D6)), WRONG_PHASE)
     ok(m, action(ROLL, 1, 4))
-    refused(m, action(ROLL, 1, 4), OUT_OF_TURN)     # one roll each
-    ok(m, action(ROLL, 0, 4))               # 5 and 5: again
+    refused(m, action(ROLL, 1, 4), OUT_OF_TURN)  # one roll each
+    ok(m, action(ROLL, 0, 4))  # 5 and 5: again
     assert m.phase == engine.ROLL_OFF and m.waiting() == 0b11
     ok(m, action(ROLL, 0, 1))
-    ok(m, action(ROLL, 1, 3))               # 2 against 4
+    ok(m, action(ROLL, 1, 3))  # 2 against 4
     assert m.over() and m.winner == 1 and m.standings() == [2, 1]
     refused(m, action(ROLL, 0, 0), MATCH_OVER)
     refused(m, action(PICK, 1, die(df.D4)), MATCH_OVER)
@@ -522,7 +557,7 @@ def test_a_tie_goes_to_a_roll_off_and_equal_rolls_roll_again():
 def test_a_three_way_roll_off_places_the_knocked_out_by_the_order_they_left():
     m = _one_round_all_zero(4, 0)
     assert m.tied == [0, 1, 2, 3]
-    for seat, v in ((0, 5), (1, 5), (2, 0), (3, 0)):    # 6, 6, 1, 1
+    for seat, v in ((0, 5), (1, 5), (2, 0), (3, 0)):  # 6, 6, 1, 1
         ok(m, action(ROLL, seat, v))
     assert m.tied == [0, 1] and m.waiting() == 0b11
     ok(m, action(ROLL, 0, 2))
@@ -533,7 +568,7 @@ def test_a_three_way_roll_off_places_the_knocked_out_by_the_order_they_left():
 def test_the_table_rolls_the_roll_off_in_seat_order():
     m = _one_round_all_zero(3, TABLE_ROLLS)
     assert m.waiting() == TABLE_BIT and m.legal_actions(0) == []
-    for v in (2, 5, 5):                     # seat 0: 3, seat 1: 6, seat 2: 6
+    for v in (2, 5, 5):  # seat 0: 3, seat 1: 6, seat 2: 6
         ok(m, action(ROLL, TABLE, v))
     assert m.tied == [1, 2]
     ok(m, action(ROLL, TABLE, 5))
@@ -547,32 +582,33 @@ def test_one_leader_needs_no_roll_off():
     pick(m, 1, df.D4)
     pas(m, 0)
     pas(m, 1)
-    ok(m, action(REVEAL, TABLE, 0))         # highest total
-    roll_everything(m, lambda seat, d: 0)   # 1 against 1: a tie ...
+    ok(m, action(REVEAL, TABLE, 0))  # highest total
+    roll_everything(m, lambda seat, d: 0)  # 1 against 1: a tie ...
     assert m.phase == engine.ROLL_OFF
     m.undo()
-    ok(m, action(ROLL, 1, 3))               # ... but 1 against 4: seat 1 leads
+    ok(m, action(ROLL, 1, 3))  # ... but 1 against 4: seat 1 leads
     assert m.over() and m.standings() == [2, 1] and m.winner == 1
 
 
 # --- Refusals, legality, determinism -------------------------------------------------------
 
+
 def test_refusals_in_the_pick_phase():
     m = engine.new(3)
     refused(m, action(PICK, 1, die(df.D4)), OUT_OF_TURN)
-    refused(m, action(PICK, 5, die(df.D4)), OUT_OF_TURN)   # no such seat
+    refused(m, action(PICK, 5, die(df.D4)), OUT_OF_TURN)  # no such seat
     refused(m, action(PICK, TABLE, die(df.D4)), OUT_OF_TURN)
     refused(m, action(ROLL, 0, 0), WRONG_PHASE)
     refused(m, action(REVEAL, 0, 0), WRONG_PHASE)
-    refused(m, action(PICK, 0, die(df.D4, 1)), UNKNOWN_ITEM)    # a second d4: not in the set
+    refused(m, action(PICK, 0, die(df.D4, 1)), UNKNOWN_ITEM)  # a second d4: not in the set
     refused(m, action(PICK, 0, df.rolled(die(df.D4), 2)), UNKNOWN_ITEM)
     refused(m, action(PICK, 0, df.PASS), UNKNOWN_ITEM)
     pick(m, 0, df.D4)
     pick(m, 1, df.D6)
     pick(m, 2, df.D8)
-    refused(m, action(PASS, 0, 1), OUT_OF_RANGE)     # a pass carries no value
+    refused(m, action(PASS, 0, 1), OUT_OF_RANGE)  # a pass carries no value
     refused(m, action(PICK, 0, die(df.D6)), ALREADY_PLACED)
-    refused(m, action(PICK, 0, die(df.D4)), ALREADY_PLACED)    # already its own
+    refused(m, action(PICK, 0, die(df.D4)), ALREADY_PLACED)  # already its own
 
 
 @pytest.mark.slow
@@ -602,11 +638,13 @@ def test_waiting_seats_and_legal_actions_agree_and_every_die_is_somewhere():
     rng = random.Random(9)
     for players in (2, 3, 4, 5):
         for opts in ALL_OPTIONS:
+
             def step(match, a, players=players):
                 assert sorted(match.inventory()) == sorted(match.all_items())
                 waited = seats_waiting(match)
                 for seat in list(range(players)) + [TABLE]:
                     assert bool(match.legal_actions(seat)) == (seat in waited)
+
             m = play_random(engine.new(players, opts), rng, on_step=step)
             again = engine.new(players, opts)
             assert again.replay(list(m.journal)) == -1
@@ -628,15 +666,16 @@ def test_a_custom_dice_set(monkeypatch):
     refused(m, action(PICK, 0, die(df.D20)), UNKNOWN_ITEM)
     ok(m, action(PICK, 0, die(df.D6, 1)))
     ok(m, action(PICK, 1, die(df.DOUBLE)))
-    ok(m, action(PICK, 0, die(df.D6, 0)))   # R6: the centre is empty
+    ok(m, action(PICK, 0, die(df.D6, 0)))  # R6: the centre is empty
     assert m.phase == engine.CHECK
-    ok(m, action(REVEAL, TABLE, 13))        # a pair
-    roll_everything(m, lambda seat, d: 2)   # 3, 3 and 3, 3
+    ok(m, action(REVEAL, TABLE, 13))  # a pair
+    roll_everything(m, lambda seat, d: 2)  # 3, 3 and 3, 3
     assert m.history == [[1, 1]]
     play_random(m, random.Random(1))
 
 
 # --- Open play and the host side -----------------------------------------------------------
+
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_there_is_no_open_play(players):
@@ -644,8 +683,10 @@ def test_there_is_no_open_play(players):
     # the seat's reader), so open play would be registered play under another
     # name: the engine refuses the option, and the menu never offers it.
     for opts in (OPEN_PLAY, OPEN_PLAY | TABLE_ROLLS | VARIANT):
-        assert header_refusal("dicefull", players, opts) == \
-            "dicefull has no option bit 0 (it reads the bits in 6)"
+        assert (
+            header_refusal("dicefull", players, opts)
+            == "dicefull has no option bit 0 (it reads the bits in 6)"
+        )
         with pytest.raises(ValueError):
             engine.new(players, opts)
     assert engine.DicefullMatch.OPTIONS == TABLE_ROLLS | VARIANT
@@ -672,7 +713,7 @@ def test_heuristic_plays_legally_and_narration_reads():
 
 def test_describe():
     assert text.describe(die(df.D20)) == "d20"
-    assert text.describe(die(df.D6, 2)) == "d6 #3"          # the third d6, as the board names it
+    assert text.describe(die(df.D6, 2)) == "d6 #3"  # the third d6, as the board names it
     assert text.describe_result(df.rolled(die(df.DECIMAL), 5)) == "decimal:0.5"
     assert text.describe_result(df.rolled(die(df.DOUBLING), 5)) == "doubling:64"
     assert text.describe_result(df.rolled(die(df.PLUS_MINUS), 2)) == "+- die:-"

@@ -55,6 +55,7 @@ def strength(c):
 
 # --- References from RULES.md ----------------------------------------------------------
 
+
 def ref_trump(face_up):
     # Highest rank; equal ranks: spades, hearts, diamonds, clubs (R10).
     best = sorted(face_up, key=lambda c: (-strength(c), dtt.suit(c)))[0]
@@ -117,7 +118,7 @@ def recompute(journal, deals):
             taken = [0, 0, 0]
             leader = (dealer + 1) % 3  # the dealer's left leads the first trick
             for t in range(dtt.TRICKS):
-                trick = plays[3 * t:3 * t + 3]
+                trick = plays[3 * t : 3 * t + 3]
                 assert [p[0] for p in trick] == [leader, (leader + 1) % 3, (leader + 2) % 3]
                 leader = ref_winner(trick, trump)
                 taken[leader] += 1
@@ -171,6 +172,7 @@ def phase_is(*phases):
 
 # --- Scores recomputed independently ------------------------------------------------------
 
+
 @pytest.mark.parametrize("opts", [0, OPEN_PLAY], ids=["registered", "open"])
 def test_every_deal_scores_as_recomputed_from_the_journal(opts):
     outcomes = set()
@@ -211,8 +213,9 @@ def test_trick_records_follow_each_trick():
             seats = list(m.last_trick_seats)
             assert seats[0] == m.last_leader
             tricks.append((m.last_winner, list(zip(seats, items, strict=True))))
-            assert m.last_winner == ref_winner(list(zip(seats, items, strict=True)), ref_trump(
-                [m.faceup[i] for i in range(4)]))
+            assert m.last_winner == ref_winner(
+                list(zip(seats, items, strict=True)), ref_trump([m.faceup[i] for i in range(4)])
+            )
             assert m.leader == m.turn == m.last_winner
             assert sum(m.taken) == m.tricks_done
 
@@ -222,19 +225,24 @@ def test_trick_records_follow_each_trick():
 
 # --- Refusals: each class, state unchanged ---------------------------------------------------
 
+
 def test_match_over():
     match = play_random(new(), random.Random(1))
     assert match.over() and match.waiting() == 0
-    for a in (action(PLAY, 0, card(S, 1)), action(REVEAL, TABLE, card(H, 2)),
-              action(BID, 1, 3), action(KEEP, 2, card(C, 5))):
+    for a in (
+        action(PLAY, 0, card(S, 1)),
+        action(REVEAL, TABLE, card(H, 2)),
+        action(BID, 1, 3),
+        action(KEEP, 2, card(C, 5)),
+    ):
         refused(match, a, MATCH_OVER)
 
 
 def test_wrong_phase():
     match = new()
-    refused(match, action(PLAY, 1, card(S, 1)), WRONG_PHASE)   # turning up, not playing
+    refused(match, action(PLAY, 1, card(S, 1)), WRONG_PHASE)  # turning up, not playing
     refused(match, action(DEAL, 0, card(S, 1)), WRONG_PHASE)
-    refused(match, action(ROLL, TABLE, 3), WRONG_PHASE)        # no dice in d-TT
+    refused(match, action(ROLL, TABLE, 3), WRONG_PHASE)  # no dice in d-TT
     rng = random.Random(2)
     advance(match, rng, phase_is(engine.DRAFT_1))
     refused(match, action(BID, 0, 3), WRONG_PHASE)
@@ -274,7 +282,7 @@ def test_out_of_turn():
     refused(match, action(KEEP, TABLE, packet(match, 0)[0]), OUT_OF_TURN)
     advance(match, rng, phase_is(engine.BIDDING))
     assert match.submit(action(BID, 2, 4)) == OK
-    refused(match, action(BID, 2, 5), OUT_OF_TURN)                   # one bid each
+    refused(match, action(BID, 2, 5), OUT_OF_TURN)  # one bid each
     refused(match, action(BID, 5, 5), OUT_OF_TURN)
     advance(match, rng, phase_is(engine.PLAYING))
     other = (match.turn + 1) % 3
@@ -283,7 +291,7 @@ def test_out_of_turn():
 
 def test_unknown_item():
     match = new()
-    for value in (0x0A, 0x0F, 0x40, 0xFFFF):   # rank index 10-15, suit 4+
+    for value in (0x0A, 0x0F, 0x40, 0xFFFF):  # rank index 10-15, suit 4+
         refused(match, action(REVEAL, TABLE, value), UNKNOWN_ITEM)
     rng = random.Random(5)
     advance(match, rng, phase_is(engine.DRAFT_1))
@@ -296,8 +304,8 @@ def test_not_in_hand():
     match = new()
     rng = random.Random(6)
     advance(match, rng, phase_is(engine.DRAFT_1))
-    refused(match, action(KEEP, 0, packet(match, 1)[0]), NOT_IN_HAND)   # another's packet
-    refused(match, action(KEEP, 0, match.faceup[0]), NOT_IN_HAND)      # face up
+    refused(match, action(KEEP, 0, packet(match, 1)[0]), NOT_IN_HAND)  # another's packet
+    refused(match, action(KEEP, 0, match.faceup[0]), NOT_IN_HAND)  # face up
     assert match.submit(action(KEEP, 0, packet(match, 0)[0])) == OK
     refused(match, action(KEEP, 0, hand(match, 0)[0]), OUT_OF_TURN)
     advance(match, rng, phase_is(engine.PLAYING))
@@ -339,7 +347,7 @@ def test_already_placed():
     assert match.submit(action(REVEAL, TABLE, first)) == OK
     refused(match, action(REVEAL, TABLE, first), ALREADY_PLACED)
     advance(match, random.Random(9), phase_is(engine.DEALING_1))
-    refused(match, action(DEAL, 0, first), ALREADY_PLACED)          # face up
+    refused(match, action(DEAL, 0, first), ALREADY_PLACED)  # face up
     dealt = value_of(match.legal_actions(TABLE)[0])
     assert match.submit(action(DEAL, 1, dealt)) == OK
     refused(match, action(DEAL, 2, dealt), ALREADY_PLACED)
@@ -364,6 +372,7 @@ def test_open_play_refuses_only_seen_cards():
 
 
 # --- Phases ---------------------------------------------------------------------------
+
 
 def test_exactly_three_players():
     assert engine.DttMatch.MIN_PLAYERS == engine.DttMatch.MAX_PLAYERS == 3
@@ -408,7 +417,7 @@ def test_deal_is_six_each_in_any_order():
 def test_packets_move_only_when_all_three_have_kept(draft):
     rng = random.Random(13)
     match = advance(new(), rng, phase_is(engine.DRAFT_1 if draft == 1 else engine.DRAFT_2))
-    step = 1 if draft == 1 else -1       # left = next seat clockwise; right = previous
+    step = 1 if draft == 1 else -1  # left = next seat clockwise; right = previous
     for pick in range(1, 6):
         order = [2, 0, 1] if pick % 2 else [1, 2, 0]
         before = [packet(match, s) for s in range(3)]
@@ -449,8 +458,16 @@ def test_dealer_rotates_and_the_dealers_left_leads_first():
     rng = random.Random(15)
     seen = []
     for deal in range(3):
-        advance(match, rng, lambda m, deal=deal: m.phase == engine.PLAYING and m.tricks_done == 0
-                and m.trick.count == 0 and len(m.history) == deal)
+        advance(
+            match,
+            rng,
+            lambda m, deal=deal: (
+                m.phase == engine.PLAYING
+                and m.tricks_done == 0
+                and m.trick.count == 0
+                and len(m.history) == deal
+            ),
+        )
         seen.append((match.dealer, match.turn))
         advance(match, rng, lambda m, deal=deal: len(m.history) == deal + 1)
     assert seen == [(0, 1), (1, 2), (2, 0)]
@@ -464,8 +481,9 @@ def test_number_of_deals_R11(count, deals):
     assert match.totals == [sum(d[s] for d in match.history) for s in range(3)]
 
 
-@pytest.mark.parametrize("flag,bit", [(TABLE_ROLLS, 1), (VARIANT, 2), (TABLE_ROLLS | VARIANT, 1),
-                                      (0x80, 7)])
+@pytest.mark.parametrize(
+    "flag,bit", [(TABLE_ROLLS, 1), (VARIANT, 2), (TABLE_ROLLS | VARIANT, 1), (0x80, 7)]
+)
 def test_options_dtt_does_not_read_are_refused(flag, bit):
     # d-TT rolls no die and has no variant: an option it would ignore is refused,
     # so a header never says more than the match does.
@@ -505,8 +523,9 @@ def test_open_play_actions_are_reveals_bids_and_plays():
 
 @pytest.mark.parametrize("seed", range(12))
 def test_open_play_gives_the_same_scores(seed):
-    registered = play_random(new(), random.Random(seed),
-                             heuristic_chooser if seed % 2 else random_chooser)
+    registered = play_random(
+        new(), random.Random(seed), heuristic_chooser if seed % 2 else random_chooser
+    )
     journal = text.open_play_journal(list(registered.journal), 3, 0)
     opened = new(OPEN_PLAY)
     assert opened.replay(journal) == -1
@@ -525,6 +544,7 @@ def test_standings_share_ties():
 
 
 # --- The host side ------------------------------------------------------------------
+
 
 def test_describe():
     assert text.describe(card(S, 1)) == "spades A"
@@ -558,8 +578,16 @@ def test_transcript_reads_the_whole_match():
 
     play_random(match, random.Random(21), heuristic_chooser, on_step)
     joined = "\n".join(lines)
-    for needle in ("deal 1 of 3: seat 0 deals", "deal 3 of 3: seat 2 deals", "face up:",
-                   "draft 1, pick 1:", "draft 2, pick 6:", "bids: seat 0",
-                   "trick 12: seat", "deal 3 scored", "the match is over"):
+    for needle in (
+        "deal 1 of 3: seat 0 deals",
+        "deal 3 of 3: seat 2 deals",
+        "face up:",
+        "draft 1, pick 1:",
+        "draft 2, pick 6:",
+        "bids: seat 0",
+        "trick 12: seat",
+        "deal 3 scored",
+        "the match is over",
+    ):
         assert needle in joined
     assert sum(line.startswith("trick ") for line in lines) == 36

@@ -27,13 +27,13 @@ from sim.play import play
 # per round it scores again, what the rules core's scoring calls make (the
 # figures are those calls' own, measured, at the largest player count):
 PER_ROUND = {
-    "dtwww": 96,      # game_points' list, ranks() inside it and again: 3 lists of 4
-    "walzer": 448,    # round_scores: [0] * 4 for the scores, and per colour (3)
-                      # for the counts and the totals: 7 x 64 B
+    "dtwww": 96,  # game_points' list, ranks() inside it and again: 3 lists of 4
+    "walzer": 448,  # round_scores: [0] * 4 for the scores, and per colour (3)
+    # for the counts and the totals: 7 x 64 B
     "dicefull": 160,  # award's [0] * 5 and met_by's seats, met_by again
-    "dtt": 272,       # deal_scores: the makers, and standing_award's [0] * 3
-                      # or one_made's / two_made's comprehension
-    "nokosu": 160,    # round_scores: a comprehension over 5 seats, its closure
+    "dtt": 272,  # deal_scores: the makers, and standing_award's [0] * 3
+    # or one_made's / two_made's comprehension
+    "nokosu": 160,  # round_scores: a comprehension over 5 seats, its closure
 }
 # Once anything is scored: history's items past 4 rounds, and the rules
 # core's list of leaders or winners when the refold reaches the match's end.
@@ -80,6 +80,7 @@ def points(game, players, journal):
 
 # -- CPython: undo(count) ---------------------------------------------------------
 
+
 def counting_class(game):
     """The game's match class, counting the resets and applies of a fold."""
     base = type(new_match(game, 3))
@@ -113,7 +114,7 @@ def test_undo_of_a_count_is_that_many_undos_in_one_fold(game):
             cls.resets = cls.applies = 0
             assert many.undo(count) == OK
             assert (cls.resets, cls.applies) == (1, end - count)
-            assert many.journal == single.journal == journal[:end - count]
+            assert many.journal == single.journal == journal[: end - count]
             assert snapshot(many) == snapshot(single)
 
 
@@ -186,7 +187,7 @@ def check():
         m2.submit(a)
     print(len(m.journal), one, one_rounds, three, three_rounds, same)
 """
-CHUNK = 40      # actions per part: the list literal is compiled on the heap
+CHUNK = 40  # actions per part: the list literal is compiled on the heap
 
 
 def heap_script(game, players, journal, ends):
@@ -194,7 +195,7 @@ def heap_script(game, players, journal, ends):
     done = 0
     for end in ends:
         while done < end:
-            chunk = journal[done:min(done + CHUNK, end)]
+            chunk = journal[done : min(done + CHUNK, end)]
             parts.append("for a in %r:\n    m.submit(a)\n    m2.submit(a)" % (chunk,))
             done += len(chunk)
         parts.append("check()")
@@ -207,28 +208,32 @@ def test_undo_allocates_only_what_scoring_makes_under_micropython(game):
     players, journal = longest_journal(game)
     ends = points(game, players, journal)
     out = mpy_wasm.run(heap_script(game, players, journal, ends)).split()
-    rows = [out[i:i + 6] for i in range(0, len(out), 6)]
+    rows = [out[i : i + 6] for i in range(0, len(out), 6)]
     assert [int(r[0]) for r in rows] == ends
     for end, one, one_rounds, three, three_rounds, same in rows:
         assert same == "True", end
         assert int(one) <= undo_bound(game, int(one_rounds)), (end, one, one_rounds)
         assert int(three) <= undo_bound(game, int(three_rounds)), (end, three, three_rounds)
-    assert rows[0][1:5] == ["0", "0", "0", "0"]              # early: nothing at all
-    assert max(int(r[2]) for r in rows) >= 2                 # late: rounds scored again
+    assert rows[0][1:5] == ["0", "0", "0", "0"]  # early: nothing at all
+    assert max(int(r[2]) for r in rows) >= 2  # late: rounds scored again
 
 
 # -- the board: frames on the C stack ----------------------------------------------------
 
 
-@pytest.mark.parametrize("module,roots", [(game, ("reset",)) for game in GAMES]
-                         + [("engine", ("undo", "fill", "flag", "count_option"))])
+@pytest.mark.parametrize(
+    "module,roots",
+    [(game, ("reset",)) for game in GAMES] + [("engine", ("undo", "fill", "flag", "count_option"))],
+)
 def test_undo_and_every_reset_keep_their_frames_on_the_c_stack(module, roots):
     # A frame over 11 words is taken from the heap at every call on the board
     # (see mpy_frames.py), which gc.mem_alloc in the WebAssembly build cannot see.
     path = source("match", module)
     names, _ = reached(ast.parse(path.read_text()), roots)
     assert set(roots) <= names
-    frames = {name: frame_words(n_state, n_exc)
-              for name, n_state, n_exc in function_frames(path) if name in names}
+    frames = {
+        name: frame_words(n_state, n_exc)
+        for name, n_state, n_exc in function_frames(path)
+        if name in names
+    }
     assert {n: w for n, w in frames.items() if w > C_STACK_FRAME_WORDS} == {}
-

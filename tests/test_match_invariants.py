@@ -53,8 +53,14 @@ def check_refusal(match, legal, rng):
     claimed by a seat not waited on, are refused and change nothing."""
     allowed = {a for actions in legal.values() for a in actions}
     kinds = sorted({kind_of(a) for a in allowed}) or [1]
-    bad = [action(rng.choice(kinds), rng.choice(list(range(match.players)) + [TABLE]),
-                  rng.randrange(0x10000)) for _ in range(3)]
+    bad = [
+        action(
+            rng.choice(kinds),
+            rng.choice(list(range(match.players)) + [TABLE]),
+            rng.randrange(0x10000),
+        )
+        for _ in range(3)
+    ]
     acting = [s for s, actions in legal.items() if actions and s != TABLE]
     idle = [s for s, actions in legal.items() if not actions and s != TABLE]
     if acting and idle:
@@ -105,7 +111,7 @@ def test_random_matches_keep_every_invariant(game, players):
                     check_undo_redo(match, legal, rng)
 
         play_random(match, rng, on_step=on_step)
-        assert match.submit(action(2, 0, 0)) != 0   # nothing is taken after the end
+        assert match.submit(action(2, 0, 0)) != 0  # nothing is taken after the end
         assert len(match.standings()) == players
         assert len(match.totals) == players
         check_replay(match)

@@ -50,6 +50,7 @@ R12 = {3: (9, 1, 10, 3, 12), 4: (10, 2, 13, 3, 14), 5: (8, 1, 16, 3, 11)}
 
 # ------------------------------------------------------------------ helpers
 
+
 def heuristic_chooser(match, seat, legal, rng):
     return text.heuristic(match, seat, legal, rng)
 
@@ -125,8 +126,8 @@ class Recorder:
     def __init__(self, match):
         self.players = match.players
         self.tricks = [0] * match.players
-        self.rounds = []        # (start, bids, tricks, scores by the text)
-        self.leaders = []       # per round: the leader of each trick
+        self.rounds = []  # (start, bids, tricks, scores by the text)
+        self.leaders = []  # per round: the leader of each trick
         self.current_leaders = []
         self.winners_ok = 0
 
@@ -145,11 +146,12 @@ class Recorder:
             self.tc, self.tn = m.trump_colour, m.trump_number
             self.start = m.start
         if kind_of(a) == PLAY and len(m.history) > len(self.rounds):
-            bids = [core.number(k) for k in m.kept]   # black dice show 0
+            bids = [core.number(k) for k in m.kept]  # black dice show 0
             for k in m.kept:
                 assert core.is_die(k)
-            self.rounds.append((self.start, bids, list(self.tricks),
-                                score_by_the_text(bids, self.tricks)))
+            self.rounds.append(
+                (self.start, bids, list(self.tricks), score_by_the_text(bids, self.tricks))
+            )
             self.leaders.append(self.current_leaders)
             self.current_leaders = []
             self.tricks = [0] * self.players
@@ -164,6 +166,7 @@ def recorded_match(players, seed, opts=0, choose=random_chooser):
 
 
 # ------------------------------------------------------------ scores and tricks
+
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_trick_winners_and_round_scores_match_an_independent_computation(players):
@@ -186,6 +189,7 @@ def test_original_example_4_scores_through_the_engine_formula():
 
 # --------------------------------------------------------------- phases
 
+
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_r12_hands_after_the_draft(players):
     cards, drawn, centre, taken, tricks = R12[players]
@@ -203,7 +207,8 @@ def test_r12_hands_after_the_draft(players):
         # every die drawn or rolled into the centre came from the bag
         dice_in_bag = len(core.dice_in_bag(players, m.removed))
         assert len(places.get("bag", [])) == dice_in_bag - players * drawn - centre + sum(
-            1 for s in range(players) for i in m.hand(s) if core.is_black(i))
+            1 for s in range(players) for i in m.hand(s) if core.is_black(i)
+        )
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
@@ -218,8 +223,7 @@ def test_draw_draft_and_lead_order_from_the_start_player(players):
         if k == CHOOSE:
             continue
         if current is None or (k == DEAL and current["plays"] == players * tricks):
-            current = {"cards": 0, "draws": [], "centre": 0, "draft": [], "plays": 0,
-                       "first": None}
+            current = {"cards": 0, "draws": [], "centre": 0, "draft": [], "plays": 0, "first": None}
             rounds.append(current)
         if k == DEAL and not core.is_die(v):
             current["cards"] += 1
@@ -235,13 +239,13 @@ def test_draw_draft_and_lead_order_from_the_start_player(players):
             current["plays"] += 1
     assert len(rounds) == players
     for r, info in enumerate(rounds):
-        start = r % players                     # seat 0 first, then clockwise
+        start = r % players  # seat 0 first, then clockwise
         order = [(start + 1 + i) % players for i in range(players)]
         assert info["cards"] == players * R12[players][0]
         assert info["draws"] == [s for s in order for _ in range(drawn)]
         assert info["centre"] == centre
         assert info["draft"] == order * taken
-        assert info["first"] == start           # the start player leads the first trick
+        assert info["first"] == start  # the start player leads the first trick
         leaders = rec.leaders[r]
         assert leaders[0] == start
         assert rec.rounds[r][0] == start
@@ -271,13 +275,16 @@ def test_rounds_follow_the_player_count_and_the_count_option():
     assert len(m.history) == 5
 
 
-@pytest.mark.parametrize("players,opts,why", [
-    (4, VARIANT, "nokosu has no option bit 2 (it reads the bits in 3)"),
-    (4, OPEN_PLAY | 0x40, "nokosu has no option bit 6 (it reads the bits in 3)"),
-    (3, options(TABLE_ROLLS, 13), "nokosu's length is 1 to 5 (0: the game's own), not 13"),
-    (2, 0, "nokosu is for 3 to 5 players, not 2"),
-    (6, 0, "nokosu is for 3 to 5 players, not 6"),
-])
+@pytest.mark.parametrize(
+    "players,opts,why",
+    [
+        (4, VARIANT, "nokosu has no option bit 2 (it reads the bits in 3)"),
+        (4, OPEN_PLAY | 0x40, "nokosu has no option bit 6 (it reads the bits in 3)"),
+        (3, options(TABLE_ROLLS, 13), "nokosu's length is 1 to 5 (0: the game's own), not 13"),
+        (2, 0, "nokosu is for 3 to 5 players, not 2"),
+        (6, 0, "nokosu is for 3 to 5 players, not 6"),
+    ],
+)
 def test_options_nokosu_does_not_read_are_refused(players, opts, why):
     with pytest.raises(ValueError) as refused:
         engine.new(players, opts)
@@ -301,8 +308,11 @@ def test_three_players_the_table_chooses_the_removed_colour():
     # the removed colour stays out for the whole match: never chosen again
     play_random(m, random.Random(5))
     assert sum(1 for a in m.journal if kind_of(a) == CHOOSE) == 1
-    assert not any(core.colour(value_of(a)) == GREEN for a in m.journal
-                   if kind_of(a) in (DEAL, PICK, ZERO_BID, PLAY))
+    assert not any(
+        core.colour(value_of(a)) == GREEN
+        for a in m.journal
+        if kind_of(a) in (DEAL, PICK, ZERO_BID, PLAY)
+    )
 
 
 @pytest.mark.parametrize("players", (4, 5))
@@ -319,12 +329,12 @@ def test_who_rolls(opts):
     for i, a in rolls:
         drawn = m.journal[i - 1]
         assert kind_of(drawn) == DEAL and core.is_die(value_of(drawn))
-        if seat_of(drawn) == TABLE:                  # the centre: always the table
+        if seat_of(drawn) == TABLE:  # the centre: always the table
             assert seat_of(a) == TABLE
         elif opts & TABLE_ROLLS:
             assert seat_of(a) == TABLE
         else:
-            assert seat_of(a) == seat_of(drawn)      # the drawing seat rolls its die
+            assert seat_of(a) == seat_of(drawn)  # the drawing seat rolls its die
 
 
 def test_a_drawn_die_waits_for_its_roll_then_the_next_draw():
@@ -342,6 +352,7 @@ def test_a_drawn_die_waits_for_its_roll_then_the_next_draw():
 
 # ---------------------------------------------------------------- zero bid
 
+
 def zero_bid_state(players=5, seed=2):
     m, rng = at_phase(players, engine.DRAFTING, seed)
     return m, rng
@@ -358,7 +369,7 @@ def test_zero_bid_takes_a_black_die_and_returns_a_centre_die():
     assert back not in m.centre() and len(m.centre()) == len(centre) - 1
     places = dict(m.places())
     assert len(places["bag"]) == bag + 1
-    assert core.rolled(back, 0) in places["bag"]        # back in the bag, unrolled
+    assert core.rolled(back, 0) in places["bag"]  # back in the bag, unrolled
     assert m.turn == (seat + 1) % 5
 
 
@@ -388,6 +399,7 @@ def test_a_black_die_is_kept_bids_zero_and_is_never_played():
     def zero_first(match, seat, legal, rng):
         zero = [a for a in legal if kind_of(a) == ZERO_BID]
         return zero[0] if zero and seat == 1 else rng.choice(legal)
+
     advance(m, rng, lambda m: m.phase == engine.PLAYING, zero_first)
     black = core.black_die(0)
     assert black in m.hand(1)
@@ -402,6 +414,7 @@ def test_a_black_die_is_kept_bids_zero_and_is_never_played():
 
 
 # --------------------------------------------------------------- standings
+
 
 def test_standings_tie_break_by_the_larger_kept_die_of_the_last_round():
     m = play_random(engine.new(3), random.Random(4))
@@ -427,6 +440,7 @@ def test_standings_follow_totals_then_the_last_kept_die(players):
 
 # ------------------------------------------------------------ refusals
 
+
 def test_refused_after_the_end():
     m = play_random(engine.new(3), random.Random(1))
     assert m.waiting() == 0
@@ -437,23 +451,23 @@ def test_refused_after_the_end():
 
 def test_refused_out_of_turn():
     m = engine.new(3)
-    refused(m, action(CHOOSE, 0, RED), OUT_OF_TURN)         # a seat, not the table
-    refused(m, action(CHOOSE, 5, RED), OUT_OF_TURN)         # no such seat
+    refused(m, action(CHOOSE, 0, RED), OUT_OF_TURN)  # a seat, not the table
+    refused(m, action(CHOOSE, 5, RED), OUT_OF_TURN)  # no such seat
     m, rng = at_phase(4, engine.DEALING, extra=lambda m: m.cards_left[2] == 10)
     card = [a for a in m.legal_actions(TABLE)][0]
     refused(m, action(DEAL, 2, value_of(card)), OUT_OF_TURN)  # seat 2 holds 10 cards
     refused(m, action(DEAL, TABLE, value_of(card)), OUT_OF_TURN)
     m, rng = at_phase(4, engine.DRAWING)
     die = value_of(m.legal_actions(TABLE)[0])
-    refused(m, action(DEAL, 2, die), OUT_OF_TURN)           # seat 1 draws first
+    refused(m, action(DEAL, 2, die), OUT_OF_TURN)  # seat 1 draws first
     assert m.submit(action(DEAL, 1, die)) == OK
-    refused(m, action(ROLL, TABLE, 4), OUT_OF_TURN)         # the seat rolls its die
+    refused(m, action(ROLL, TABLE, 4), OUT_OF_TURN)  # the seat rolls its die
     refused(m, action(ROLL, 2, 4), OUT_OF_TURN)
     m, rng = at_phase(4, engine.DRAWING, opts=TABLE_ROLLS, extra=lambda m: m.pending >= 0)
-    refused(m, action(ROLL, m.turn, 4), OUT_OF_TURN)        # the table rolls
+    refused(m, action(ROLL, m.turn, 4), OUT_OF_TURN)  # the table rolls
     m, rng = at_phase(4, engine.CENTRE)
     die = value_of(m.legal_actions(TABLE)[0])
-    refused(m, action(DEAL, 0, die), OUT_OF_TURN)           # centre dice go to the centre
+    refused(m, action(DEAL, 0, die), OUT_OF_TURN)  # centre dice go to the centre
     m, rng = at_phase(4, engine.DRAFTING)
     refused(m, action(PICK, (m.turn + 1) % 4, m.centre()[0]), OUT_OF_TURN)
     m, rng = at_phase(4, engine.PLAYING)
@@ -479,16 +493,16 @@ def test_refused_wrong_phase():
 def test_refused_unknown_item():
     m = engine.new(3)
     assert m.submit(action(CHOOSE, TABLE, BLUE)) == OK
-    refused(m, action(DEAL, 0, core.card(BLUE, 3)), UNKNOWN_ITEM)    # removed colour
-    refused(m, action(DEAL, 0, core.card(RED, 7)), UNKNOWN_ITEM)     # every 7 removed
-    refused(m, action(DEAL, 0, core.die(RED, 0, 0)), UNKNOWN_ITEM)   # a die in the card deal
-    refused(m, action(DEAL, 0, 0x400), UNKNOWN_ITEM)                  # beyond the encoding
+    refused(m, action(DEAL, 0, core.card(BLUE, 3)), UNKNOWN_ITEM)  # removed colour
+    refused(m, action(DEAL, 0, core.card(RED, 7)), UNKNOWN_ITEM)  # every 7 removed
+    refused(m, action(DEAL, 0, core.die(RED, 0, 0)), UNKNOWN_ITEM)  # a die in the card deal
+    refused(m, action(DEAL, 0, 0x400), UNKNOWN_ITEM)  # beyond the encoding
     refused(m, action(DEAL, 0, core.card(RED, 1) | 0x80), UNKNOWN_ITEM)  # a card with an index
     advance(m, random.Random(1), lambda m: m.phase == engine.DRAWING)
     refused(m, action(DEAL, m.turn, core.die(RED, 4, 0)), UNKNOWN_ITEM)  # 5th die removed
     refused(m, action(DEAL, m.turn, core.die(BLUE, 0, 0)), UNKNOWN_ITEM)
     refused(m, action(DEAL, m.turn, core.card(RED, 1)), UNKNOWN_ITEM)
-    refused(m, action(DEAL, m.turn, core.black_die(0)), UNKNOWN_ITEM)   # never in the bag
+    refused(m, action(DEAL, m.turn, core.black_die(0)), UNKNOWN_ITEM)  # never in the bag
     m, rng = at_phase(5, engine.DRAFTING)
     refused(m, action(PICK, m.turn, core.card(RED, 2)), UNKNOWN_ITEM)
     refused(m, action(ZERO_BID, m.turn, core.black_die(1)), UNKNOWN_ITEM)
@@ -499,13 +513,13 @@ def test_refused_unknown_item():
 def test_refused_already_placed():
     m, rng = at_phase(5, engine.DEALING, extra=lambda m: m.cards_left[0] == 1)
     card = m.hand(0)[0]
-    refused(m, action(DEAL, 1, card), ALREADY_PLACED)                 # dealt twice
+    refused(m, action(DEAL, 1, card), ALREADY_PLACED)  # dealt twice
     m, rng = at_phase(5, engine.DRAWING, extra=lambda m: m.pending < 0 and m.turn == 2)
     held = [i for i in m.hand(1) if core.is_die(i)][0]
     refused(m, action(DEAL, 2, core.rolled(held, 0)), ALREADY_PLACED)  # not in the bag
     m, rng = at_phase(5, engine.DRAFTING, extra=lambda m: m.turn == 3)
     taken = [i for i in m.hand(1) if core.is_die(i) and not core.is_black(i)][-1]
-    refused(m, action(PICK, 3, taken), ALREADY_PLACED)                # not in the centre
+    refused(m, action(PICK, 3, taken), ALREADY_PLACED)  # not in the centre
     refused(m, action(ZERO_BID, 3, taken), ALREADY_PLACED)
 
 
@@ -525,7 +539,7 @@ def test_refused_not_in_hand():
 
 def test_refused_out_of_range():
     m = engine.new(3)
-    refused(m, action(CHOOSE, TABLE, 5), OUT_OF_RANGE)               # not a colour
+    refused(m, action(CHOOSE, TABLE, 5), OUT_OF_RANGE)  # not a colour
     m, rng = at_phase(5, engine.DRAWING, extra=lambda m: m.pending >= 0)
     seat = m.turn
     for v in (0, 7, 100):
@@ -536,7 +550,7 @@ def test_refused_out_of_range():
     m, rng = at_phase(5, engine.DRAFTING)
     shown = m.centre()[0]
     wrong = core.rolled(shown, 1 + core.number(shown) % 6)
-    refused(m, action(PICK, m.turn, wrong), OUT_OF_RANGE)               # not its face
+    refused(m, action(PICK, m.turn, wrong), OUT_OF_RANGE)  # not its face
     m, rng = at_phase(5, engine.PLAYING)
     die = [i for i in m.hand(m.turn) if core.is_die(i) and not core.is_black(i)][0]
     refused(m, action(PLAY, m.turn, core.rolled(die, 1 + core.number(die) % 6)), OUT_OF_RANGE)
@@ -569,8 +583,12 @@ def test_refused_illegal_play_must_follow():
             return False
         led = core.led_colour(m.trick, m.trump_colour, m.trump_number)
         legal = [value_of(a) for a in m.legal_actions(seat)]
-        return (effective(m, item) != led and item not in legal
-                and any(effective(m, i) == led for i in legal))
+        return (
+            effective(m, item) != led
+            and item not in legal
+            and any(effective(m, i) == led for i in legal)
+        )
+
     m, seat, item = find_state(4, off_colour_while_following)
     refused(m, action(PLAY, seat, item), ILLEGAL_PLAY)
 
@@ -579,11 +597,13 @@ def test_refused_illegal_play_the_last_die_is_kept():
     def lone_die(m, seat, item):
         dice = [i for i in m.hand(seat) if core.is_die(i)]
         return dice == [item] and not core.is_black(item) and len(m.hand(seat)) > 1
+
     m, seat, item = find_state(3, lone_die)
     refused(m, action(PLAY, seat, item), ILLEGAL_PLAY)
 
 
 # -------------------------------------------------------------- open play
+
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 @pytest.mark.parametrize("flags", (0, TABLE_ROLLS))
@@ -615,6 +635,7 @@ def test_open_play_keeps_the_waiting_and_legal_invariants(players):
             for seat in list(range(players)) + [TABLE]:
                 assert bool(m.legal_actions(seat)) == (seat in waited)
             assert sorted(m.inventory()) == sorted(m.all_items())
+
         play_random(m, rng, on_step=check)
         assert len(m.history) == players
 
@@ -622,9 +643,9 @@ def test_open_play_keeps_the_waiting_and_legal_invariants(players):
 def test_open_play_refuses_what_the_table_can_disprove():
     m, rng = at_phase(4, engine.PLAYING, opts=OPEN_PLAY)
     seat = m.turn
-    assert all(core.is_die(i) for i in m.hand(seat))           # cards are not scanned
+    assert all(core.is_die(i) for i in m.hand(seat))  # cards are not scanned
     other = (seat + 1) % 4
-    refused(m, action(PLAY, seat, m.hand(other)[0]), NOT_IN_HAND)   # another seat's die
+    refused(m, action(PLAY, seat, m.hand(other)[0]), NOT_IN_HAND)  # another seat's die
     # any card not yet played may be led
     legal = [value_of(a) for a in m.legal_actions(seat)]
     assert sum(1 for i in legal if not core.is_die(i)) == 40
@@ -634,8 +655,11 @@ def test_open_play_refuses_what_the_table_can_disprove():
     assert card
     refused(m, action(PLAY, m.turn, card[0]), NOT_IN_HAND)
     # a seat with no card left: every card is refused
-    advance(m, rng, lambda m: m.phase == engine.PLAYING and m.cards_left[m.turn] == 0
-            and m.trick.count == 0)
+    advance(
+        m,
+        rng,
+        lambda m: m.phase == engine.PLAYING and m.cards_left[m.turn] == 0 and m.trick.count == 0,
+    )
     assert m.phase == engine.PLAYING
     unplayed = [m.item(s) for s in range(40) if m.loc[s] == engine.DECK]
     assert unplayed
@@ -663,8 +687,8 @@ def test_open_play_refuses_what_the_table_can_disprove():
             assert m.submit(rng.choice(m.legal_actions(s))) == OK
         if found:
             seat, off, on = found
-            refused(m, action(PLAY, seat, off), ILLEGAL_PLAY)   # its own die follows
-            assert m.refusal(action(PLAY, seat, on)) == OK      # a card of the led colour
+            refused(m, action(PLAY, seat, off), ILLEGAL_PLAY)  # its own die follows
+            assert m.refusal(action(PLAY, seat, on)) == OK  # a card of the led colour
             return
     raise AssertionError("no state found")
 
@@ -686,8 +710,13 @@ def test_legal_actions_are_exactly_the_accepted_actions(players, opts):
         if key not in seen:
             seen.add(key)
             allowed = {a for s in list(range(players)) + [TABLE] for a in m.legal_actions(s)}
-            accepted = {action(k, s, v) for k in KINDS for s in range(8) for v in values
-                        if m.refusal(action(k, s, v)) == OK}
+            accepted = {
+                action(k, s, v)
+                for k in KINDS
+                for s in range(8)
+                for v in values
+                if m.refusal(action(k, s, v)) == OK
+            }
             assert accepted == allowed
         s = rng.choice(seats_waiting(m))
         assert m.submit(rng.choice(m.legal_actions(s))) == OK
@@ -696,8 +725,10 @@ def test_legal_actions_are_exactly_the_accepted_actions(players, opts):
 
 # -------------------------------------------------------------- transcript
 
+
 def test_transcript_and_heuristic():
     from sim.play import play
+
     out = []
     m = play("nokosu", 3, TABLE_ROLLS, ["heuristic", "random", "heuristic"], 9, out)
     joined = "\n".join(out)

@@ -51,8 +51,8 @@ from dicetable.match.engine import (
 # The state machine's runs and the self-check's shrinking take seconds: make test only.
 pytestmark = pytest.mark.slow
 
-SHORTEST = 2      # lengths (the count option) drawn: 1 to this, so that matches end
-PLAYS = 12        # the most actions one play step takes
+SHORTEST = 2  # lengths (the count option) drawn: 1 to this, so that matches end
+PLAYS = 12  # the most actions one play step takes
 
 
 def match_class(game):
@@ -66,7 +66,7 @@ def match_class(game):
     raise AssertionError("no player count makes a %s match" % game)
 
 
-CLASSES = {game: match_class(game) for game in tuple(GAMES)}   # before any test registers more
+CLASSES = {game: match_class(game) for game in tuple(GAMES)}  # before any test registers more
 
 
 def headers(game):
@@ -76,8 +76,12 @@ def headers(game):
     return st.tuples(
         st.just(game),
         st.integers(cls.MIN_PLAYERS, cls.MAX_PLAYERS),
-        st.builds(options, st.integers(0, 0xFF).map(lambda f: f & cls.OPTIONS),
-                  st.integers(1, min(SHORTEST, cls.MAX_COUNT))))
+        st.builds(
+            options,
+            st.integers(0, 0xFF).map(lambda f: f & cls.OPTIONS),
+            st.integers(1, min(SHORTEST, cls.MAX_COUNT)),
+        ),
+    )
 
 
 HEADERS = {game: headers(game) for game in CLASSES}
@@ -99,7 +103,13 @@ class MatchMachine(RuleBasedStateMachine):
         when = "now" if journal is None else "before this step"
         journal = self.match.journal if journal is None else journal
         return "\n%d action(s) %s: new_match(%r, %d, 0x%x).replay(%s)" % (
-            len(journal), when, self.game, self.players, self.options, hex_words(journal))
+            len(journal),
+            when,
+            self.game,
+            self.players,
+            self.options,
+            hex_words(journal),
+        )
 
     def legal_by_seat(self):
         """Every seat's legal actions, the table (TABLE) last.  Asked once per
@@ -126,8 +136,9 @@ class MatchMachine(RuleBasedStateMachine):
         code = self.match.submit(word)
         assert code != OK, "0x%x was accepted though no seat lists it" % word + self.where()
         same = snapshot(self.match) == before and self.match.journal == journal
-        assert same, (
-            "refusing 0x%x (code %d) changed the match" % (word, code) + self.where(journal))
+        assert same, "refusing 0x%x (code %d) changed the match" % (word, code) + self.where(
+            journal
+        )
 
     # --- making the match --------------------------------------------------------------
 
@@ -166,8 +177,11 @@ class MatchMachine(RuleBasedStateMachine):
             self.check_refused(word)
 
     @precondition(lambda self: not self.match.over())
-    @rule(pick=st.integers(0, 0xFFFF), how=st.sampled_from(("seat", "value", "kind")),
-          other=st.integers(0, 0xFFFF))
+    @rule(
+        pick=st.integers(0, 0xFFFF),
+        how=st.sampled_from(("seat", "value", "kind")),
+        other=st.integers(0, 0xFFFF),
+    )
     def refuse_near_miss(self, pick, how, other):
         """A legal action with its seat, value or kind changed (a word a
         player could well send) is refused unless some seat lists it."""
@@ -197,27 +211,30 @@ class MatchMachine(RuleBasedStateMachine):
         if count < 1 or count > n:
             assert code == NOTHING_TO_UNDO, "undo(%d) gave %d" % (count, code) + self.where()
             same = snapshot(match) == before and match.journal == journal
-            assert same, (
-                "a refused undo(%d) changed the match" % count + self.where(journal))
+            assert same, "a refused undo(%d) changed the match" % count + self.where(journal)
             return
         assert code == OK, "undo(%d) refused (code %d)" % (count, code) + self.where(journal)
-        assert match.journal == journal[:n - count], (
-            "undo(%d) left the journal %s" % (count, hex_words(match.journal))
-            + self.where(journal))
+        assert match.journal == journal[: n - count], "undo(%d) left the journal %s" % (
+            count,
+            hex_words(match.journal),
+        ) + self.where(journal)
         same = snapshot(match) == self.snaps[n - count]
-        assert same, (
-            "undo(%d) did not give the state before the last %d action(s)" % (count, count)
-            + self.where(journal))
-        undone = self.snaps[n - count + 1:]
-        del self.snaps[n - count + 1:]
+        assert same, "undo(%d) did not give the state before the last %d action(s)" % (
+            count,
+            count,
+        ) + self.where(journal)
+        undone = self.snaps[n - count + 1 :]
+        del self.snaps[n - count + 1 :]
         if redo:
-            for a, snap in zip(journal[n - count:], undone, strict=True):
+            for a, snap in zip(journal[n - count :], undone, strict=True):
                 code = match.submit(a)
                 assert code == OK, "0x%x refused again after undo (code %d)" % (a, code) + (
-                    self.where(journal))
+                    self.where(journal)
+                )
                 same = snapshot(match) == snap
-                assert same, (
-                    "0x%x taken again after undo gave another state" % a + self.where(journal))
+                assert same, "0x%x taken again after undo gave another state" % a + self.where(
+                    journal
+                )
                 self.snaps.append(snap)
 
     @rule()
@@ -230,11 +247,9 @@ class MatchMachine(RuleBasedStateMachine):
         again = new_match(*journal_header(data))
         stop = again.replay(journal_actions(data))
         assert stop == -1, "the restore refused action %d" % stop + self.where()
-        assert again.journal == self.match.journal, "the restore's journal differs" + (
-            self.where())
+        assert again.journal == self.match.journal, "the restore's journal differs" + (self.where())
         same = snapshot(again) == snapshot(self.match)
-        assert same, (
-            "the journal folded again gives another state" + self.where())
+        assert same, "the journal folded again gives another state" + self.where()
 
     # --- invariants ----------------------------------------------------------------------
 
@@ -243,17 +258,20 @@ class MatchMachine(RuleBasedStateMachine):
         waited = set(seats_waiting(self.match))
         for seat, actions in self.legal_by_seat().items():
             assert bool(actions) == (seat in waited), (
-                "seat %d: %d legal action(s), waited on: %s" % (
-                    seat, len(actions), sorted(waited)) + self.where())
-            for a in actions if seat != TABLE else ():     # the table deals to seats
+                "seat %d: %d legal action(s), waited on: %s" % (seat, len(actions), sorted(waited))
+                + self.where()
+            )
+            for a in actions if seat != TABLE else ():  # the table deals to seats
                 assert seat_of(a) == seat, (
                     "seat %d lists 0x%x, an action of seat %d" % (seat, a, seat_of(a))
-                    + self.where())
+                    + self.where()
+                )
 
     @invariant()
     def every_item_in_exactly_one_place(self):
         assert sorted(self.match.inventory()) == sorted(self.match.all_items()), (
-            "inventory() is not all_items()" + self.where())
+            "inventory() is not all_items()" + self.where()
+        )
 
     @precondition(lambda self: self.match.over())
     @invariant()
@@ -262,8 +280,7 @@ class MatchMachine(RuleBasedStateMachine):
         assert len(self.match.totals) == self.players, "totals" + self.where()
 
 
-MatchMachine.TestCase.settings = settings(
-    max_examples=60, stateful_step_count=60, deadline=None)
+MatchMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=60, deadline=None)
 TestMatchMachine = MatchMachine.TestCase
 
 
@@ -285,14 +302,16 @@ def undo_without_folding(self, count=1):
     """Drops the journal's last actions but never folds it again."""
     if count < 1 or len(self.journal) < count:
         return NOTHING_TO_UNDO
-    del self.journal[len(self.journal) - count:]
+    del self.journal[len(self.journal) - count :]
     return OK
 
 
 def undo_one_only(real):
     """`real` undo, taking back one action whatever count asks (an off-by-one)."""
+
     def undo(self, count=1):
         return real(self, 1 if 1 <= count <= len(self.journal) else count)
+
     return undo
 
 
@@ -306,10 +325,18 @@ def test_the_machine_catches_a_broken_undo_and_shrinks_it(monkeypatch, broken, a
         else:
             monkeypatch.setattr(cls, "undo", undo_one_only(cls.undo))
     with pytest.raises(AssertionError) as caught:
-        run_state_machine_as_test(OneHeaderMachine, settings=settings(
-            max_examples=200, stateful_step_count=20, deadline=None, database=None,
-            derandomize=True, report_multiple_bugs=False,
-            phases=(Phase.generate, Phase.shrink)))
+        run_state_machine_as_test(
+            OneHeaderMachine,
+            settings=settings(
+                max_examples=200,
+                stateful_step_count=20,
+                deadline=None,
+                database=None,
+                derandomize=True,
+                report_multiple_bugs=False,
+                phases=(Phase.generate, Phase.shrink),
+            ),
+        )
     message = str(caught.value)
     assert "undo(" in message, message
     # Shrunk: the journal before the failing undo holds the actions it takes

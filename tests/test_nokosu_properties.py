@@ -24,6 +24,7 @@ BLACK = K.BLACK
 
 # ------------------------------------------------------------ the components
 
+
 def encode(t):
     kind, colour, number, index = t
     if kind == CARD:
@@ -87,6 +88,7 @@ def core_legal(hand, played, tc, tn):
 
 # ---------------------------------------------------------------- references
 
+
 def ref_legal(hand, played, tc, tn):
     """Black dice never; keep one die (the black one if held); then must-follow
     over what is left."""
@@ -127,8 +129,10 @@ def ref_winner(played, tc, tn):
 
 def ref_scores(bids, tricks):
     missed = sum(1 for b, t in zip(bids, tricks, strict=True) if b != t)
-    return [t + (10 * missed + (10 if b == 0 else 0) if b == t else 0)
-            for b, t in zip(bids, tricks, strict=True)]
+    return [
+        t + (10 * missed + (10 if b == 0 else 0) if b == t else 0)
+        for b, t in zip(bids, tricks, strict=True)
+    ]
 
 
 def ref_standings(totals, last_bids):
@@ -138,6 +142,7 @@ def ref_standings(totals, last_bids):
 
 
 # ------------------------------------------------------------------- legality
+
 
 @pytest.mark.slow
 @settings(max_examples=400, deadline=None)
@@ -195,6 +200,7 @@ def test_a_follower_plays_the_led_colour_whenever_one_is_legal(s):
 
 # ---------------------------------------------------------------- trick result
 
+
 @st.composite
 def tricks(draw):
     pool = draw(st.permutations(components(draw(rolls))))
@@ -221,7 +227,7 @@ def test_the_winner_is_led_colour_or_trump_and_beats_everything_after_it(case):
     assert eff(win, tc, tn) in (led, tc)
     strength = [K.strength(encode(t), led, tc, tn) for t in played]
     assert all(strength[pos] >= s for s in strength[:pos])
-    assert all(strength[pos] > s for s in strength[pos + 1:])
+    assert all(strength[pos] > s for s in strength[pos + 1 :])
 
 
 @pytest.mark.slow
@@ -238,6 +244,7 @@ def test_reordering_the_followers_keeps_the_winning_colour_and_number(case, rnd)
 
 
 # --------------------------------------------------------------------- scoring
+
 
 @pytest.mark.slow
 @settings(max_examples=300, deadline=None)
@@ -271,6 +278,7 @@ def test_encoding_round_trips_in_16_bits(t):
 
 # ------------------------------------------------------- a whole round played
 
+
 def play_round(players, rnd):
     """Set up a round from the R12 table and play it out with random legal plays.
 
@@ -283,8 +291,10 @@ def play_round(players, rnd):
     blacks = K.black_dice()
     rnd.shuffle(cards)
     rnd.shuffle(bag)
-    hands = [cards[i * row[K.SETUP_CARDS_EACH]:(i + 1) * row[K.SETUP_CARDS_EACH]]
-             for i in range(players)]
+    hands = [
+        cards[i * row[K.SETUP_CARDS_EACH] : (i + 1) * row[K.SETUP_CARDS_EACH]]
+        for i in range(players)
+    ]
     for seat in range(players):
         for _ in range(row[K.SETUP_DICE_DRAWN]):
             hands[seat].append(K.rolled(bag.pop(), rnd.randint(1, 6)))
@@ -346,6 +356,7 @@ def test_play_round_is_deterministic_for_a_seed():
 
 # ------------------------------------------------------- the core's own text
 
+
 def test_the_core_has_no_strings_but_docstrings():
     tree = ast.parse(CORE.read_text())
     docstrings = set()
@@ -354,9 +365,13 @@ def test_the_core_has_no_strings_but_docstrings():
             body = node.body
             if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
                 docstrings.add(id(body[0].value))
-    strings = [node.lineno for node in ast.walk(tree)
-               if isinstance(node, ast.Constant) and isinstance(node.value, str)
-               and id(node) not in docstrings]
+    strings = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+    ]
     assert strings == []
 
 
@@ -365,10 +380,11 @@ def test_every_setup_count_comes_from_the_table():
     the built sets."""
     saved = K.SETUP
     try:
-        K.SETUP = tuple(row[:K.SETUP_HIGH_CARD] + (5,) + row[K.SETUP_HIGH_CARD + 1:]
-                        for row in saved)
+        K.SETUP = tuple(
+            row[: K.SETUP_HIGH_CARD] + (5,) + row[K.SETUP_HIGH_CARD + 1 :] for row in saved
+        )
         assert len(K.cards_in_play(5, K.NO_COLOUR)) == 5 * 6
-        K.SETUP = tuple(row[:K.SETUP_DICE_REMOVED] + (2,) for row in saved)
+        K.SETUP = tuple(row[: K.SETUP_DICE_REMOVED] + (2,) for row in saved)
         assert len(K.dice_in_bag(4, K.NO_COLOUR)) == 5 * 3
     finally:
         K.SETUP = saved

@@ -14,8 +14,12 @@ PACKAGE = ROOT / "firmware" / "dicetable"
 # The rules cores and match engines: each game's package (but host.py, the
 # simulator's side) and the shared modules.
 CORE = sorted(PACKAGE.glob("games/*/rules.py")) + sorted((PACKAGE / "rules").glob("*.py"))
-PORTABLE = (CORE + sorted(PACKAGE.glob("games/*/match.py"))
-            + sorted(PACKAGE.glob("games/*/data.py")) + sorted((PACKAGE / "match").glob("*.py")))
+PORTABLE = (
+    CORE
+    + sorted(PACKAGE.glob("games/*/match.py"))
+    + sorted(PACKAGE.glob("games/*/data.py"))
+    + sorted((PACKAGE / "match").glob("*.py"))
+)
 PORTABLE_IMPORTS = {"array", "micropython", "dicetable"}
 
 
@@ -50,13 +54,20 @@ def test_no_float_and_no_true_division(path):
 
 @pytest.mark.parametrize("path", PORTABLE, ids=lambda p: p.parent.name + "/" + p.name)
 def test_imports_only_what_micropython_has(path):
-    foreign = [(line, name) for line, name in imported_modules(ast.parse(path.read_text()))
-               if name.split(".")[0] not in PORTABLE_IMPORTS]
+    foreign = [
+        (line, name)
+        for line, name in imported_modules(ast.parse(path.read_text()))
+        if name.split(".")[0] not in PORTABLE_IMPORTS
+    ]
     assert foreign == []
 
 
 def test_the_scan_catches_what_it_forbids():
     source = "a = 1.5\nb = a / 2\nc = 3\nc /= 2\nd = float(c)\n"
     found = sorted(float_or_division(ast.parse(source)))
-    assert found == [(1, "float literal 1.5"), (2, "true division"), (4, "true division"),
-                     (5, "float()")]
+    assert found == [
+        (1, "float literal 1.5"),
+        (2, "true division"),
+        (4, "true division"),
+        (5, "float()"),
+    ]

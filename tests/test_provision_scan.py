@@ -35,7 +35,7 @@ def test_the_scan_snippet_says_two_none_or_unfitted(table, capsys):
     table[1].place(VTag(b"\x04\x09\x08\x07"))
     assert run_snippet(1, capsys) == ["UID", "two"]
     assert run_snippet(0, capsys) == ["UID", "none"]
-    assert run_snippet(5, capsys) == ["UID", "unfitted"]    # table_config fits seats 0-4
+    assert run_snippet(5, capsys) == ["UID", "unfitted"]  # table_config fits seats 0-4
 
 
 def test_read_one_on_readers_of_a_plain_bus():

@@ -47,8 +47,11 @@ def literals(path):
     text = path.read_text(errors="replace")
     if path.suffix != ".py":
         return text
-    return "\n".join(node.value for node in ast.walk(ast.parse(text))
-                     if isinstance(node, ast.Constant) and isinstance(node.value, str))
+    return "\n".join(
+        node.value
+        for node in ast.walk(ast.parse(text))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    )
 
 
 def source_texts():
@@ -93,8 +96,11 @@ def tables(text):
         line = lines[i]
         if line.startswith("#"):
             section = line.lstrip("#").strip()
-        if line.startswith("|") and i + 1 < len(lines) and re.match(r"^\|[\s:|-]+\|$",
-                                                                    lines[i + 1].strip()):
+        if (
+            line.startswith("|")
+            and i + 1 < len(lines)
+            and re.match(r"^\|[\s:|-]+\|$", lines[i + 1].strip())
+        ):
             header = [h.lower() for h in cells(line)]
             rows = []
             i += 2
@@ -126,8 +132,11 @@ def quoted():
     out, missing = [], []
     for section, header, rows in tables(DOC.read_text()):
         tests = [k for k, h in enumerate(header) if "test" in h]
-        messages = [k for k, h in enumerate(header)
-                    if k not in tests and any(w in h for w in MESSAGE_HEADERS)]
+        messages = [
+            k
+            for k, h in enumerate(header)
+            if k not in tests and any(w in h for w in MESSAGE_HEADERS)
+        ]
         for line, row in rows:
             where = "docs/refusals.md:%d (%s)" % (line, section)
             seen = {"message": 0, "test": 0}
@@ -152,8 +161,11 @@ def quoted():
 def test_every_quoted_message_is_in_the_code():
     texts = source_texts()
     spans, _ = quoted()
-    bad = ["%s: `%s`" % (where, text) for where, kind, text in spans
-           if kind == "message" and (not pieces(text) or produced(text, texts) is None)]
+    bad = [
+        "%s: `%s`" % (where, text)
+        for where, kind, text in spans
+        if kind == "message" and (not pieces(text) or produced(text, texts) is None)
+    ]
     assert not bad, "messages no file under %s produces:\n%s" % (SOURCES, "\n".join(bad))
 
 
@@ -190,10 +202,14 @@ def test_the_engine_and_table_sections_are_checked(section, least):
 
 def test_the_check_finds_what_is_not_in_the_code():
     texts = source_texts()
-    assert produced("journal not resumed: %s; choose a new match", texts) == \
-        "firmware/dicetable/app/resume.py"
-    assert produced("%s is for %d to %d players, not %d", texts) == \
-        "firmware/dicetable/match/engine.py"
+    assert (
+        produced("journal not resumed: %s; choose a new match", texts)
+        == "firmware/dicetable/app/resume.py"
+    )
+    assert (
+        produced("%s is for %d to %d players, not %d", texts)
+        == "firmware/dicetable/match/engine.py"
+    )
     assert produced("journal not resumed: %s; choose an old match", texts) is None
     assert produced("journal not resumed: %s; choose a new match (now)", texts) is None
     assert produced("%s is for %d to %d players, not %d; choose a new match", texts) is None

@@ -38,10 +38,17 @@ def all_test_names():
 
 @pytest.mark.parametrize("ruling", RULINGS)
 def test_every_ruling_is_pinned_by_a_named_case_or_test(ruling):
-    cases = [case[0] for game in GAMES for case in game_module(game).CASES
-             if re.search(r"\b%s\b" % ruling, case[0])]
-    tests = [name for name in all_test_names()
-             if re.search(r"(^|_)%s(_|$)" % ruling, name, re.IGNORECASE)]
+    cases = [
+        case[0]
+        for game in GAMES
+        for case in game_module(game).CASES
+        if re.search(r"\b%s\b" % ruling, case[0])
+    ]
+    tests = [
+        name
+        for name in all_test_names()
+        if re.search(r"(^|_)%s(_|$)" % ruling, name, re.IGNORECASE)
+    ]
     assert cases or tests
 
 

@@ -22,9 +22,13 @@ def test_a_seed_gives_the_same_match(capsys):
 
 
 # Each game with option flags it reads (a flag it does not read is refused).
-FLAGS = {"dtwww": ["--table-rolls"], "walzer": ["--open-play"],
-         "dicefull": ["--table-rolls", "--variant"], "dtt": ["--open-play"],
-         "nokosu": ["--table-rolls"]}
+FLAGS = {
+    "dtwww": ["--table-rolls"],
+    "walzer": ["--open-play"],
+    "dicefull": ["--table-rolls", "--variant"],
+    "dtt": ["--open-play"],
+    "nokosu": ["--table-rolls"],
+}
 
 
 @pytest.mark.parametrize("game", ["dtwww", "walzer", "dicefull", "dtt", "nokosu"])
@@ -43,7 +47,7 @@ def test_a_match_file_with_an_illegal_action_stops_there(capsys, tmp_path):
     run(capsys, "--game", "walzer", "--players", "3", "--seed", "4", "--save", str(path))
     lines = path.read_text().splitlines()
     first_play = next(i for i, line in enumerate(lines) if line.startswith("play "))
-    lines[first_play] = "play 2 " + lines[first_play].split()[2]   # out of turn
+    lines[first_play] = "play 2 " + lines[first_play].split()[2]  # out of turn
     path.write_text("\n".join(lines) + "\n")
     code, out, err = run(capsys, "--replay", str(path))
     assert code == 1
@@ -60,16 +64,19 @@ def test_a_match_file_with_a_bad_line_names_it(capsys, tmp_path):
 
 
 def test_a_batch_summarises_every_seat(capsys):
-    code, out, err = run(capsys, "--game", "dtt", "--matches", "30",
-                         "--bots", "heuristic,random")
+    code, out, err = run(capsys, "--game", "dtt", "--matches", "30", "--bots", "heuristic,random")
     assert code == 0
     assert "30/30 matches" in err
-    rows = [line.split() for line in out.splitlines()
-            if line.split()[1:2] in (["heuristic"], ["random"])]
+    rows = [
+        line.split()
+        for line in out.splitlines()
+        if line.split()[1:2] in (["heuristic"], ["random"])
+    ]
     assert [row[:2] for row in rows] == [["0", "heuristic"], ["1", "random"], ["2", "heuristic"]]
 
 
 def test_a_player_count_the_game_does_not_allow_is_refused(capsys):
     assert main(["--game", "dtt", "--players", "4"]) == 2
     assert capsys.readouterr().err == "python -m sim: error: argument --players: %s\n" % (
-        header_refusal("dtt", 4, 0))
+        header_refusal("dtt", 4, 0)
+    )

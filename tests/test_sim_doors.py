@@ -40,8 +40,10 @@ HEADER = "game walzer\nplayers 3\noptions 0\n"
 
 def files_in(folder):
     """{relative path: bytes} of everything under `folder` (temporary files too)."""
-    return {str(p.relative_to(folder)): p.read_bytes() if p.is_file() else None
-            for p in sorted(folder.rglob("*"))}
+    return {
+        str(p.relative_to(folder)): p.read_bytes() if p.is_file() else None
+        for p in sorted(folder.rglob("*"))
+    }
 
 
 def run_main(capsys, tmp_path, argv, files=None):
@@ -66,73 +68,133 @@ def one_line(err):
 # --- Bad arguments: exit 2, one line, nothing played -------------------------------------
 
 USAGE = [
-    ("length-negative", ["--length", "-1"], "argument --length: '-1' is out of range (0, the "
-     "game's own, to 12)"),
+    (
+        "length-negative",
+        ["--length", "-1"],
+        "argument --length: '-1' is out of range (0, the game's own, to 12)",
+    ),
     ("length-256", ["--length", "256"], "argument --length: '256' is out of range"),
     ("length-1000", ["--length", "1000"], "argument --length: '1000' is out of range"),
     ("length-13", ["--length", "13"], "argument --length: '13' is out of range"),
     ("length-word", ["--length", "abc"], "argument --length: 'abc' is not a whole number"),
     ("matches-0", ["--matches", "0"], "argument --matches: '0' is out of range (1 to 1000000)"),
     ("matches-negative", ["--matches", "-5"], "argument --matches: '-5' is out of range"),
-    ("matches-huge", ["--matches", "1" + "0" * 40], "argument --matches: '1000000000000000000"
-     "00000000000...' is out of range"),
+    (
+        "matches-huge",
+        ["--matches", "1" + "0" * 40],
+        "argument --matches: '100000000000000000000000000000...' is out of range",
+    ),
     ("seed-negative", ["--seed", "-7"], "argument --seed: '-7' is out of range (0 to 4294967295)"),
     ("seed-2-32", ["--seed", "4294967296"], "argument --seed: '4294967296' is out of range"),
     ("seed-unicode-digit", ["--seed", "３"], "argument --seed: '３' is not a whole number"),
     ("seed-superscript", ["--seed", "²"], "argument --seed: '²' is not a whole number"),
     ("seed-float", ["--seed", "1.5"], "argument --seed: '1.5' is not a whole number"),
-    ("seed-missing", ["--seed"], "argument --seed: expected one argument (python -m sim --help "
-     "lists the options)"),
-    ("seeds-past-the-end", ["--seed", "4294967295", "--matches", "2"],
-     "argument --matches: the seeds 4294967295 to 4294967296 go past 4294967295"),
-    ("players-word", ["--players", "abc"], "argument --players: 'abc' is not a whole number (a "
-     "player count, e.g. --players 4)"),
+    (
+        "seed-missing",
+        ["--seed"],
+        "argument --seed: expected one argument (python -m sim --help lists the options)",
+    ),
+    (
+        "seeds-past-the-end",
+        ["--seed", "4294967295", "--matches", "2"],
+        "argument --matches: the seeds 4294967295 to 4294967296 go past 4294967295",
+    ),
+    (
+        "players-word",
+        ["--players", "abc"],
+        "argument --players: 'abc' is not a whole number (a player count, e.g. --players 4)",
+    ),
     ("players-empty", ["--players", ""], "argument --players: '' is not a whole number"),
     ("players-arabic-digit", ["--players", "٣"], "argument --players: '٣' is not a whole number"),
-    ("players-too-many", ["--game", "walzer", "--players", "9"],
-     "argument --players: " + str(header_refusal("walzer", 9, 0))),
-    ("players-negative", ["--game", "walzer", "--players", "-1"],
-     "argument --players: " + str(header_refusal("walzer", -1, 0))),
-    ("players-dtt-4", ["--game", "dtt", "--players", "4"],
-     "argument --players: " + str(header_refusal("dtt", 4, 0))),
+    (
+        "players-too-many",
+        ["--game", "walzer", "--players", "9"],
+        "argument --players: " + str(header_refusal("walzer", 9, 0)),
+    ),
+    (
+        "players-negative",
+        ["--game", "walzer", "--players", "-1"],
+        "argument --players: " + str(header_refusal("walzer", -1, 0)),
+    ),
+    (
+        "players-dtt-4",
+        ["--game", "dtt", "--players", "4"],
+        "argument --players: " + str(header_refusal("dtt", 4, 0)),
+    ),
     ("game-unknown", ["--game", "chess"], "argument --game: " + str(header_refusal("chess", 0, 0))),
     ("game-empty", ["--game", ""], "argument --game: " + str(header_refusal("", 0, 0))),
-    ("open-play-dicefull", ["--game", "dicefull", "--open-play"],
-     "argument --open-play: dicefull has no open play (it takes --table-rolls, --variant)"),
-    ("variant-walzer", ["--game", "walzer", "--variant"],
-     "argument --variant: walzer has no variant (it takes --open-play)"),
-    ("table-rolls-dtt", ["--game", "dtt", "--table-rolls"],
-     "argument --table-rolls: dtt has no table rolls (it takes --open-play)"),
-    ("bots-unknown", ["--bots", "foo"], "argument --bots: no bot 'foo' (bots are random or "
-     "heuristic, comma-separated)"),
+    (
+        "open-play-dicefull",
+        ["--game", "dicefull", "--open-play"],
+        "argument --open-play: dicefull has no open play (it takes --table-rolls, --variant)",
+    ),
+    (
+        "variant-walzer",
+        ["--game", "walzer", "--variant"],
+        "argument --variant: walzer has no variant (it takes --open-play)",
+    ),
+    (
+        "table-rolls-dtt",
+        ["--game", "dtt", "--table-rolls"],
+        "argument --table-rolls: dtt has no table rolls (it takes --open-play)",
+    ),
+    (
+        "bots-unknown",
+        ["--bots", "foo"],
+        "argument --bots: no bot 'foo' (bots are random or heuristic, comma-separated)",
+    ),
     ("bots-empty", ["--bots", ""], "argument --bots: an empty name in ''"),
-    ("bots-trailing-comma", ["--bots", "heuristic,"], "argument --bots: an empty name in "
-     "'heuristic,'"),
-    ("bots-too-many", ["--game", "dtt", "--bots", "random,random,random,random"],
-     "argument --bots: 4 bots for 3 players (one a seat at most, repeated to fill)"),
+    (
+        "bots-trailing-comma",
+        ["--bots", "heuristic,"],
+        "argument --bots: an empty name in 'heuristic,'",
+    ),
+    (
+        "bots-too-many",
+        ["--game", "dtt", "--bots", "random,random,random,random"],
+        "argument --bots: 4 bots for 3 players (one a seat at most, repeated to fill)",
+    ),
     ("human-without-table", ["--human", "0"], "argument --human: only with --table"),
-    ("human-9", ["--table", "--game", "walzer", "--players", "3", "--human", "9"],
-     "argument --human: no seat 9 in a 3-player match (seats 0 to 2, comma-separated"),
+    (
+        "human-9",
+        ["--table", "--game", "walzer", "--players", "3", "--human", "9"],
+        "argument --human: no seat 9 in a 3-player match (seats 0 to 2, comma-separated",
+    ),
     ("human-negative", ["--table", "--human", "-1"], "argument --human: '-1' is not a seat"),
     ("human-empty", ["--table", "--human", ""], "argument --human: no seat given"),
     ("human-word", ["--table", "--human", "abc"], "argument --human: 'abc' is not a seat"),
-    ("human-empty-item", ["--table", "--human", "0,,1"], "argument --human: an empty seat in "
-     "'0,,1'"),
+    (
+        "human-empty-item",
+        ["--table", "--human", "0,,1"],
+        "argument --human: an empty seat in '0,,1'",
+    ),
     ("human-twice", ["--table", "--human", "0,0"], "argument --human: seat 0 twice"),
     ("table-matches", ["--table", "--matches", "2"], "argument --matches: not with --table"),
     ("table-save", ["--table", "--save", "{dir}/x.match"], "argument --save: not with --table"),
-    ("replay-with-game", ["--replay", "{dir}/x.match", "--game", "dtt"],
-     "argument --game: not with --replay (the match file names game, players, options)"),
-    ("replay-with-seed", ["--replay", "{dir}/x.match", "--seed", "3"],
-     "argument --seed: not with --replay"),
+    (
+        "replay-with-game",
+        ["--replay", "{dir}/x.match", "--game", "dtt"],
+        "argument --game: not with --replay (the match file names game, players, options)",
+    ),
+    (
+        "replay-with-seed",
+        ["--replay", "{dir}/x.match", "--seed", "3"],
+        "argument --seed: not with --replay",
+    ),
     ("replay-empty", ["--replay", ""], "argument --replay: an empty file name"),
     ("replay-missing", ["--replay"], "argument --replay: expected one argument"),
     ("save-empty", ["--save", ""], "argument --save: an empty file name"),
-    ("save-matches", ["--matches", "3", "--save", "{dir}/x.match"],
-     "argument --save: not with --matches (a file holds one match)"),
+    (
+        "save-matches",
+        ["--matches", "3", "--save", "{dir}/x.match"],
+        "argument --save: not with --matches (a file holds one match)",
+    ),
     ("force-alone", ["--force"], "argument --force: only with --save"),
-    ("positional", ["walzer"], "unrecognized arguments: walzer (python -m sim --help lists "
-     "the options)"),
+    (
+        "positional",
+        ["walzer"],
+        "unrecognized arguments: walzer (python -m sim --help lists the options)",
+    ),
     ("unknown-option", ["--speed", "3"], "unrecognized arguments: --speed 3"),
     ("ambiguous", ["--t"], "ambiguous option: --t could match --table-rolls, --table"),
 ]
@@ -153,6 +215,7 @@ def test_help_still_works(capsys):
 
 # --- Bad match files: exit 1, 'path:line:column: what (what would be right)' -------------
 
+
 def refusal(game, players, options):
     return str(header_refusal(game, players, options))
 
@@ -160,76 +223,184 @@ def refusal(game, players, options):
 BAD_FILES = [
     ("game-chess", b"game chess\nplayers 3\noptions 0\n", "1:6", refusal("chess", 3, 0)),
     ("game-engine", b"game engine\nplayers 3\noptions 0\n", "1:6", refusal("engine", 3, 0)),
-    ("game-path", b"game ../rules/walzer\nplayers 3\noptions 0\n", "1:6",
-     refusal("../rules/walzer", 3, 0)),
+    (
+        "game-path",
+        b"game ../rules/walzer\nplayers 3\noptions 0\n",
+        "1:6",
+        refusal("../rules/walzer", 3, 0),
+    ),
     ("players-9", b"game walzer\nplayers 9\noptions 0\n", "2:9", refusal("walzer", 9, 0)),
-    ("players-0-dicefull", b"game dicefull\nplayers 0\noptions 0\n", "2:9",
-     refusal("dicefull", 0, 0)),
-    ("players-word", b"game walzer\nplayers abc\noptions 0\n", "2:9",
-     "'abc' is not a number (players is a whole number, e.g. players 4)"),
-    ("players-huge", b"game walzer\nplayers 12345678901\noptions 0\n", "2:9",
-     "'12345678901' is too large"),
-    ("options-word", b"game walzer\nplayers 3\noptions abc\n", "3:9", "'abc' is not a number "
-     "(options is a whole number of option bits, e.g. options 0)"),
-    ("options-open-play-dicefull", b"game dicefull\nplayers 3\noptions 1\n", "3:9",
-     refusal("dicefull", 3, 1)),
-    ("options-length-13", b"game walzer\nplayers 3\noptions 3328\n", "3:9",
-     refusal("walzer", 3, 3328)),
-    ("options-17-bits", b"game walzer\nplayers 3\noptions 65536\n", "3:9",
-     refusal("walzer", 3, 65536)),
-    ("first-problem-first", b"game chess\nfoo 1 2\nplayers 3\n", "1:6",
-     refusal("chess", 3, 0)),
-    ("game-twice", b"game walzer\ngame dtt\nplayers 3\noptions 0\n", "2:1",
-     "a second 'game' line (line 1 gave it; the header names each once)"),
-    ("header-after-actions", (HEADER + "deal 0 19\nplayers 4\n").encode(), "5:1",
-     "a 'players' line after the actions (the header comes before them)"),
+    (
+        "players-0-dicefull",
+        b"game dicefull\nplayers 0\noptions 0\n",
+        "2:9",
+        refusal("dicefull", 0, 0),
+    ),
+    (
+        "players-word",
+        b"game walzer\nplayers abc\noptions 0\n",
+        "2:9",
+        "'abc' is not a number (players is a whole number, e.g. players 4)",
+    ),
+    (
+        "players-huge",
+        b"game walzer\nplayers 12345678901\noptions 0\n",
+        "2:9",
+        "'12345678901' is too large",
+    ),
+    (
+        "options-word",
+        b"game walzer\nplayers 3\noptions abc\n",
+        "3:9",
+        "'abc' is not a number (options is a whole number of option bits, e.g. options 0)",
+    ),
+    (
+        "options-open-play-dicefull",
+        b"game dicefull\nplayers 3\noptions 1\n",
+        "3:9",
+        refusal("dicefull", 3, 1),
+    ),
+    (
+        "options-length-13",
+        b"game walzer\nplayers 3\noptions 3328\n",
+        "3:9",
+        refusal("walzer", 3, 3328),
+    ),
+    (
+        "options-17-bits",
+        b"game walzer\nplayers 3\noptions 65536\n",
+        "3:9",
+        refusal("walzer", 3, 65536),
+    ),
+    ("first-problem-first", b"game chess\nfoo 1 2\nplayers 3\n", "1:6", refusal("chess", 3, 0)),
+    (
+        "game-twice",
+        b"game walzer\ngame dtt\nplayers 3\noptions 0\n",
+        "2:1",
+        "a second 'game' line (line 1 gave it; the header names each once)",
+    ),
+    (
+        "header-after-actions",
+        (HEADER + "deal 0 19\nplayers 4\n").encode(),
+        "5:1",
+        "a 'players' line after the actions (the header comes before them)",
+    ),
     ("header-value-missing", b"game\n", "1:5", "'game' needs a value (e.g. game walzer)"),
-    ("header-extra-word", b"game walzer dtt\n", "1:13",
-     "an extra word 'dtt' (a header line is 'game' and one value)"),
-    ("no-options", b"game walzer\nplayers 3\n", "2:10",
-     "no 'options' line before the end (the header is game, players and options)"),
-    ("action-before-header", b"game walzer\nplayers 3\ndeal 0 1\n", "3:1",
-     "no 'options' line before the first action (the header is game, players and options)"),
-    ("unknown-word", b"foo 1 2\n", "1:1", "'foo' is neither a header line nor an action (the "
-     "header lines are game, players and options; the actions are deal, play, roll,"),
-    ("unknown-kind", (HEADER + "deal 0 19\nfoo 1 2\n").encode(), "5:1",
-     "'foo' is not an action (the actions are deal, play,"),
-    ("upper-case", b"Game walzer\n", "1:1",
-     "'Game' is neither a header line nor an action (words are lower case: 'game')"),
-    ("seat-out-of-range", (HEADER + "deal 3 1\n").encode(), "4:6",
-     "no seat 3 in a 3-player match (seats are 0 to 2, or table)"),
+    (
+        "header-extra-word",
+        b"game walzer dtt\n",
+        "1:13",
+        "an extra word 'dtt' (a header line is 'game' and one value)",
+    ),
+    (
+        "no-options",
+        b"game walzer\nplayers 3\n",
+        "2:10",
+        "no 'options' line before the end (the header is game, players and options)",
+    ),
+    (
+        "action-before-header",
+        b"game walzer\nplayers 3\ndeal 0 1\n",
+        "3:1",
+        "no 'options' line before the first action (the header is game, players and options)",
+    ),
+    (
+        "unknown-word",
+        b"foo 1 2\n",
+        "1:1",
+        "'foo' is neither a header line nor an action (the "
+        "header lines are game, players and options; the actions are deal, play, roll,",
+    ),
+    (
+        "unknown-kind",
+        (HEADER + "deal 0 19\nfoo 1 2\n").encode(),
+        "5:1",
+        "'foo' is not an action (the actions are deal, play,",
+    ),
+    (
+        "upper-case",
+        b"Game walzer\n",
+        "1:1",
+        "'Game' is neither a header line nor an action (words are lower case: 'game')",
+    ),
+    (
+        "seat-out-of-range",
+        (HEADER + "deal 3 1\n").encode(),
+        "4:6",
+        "no seat 3 in a 3-player match (seats are 0 to 2, or table)",
+    ),
     ("seat-7", (HEADER + "deal 7 1\n").encode(), "4:6", "no seat 7 in a 3-player match"),
-    ("seat-word", (HEADER + "deal abc 1\n").encode(), "4:6",
-     "'abc' is not a number (seats are 0 to 2, or table)"),
+    (
+        "seat-word",
+        (HEADER + "deal abc 1\n").encode(),
+        "4:6",
+        "'abc' is not a number (seats are 0 to 2, or table)",
+    ),
     ("seat-negative", (HEADER + "deal -1 1\n").encode(), "4:6", "'-1' is not a number"),
-    ("value-too-large", (HEADER + "deal 0 70000\n").encode(), "4:8",
-     "value 70000 is too large (values are 0 to 65535)"),
-    ("value-arabic-digit", (HEADER + "deal 0 ١\n").encode(), "4:8",
-     "'١' is not a number (values are 0 to 65535)"),
-    ("value-missing", (HEADER + "deal 0\n").encode(), "4:7",
-     "'deal' needs a value (an action is <kind> <seat|table> <value>, e.g. deal 0 19)"),
-    ("seat-and-value-missing", (HEADER + "deal\n").encode(), "4:5",
-     "'deal' needs a seat and a value"),
-    ("extra-word", (HEADER + "deal 0 1 2\n").encode(), "4:10", "an extra word '2' (an action "
-     "is <kind> <seat|table> <value>, e.g. deal 0 19; a comment starts with #)"),
-    ("latin-1", b"game walzer\n# caf\xe9\n", "2:6",
-     "not UTF-8 text (byte 0xe9): another encoding? save the file as UTF-8"),
-    ("utf-16-bom", "game walzer\n".encode("utf-16"), "1:1", "UTF-16 text (save the file as "
-     "UTF-8)"),
+    (
+        "value-too-large",
+        (HEADER + "deal 0 70000\n").encode(),
+        "4:8",
+        "value 70000 is too large (values are 0 to 65535)",
+    ),
+    (
+        "value-arabic-digit",
+        (HEADER + "deal 0 ١\n").encode(),
+        "4:8",
+        "'١' is not a number (values are 0 to 65535)",
+    ),
+    (
+        "value-missing",
+        (HEADER + "deal 0\n").encode(),
+        "4:7",
+        "'deal' needs a value (an action is <kind> <seat|table> <value>, e.g. deal 0 19)",
+    ),
+    (
+        "seat-and-value-missing",
+        (HEADER + "deal\n").encode(),
+        "4:5",
+        "'deal' needs a seat and a value",
+    ),
+    (
+        "extra-word",
+        (HEADER + "deal 0 1 2\n").encode(),
+        "4:10",
+        "an extra word '2' (an action "
+        "is <kind> <seat|table> <value>, e.g. deal 0 19; a comment starts with #)",
+    ),
+    (
+        "latin-1",
+        b"game walzer\n# caf\xe9\n",
+        "2:6",
+        "not UTF-8 text (byte 0xe9): another encoding? save the file as UTF-8",
+    ),
+    ("utf-16-bom", "game walzer\n".encode("utf-16"), "1:1", "UTF-16 text (save the file as UTF-8)"),
     ("utf-16-no-bom", "game walzer\n".encode("utf-16-le"), "1:1", "UTF-16 text"),
-    ("binary", bytes(range(256)), "1:1", "binary data (byte 0x00): is this a journal.bin? use "
-     "python -m host_tools replay"),
-    ("journal-bin", b"DJ\x01\x03" + b"\xff" * 4092, "1:5", "not UTF-8 text (byte 0xff): is this "
-     "a journal.bin? use python -m host_tools replay"),
-    ("escape-code", b"game walzer\x1b[31m\n", "1:12",
-     "a control character U+001B (a match file is plain text)"),
+    (
+        "binary",
+        bytes(range(256)),
+        "1:1",
+        "binary data (byte 0x00): is this a journal.bin? use python -m host_tools replay",
+    ),
+    (
+        "journal-bin",
+        b"DJ\x01\x03" + b"\xff" * 4092,
+        "1:5",
+        "not UTF-8 text (byte 0xff): is this a journal.bin? use python -m host_tools replay",
+    ),
+    (
+        "escape-code",
+        b"game walzer\x1b[31m\n",
+        "1:12",
+        "a control character U+001B (a match file is plain text)",
+    ),
 ]
 
 
-@pytest.mark.parametrize("data, place, message", [c[1:] for c in BAD_FILES],
-                         ids=[c[0] for c in BAD_FILES])
-def test_a_bad_match_file_is_refused_at_its_line_and_column(capsys, tmp_path, data, place,
-                                                            message):
+@pytest.mark.parametrize(
+    "data, place, message", [c[1:] for c in BAD_FILES], ids=[c[0] for c in BAD_FILES]
+)
+def test_a_bad_match_file_is_refused_at_its_line_and_column(capsys, tmp_path, data, place, message):
     path = tmp_path / "x.match"
     status, out, err = run_main(capsys, tmp_path, ["--replay", str(path)], {"x.match": data})
     assert status == 1
@@ -239,15 +410,22 @@ def test_a_bad_match_file_is_refused_at_its_line_and_column(capsys, tmp_path, da
 
 WHOLE_FILE = [
     ("empty", b"", "no match here (a match file starts with game, players and options)"),
-    ("only-comments", b"# nothing\n\n   \n", "no match here (a match file starts with game, "
-     "players and options)"),
-    ("too-large", b"#" * (matchfile.LARGEST + 1), "larger than any match file (at most 1048576 "
-     "bytes)"),
+    (
+        "only-comments",
+        b"# nothing\n\n   \n",
+        "no match here (a match file starts with game, players and options)",
+    ),
+    (
+        "too-large",
+        b"#" * (matchfile.LARGEST + 1),
+        "larger than any match file (at most 1048576 bytes)",
+    ),
 ]
 
 
-@pytest.mark.parametrize("data, message", [c[1:] for c in WHOLE_FILE],
-                         ids=[c[0] for c in WHOLE_FILE])
+@pytest.mark.parametrize(
+    "data, message", [c[1:] for c in WHOLE_FILE], ids=[c[0] for c in WHOLE_FILE]
+)
 def test_a_file_with_no_match_is_refused_as_a_whole(capsys, tmp_path, data, message):
     path = tmp_path / "x.match"
     status, out, err = run_main(capsys, tmp_path, ["--replay", str(path)], {"x.match": data})
@@ -255,26 +433,35 @@ def test_a_file_with_no_match_is_refused_as_a_whole(capsys, tmp_path, data, mess
     assert one_line(err) == "%s%s: %s" % (PREFIX, path, message)
 
 
-def test_a_folder_a_missing_file_and_one_that_cannot_be_read_are_refused(capsys, tmp_path,
-                                                                  monkeypatch):
+def test_a_folder_a_missing_file_and_one_that_cannot_be_read_are_refused(
+    capsys, tmp_path, monkeypatch
+):
     status, _, err = run_main(capsys, tmp_path, ["--replay", str(tmp_path)])
     assert status == 1
-    assert one_line(err) == PREFIX + "%s: a folder, not a match file (python -m host_tools " \
+    assert (
+        one_line(err) == PREFIX + "%s: a folder, not a match file (python -m host_tools "
         "replay reads a backup folder)" % tmp_path
+    )
     status, _, err = run_main(capsys, tmp_path, ["--replay", "{dir}/nope.match"])
     assert status == 1
-    assert one_line(err) == PREFIX + "%s/nope.match: no such file (give a match file, as " \
+    assert (
+        one_line(err) == PREFIX + "%s/nope.match: no such file (give a match file, as "
         "python -m sim --save writes them)" % tmp_path
+    )
 
-    for error, message in [(PermissionError(13, "Permission denied"),     # root reads anything
-                            "not allowed to read it (permission denied)"),
-                           (OSError(5, "Input/output error"),
-                            "cannot read it (Input/output error)")]:
+    for error, message in [
+        (
+            PermissionError(13, "Permission denied"),  # root reads anything
+            "not allowed to read it (permission denied)",
+        ),
+        (OSError(5, "Input/output error"), "cannot read it (Input/output error)"),
+    ]:
+
         def failing(*args, error=error, **kwargs):
             raise error
+
         monkeypatch.setattr(matchfile, "open", failing, raising=False)
-        status, _, err = run_main(capsys, tmp_path, ["--replay", "{dir}/x.match"],
-                                  {"x.match": b""})
+        status, _, err = run_main(capsys, tmp_path, ["--replay", "{dir}/x.match"], {"x.match": b""})
         assert status == 1
         assert one_line(err) == PREFIX + "%s/x.match: %s" % (tmp_path, message)
 
@@ -284,37 +471,58 @@ def test_a_tolerable_file_is_read_as_meant(tmp_path):
     comments after an action change nothing."""
     plain = matchfile.parse(VALID.encode())
     lines = VALID.splitlines()
-    odd = "\ufeff" + "\r\n".join("  " + line.replace(" ", " \t ") + "   # ok"
-                                 if not line.startswith("#") else line for line in lines)
+    odd = "\ufeff" + "\r\n".join(
+        "  " + line.replace(" ", " \t ") + "   # ok" if not line.startswith("#") else line
+        for line in lines
+    )
     assert matchfile.parse(odd.encode()) == plain
     assert matchfile.parse("\r".join(lines).encode()) == plain
-    assert matchfile.parse(VALID.replace("game walzer\n", "").replace(
-        "options 0\n", "options 0\ngame walzer\n\n").encode())[:4] == plain[:4]
+    assert (
+        matchfile.parse(
+            VALID.replace("game walzer\n", "")
+            .replace("options 0\n", "options 0\ngame walzer\n\n")
+            .encode()
+        )[:4]
+        == plain[:4]
+    )
 
 
 def test_an_action_the_rules_refuse_stops_the_replay_at_its_line(capsys, tmp_path):
     lines = VALID.splitlines()
     first_play = next(i for i, line in enumerate(lines) if line.startswith("play "))
-    number = sum(1 for line in lines[:first_play + 1] if line.split()[0] not in (
-        "#", "game", "players", "options"))
+    number = sum(
+        1
+        for line in lines[: first_play + 1]
+        if line.split()[0] not in ("#", "game", "players", "options")
+    )
     lines[first_play] = "play 2 " + lines[first_play].split()[2]
     path = tmp_path / "x.match"
-    status, out, err = run_main(capsys, tmp_path, ["--replay", str(path)],
-                                {"x.match": ("\n".join(lines) + "\n").encode()})
+    status, out, err = run_main(
+        capsys, tmp_path, ["--replay", str(path)], {"x.match": ("\n".join(lines) + "\n").encode()}
+    )
     assert status == 1
-    assert one_line(err) == PREFIX + "%s:%d: action %d, %r, refused: out of turn (the " \
-        "transcript stops before it)" % (path, first_play + 1, number, lines[first_play])
-    assert "the deal is complete" in out             # everything before it stands
+    assert one_line(
+        err
+    ) == PREFIX + "%s:%d: action %d, %r, refused: out of turn (the transcript stops before it)" % (
+        path,
+        first_play + 1,
+        number,
+        lines[first_play],
+    )
+    assert "the deal is complete" in out  # everything before it stands
 
 
 # --- --save: never over a file unless --force, never half a file -------------------------
+
 
 def test_save_refuses_an_existing_file_and_force_replaces_it(capsys, tmp_path):
     argv = ["--game", "walzer", "--players", "3", "--seed", "4", "--save", "{dir}/x.match"]
     status, out, err = run_main(capsys, tmp_path, argv, {"x.match": b"mine\n"})
     assert status == 1 and out == ""
-    assert one_line(err) == PREFIX + "%s/x.match exists (add --force to replace it, or save " \
+    assert (
+        one_line(err) == PREFIX + "%s/x.match exists (add --force to replace it, or save "
         "under another name)" % tmp_path
+    )
     assert main(argv[:-1] + [str(tmp_path / "x.match"), "--force"]) == 0
     assert (tmp_path / "x.match").read_text() == VALID
     assert sorted(os.listdir(tmp_path)) == ["x.match"]
@@ -327,8 +535,10 @@ def test_save_refuses_a_folder_and_a_missing_folder(capsys, tmp_path):
     assert one_line(err) == PREFIX + "%s/d is a folder (give --save a file name)" % tmp_path
     status, _, err = run_main(capsys, tmp_path, ["--save", "{dir}/no/x.match"])
     assert status == 1
-    assert one_line(err) == PREFIX + "no folder %s/no to save x.match in (make it first, or " \
+    assert (
+        one_line(err) == PREFIX + "no folder %s/no to save x.match in (make it first, or "
         "save elsewhere)" % tmp_path
+    )
 
 
 def test_a_file_that_appears_while_playing_is_not_overwritten(tmp_path):
@@ -342,17 +552,21 @@ def test_a_file_that_appears_while_playing_is_not_overwritten(tmp_path):
 def test_a_write_that_fails_says_so(capsys, tmp_path, monkeypatch):
     def full(fd):
         raise OSError(28, "No space left on device")
+
     monkeypatch.setattr(os, "fsync", full)
     status, _, err = run_main(capsys, tmp_path, ["--save", "{dir}/x.match"])
     assert status == 1
-    assert one_line(err) == PREFIX + "cannot write %s/x.match: no space left on device (save " \
+    assert (
+        one_line(err) == PREFIX + "cannot write %s/x.match: no space left on device (save "
         "somewhere you may write)" % tmp_path
+    )
 
 
 @pytest.mark.parametrize("existing", [None, b"mine\n"], ids=["new", "forced-over-a-file"])
 def test_ctrl_c_while_saving_leaves_the_old_file_or_none(capsys, tmp_path, monkeypatch, existing):
     def interrupted(fd):
         raise KeyboardInterrupt
+
     monkeypatch.setattr(os, "fsync", interrupted)
     files = {"x.match": existing} if existing else {}
     status, out, err = run_main(capsys, tmp_path, ["--save", "{dir}/x.match", "--force"], files)
@@ -363,6 +577,7 @@ def test_ctrl_c_while_saving_leaves_the_old_file_or_none(capsys, tmp_path, monke
 
 def test_ctrl_c_during_a_batch_says_how_far_it_got(capsys, tmp_path, monkeypatch):
     import sim.__main__ as cli
+
     played = []
 
     def play_then_stop(*args):
@@ -370,14 +585,17 @@ def test_ctrl_c_during_a_batch_says_how_far_it_got(capsys, tmp_path, monkeypatch
             raise KeyboardInterrupt
         played.append(args)
         return MATCH
+
     monkeypatch.setattr(cli, "play", play_then_stop)
-    status, out, err = run_main(capsys, tmp_path, ["--game", "walzer", "--players", "3",
-                                                   "--matches", "10"])
+    status, out, err = run_main(
+        capsys, tmp_path, ["--game", "walzer", "--players", "3", "--matches", "10"]
+    )
     assert status == 130 and out == ""
     assert err.splitlines()[-1] == "python -m sim: interrupted after 3 of 10 matches (no summary)"
 
 
 # --- The interactive table: one line per bad line, nothing changed ------------------------
+
 
 def table(commands, humans=(0,)):
     out = io.StringIO()
@@ -401,8 +619,11 @@ TYPED = [
     ("action-out-of-range", "99", "no action '99': the list is 0 to 11 (type ? to see it)"),
     ("action-huge", "9" * 50, "no action '99999999999999999999...': the list is 0 to 11"),
     ("action-two-numbers", "3 4", "an action is one number, not '3 4' (type ? for the list)"),
-    ("scan-alone", "scan", "scan takes an item number (items are 0 to 35: type items to list "
-     "them)"),
+    (
+        "scan-alone",
+        "scan",
+        "scan takes an item number (items are 0 to 35: type items to list them)",
+    ),
     ("scan-word", "scan abc", "no item 'abc' (items are 0 to 35: type items to list them)"),
     ("scan-out-of-range", "scan 99999", "no item '99999' (items are 0 to 35"),
     ("scan-two", "scan 1 2", "scan takes one item number, not '1 2'"),
@@ -419,19 +640,23 @@ def test_a_bad_line_at_the_table_gets_one_hint_and_changes_nothing(line, hint):
     s, text = table(line + "\nquit\n")
     assert s.table.match.journal == quiet.table.match.journal
     parts = text.split("seat 0> ")
-    assert len(parts) == 3                             # the prompt before, the one after
+    assert len(parts) == 3  # the prompt before, the one after
     assert parts[1].startswith("  %s" % terminal_text(hint))
-    assert parts[1].count("\n") == 1                   # one line, and no redraw
+    assert parts[1].count("\n") == 1  # one line, and no redraw
 
 
-@pytest.mark.parametrize("line, hint", [
-    ("auto", "nothing for you to do now (wait lets a second pass)"),
-    ("?", "nothing for you to do now (wait lets a second pass)"),
-    ("0", "no action '0': nothing for you to do now (wait lets a second pass)"),
-], ids=["auto", "list", "number"])
+@pytest.mark.parametrize(
+    "line, hint",
+    [
+        ("auto", "nothing for you to do now (wait lets a second pass)"),
+        ("?", "nothing for you to do now (wait lets a second pass)"),
+        ("0", "no action '0': nothing for you to do now (wait lets a second pass)"),
+    ],
+    ids=["auto", "list", "number"],
+)
 def test_asking_for_an_action_when_there_is_none_says_so(line, hint):
     s, _ = table("quit\n")
-    assert s.your_actions(2) == []                     # seat 2's bot has scanned its hand
+    assert s.your_actions(2) == []  # seat 2's bot has scanned its hand
     journal = list(s.table.match.journal)
     out = io.StringIO()
     s.out = out
@@ -444,31 +669,37 @@ def test_end_of_input_and_an_empty_line_end_or_do_nothing():
     quiet, _ = table("quit\n")
     s, text = table("\n\n")
     assert s.table.match.journal == quiet.table.match.journal
-    assert text.endswith("seat 0> \n")                 # Ctrl-D: a newline, and out
+    assert text.endswith("seat 0> \n")  # Ctrl-D: a newline, and out
 
 
 def test_ctrl_c_and_eof_at_the_table_end_cleanly(capsys, tmp_path, monkeypatch):
     class Interrupted(io.StringIO):
         def readline(self, *args):
             raise KeyboardInterrupt
+
     monkeypatch.setattr(sys, "stdin", Interrupted())
-    status, out, err = run_main(capsys, tmp_path, ["--table", "--game", "walzer", "--players",
-                                                   "3"])
+    status, out, err = run_main(capsys, tmp_path, ["--table", "--game", "walzer", "--players", "3"])
     assert status == 130
-    assert one_line(err) == "python -m sim: interrupted (the match at the virtual table is " \
-        "not kept)"
+    assert (
+        one_line(err) == "python -m sim: interrupted (the match at the virtual table is not kept)"
+    )
     assert out.endswith("seat 0> \n")
     monkeypatch.setattr(sys, "stdin", io.StringIO("foo\n"))
-    status, out, err = run_main(capsys, tmp_path, ["--table", "--game", "walzer", "--players",
-                                                   "3"])
+    status, out, err = run_main(capsys, tmp_path, ["--table", "--game", "walzer", "--players", "3"])
     assert status == 0 and err == ""
 
 
 # --- The real command: Ctrl-C, a closed pipe, make ----------------------------------------
 
+
 def command(*argv, **kwargs):
-    return subprocess.Popen([sys.executable, "-m", "sim", *argv], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
+    return subprocess.Popen(
+        [sys.executable, "-m", "sim", *argv],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        **kwargs,
+    )
 
 
 def test_the_command_refuses_with_one_line(tmp_path):
@@ -486,7 +717,7 @@ def test_the_command_refuses_with_one_line(tmp_path):
 @pytest.mark.slow
 def test_ctrl_c_stops_a_batch_with_130_and_one_line():
     p = command("--game", "dtt", "--matches", "1000000", "--seed", "0")
-    time.sleep(1.5)                                    # imports done, matches being played
+    time.sleep(1.5)  # imports done, matches being played
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130 and out == b""
@@ -496,7 +727,7 @@ def test_ctrl_c_stops_a_batch_with_130_and_one_line():
 
 def test_a_closed_pipe_ends_quietly_with_141():
     p = command("--game", "dtwww", "--players", "4")
-    p.stdout.close()                                   # as `| head` does when it has enough
+    p.stdout.close()  # as `| head` does when it has enough
     err = p.stderr.read()
     assert p.wait(timeout=60) == 141
     assert err == b""
@@ -505,21 +736,28 @@ def test_a_closed_pipe_ends_quietly_with_141():
 @pytest.mark.skipif(shutil.which("make") is None, reason="no make")
 def test_make_sim_passes_the_line_on_and_a_closed_pipe_is_no_error():
     env = dict(os.environ, MAKEFLAGS="")
-    make = ["make", "-s", "-o", "deps", "sim"]         # -o deps: no installing from a test
-    p = subprocess.run(make + ["ARGS=--seed -7"], cwd=ROOT, capture_output=True, env=env,
-                       timeout=120)
-    assert p.returncode == 2                           # make's own status for a failed rule
+    make = ["make", "-s", "-o", "deps", "sim"]  # -o deps: no installing from a test
+    p = subprocess.run(
+        make + ["ARGS=--seed -7"], cwd=ROOT, capture_output=True, env=env, timeout=120
+    )
+    assert p.returncode == 2  # make's own status for a failed rule
     lines = p.stderr.decode().splitlines()
     assert lines[0] == PREFIX + "argument --seed: '-7' is out of range (0 to 4294967295)"
-    assert re.match(r"make(\[\d+\])?: \*\*\* \[.*\] Error 2$", lines[1])   # make[1] under make test
-    p = subprocess.Popen(make + ["ARGS=--game dtwww"], cwd=ROOT, env=env,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert re.match(r"make(\[\d+\])?: \*\*\* \[.*\] Error 2$", lines[1])  # make[1] under make test
+    p = subprocess.Popen(
+        make + ["ARGS=--game dtwww"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     p.stdout.close()
     err = p.stderr.read()
     assert p.wait(timeout=120) == 0 and err == b""
 
 
 # --- The reader fuzzed: only MatchFileError, and what it accepts is whole -----------------
+
 
 def check_read(data):
     """parse(data): a MatchFileError or a result a fresh parse and a round trip agree on."""
@@ -535,9 +773,11 @@ def check_read(data):
     return m
 
 
-FUZZ = settings(max_examples=150, deadline=None,
-                suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                       HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 
 
 @FUZZ
@@ -552,9 +792,36 @@ def test_fuzz_random_text(text):
     check_read(text.encode("utf-8", "surrogatepass"))
 
 
-WORDS = st.sampled_from(["game", "players", "options", "deal", "play", "roll", "table",
-                         "walzer", "dicefull", "chess", "#", "0", "1", "2", "3", "7", "19",
-                         "65535", "65536", "-1", "²", "٣", "\t", "\x00", "\xff", "\r"])
+WORDS = st.sampled_from(
+    [
+        "game",
+        "players",
+        "options",
+        "deal",
+        "play",
+        "roll",
+        "table",
+        "walzer",
+        "dicefull",
+        "chess",
+        "#",
+        "0",
+        "1",
+        "2",
+        "3",
+        "7",
+        "19",
+        "65535",
+        "65536",
+        "-1",
+        "²",
+        "٣",
+        "\t",
+        "\x00",
+        "\xff",
+        "\r",
+    ]
+)
 
 
 @st.composite
@@ -577,7 +844,7 @@ def mutated(draw):
         elif op == "insert":
             lines.insert(i, " ".join(draw(st.lists(WORDS, max_size=4))))
         else:
-            lines[i] = lines[i][:draw(st.integers(0, len(lines[i])))]
+            lines[i] = lines[i][: draw(st.integers(0, len(lines[i])))]
         if not lines:
             lines = [""]
     data = "\n".join(lines).encode("utf-8", "surrogatepass")

@@ -17,7 +17,7 @@ def session(commands, game="walzer", players=3):
 
 def test_the_seat_leds_are_drawn_in_colour_and_the_help_lists_the_commands():
     s, text = session("help\nquit\n")
-    assert "\x1b[38;2;" in text                      # 24-bit colour LEDs
+    assert "\x1b[38;2;" in text  # 24-bit colour LEDs
     plain = ANSI.sub("", text)
     assert re.search(r"seat 0 you +[●·]{8}", plain)
     assert re.search(r"seat 1 heuristic +[●·]{8}", plain)
@@ -28,10 +28,10 @@ def test_typing_makes_the_actions_and_the_bots_fill_the_other_seats():
     s, text = session("?\n" + "auto\n" * 12 + "quit\n")
     m = s.table.match
     dealt = [a for a in m.journal if (a >> 20) == 1]
-    assert len(dealt) == 36                          # everyone's 12 cards, the bots' too
+    assert len(dealt) == 36  # everyone's 12 cards, the bots' too
     assert "0  deal" in ANSI.sub("", text)
     passed = [a for a in m.journal if (a >> 20) == 4 and (a >> 16) & 7 != 0]
-    assert len(passed) == 4                          # the bots have passed their two cards
+    assert len(passed) == 4  # the bots have passed their two cards
 
 
 def test_a_tag_that_is_not_yours_is_refused_at_your_seat():

@@ -30,7 +30,7 @@ def table_with_registry(seats=(0, 1, 2, 3, 4)):
 
 
 def start(vt, game, seats):
-    hands.choose_in_menu(vt, vt.table, game, seats)     # every option at its default
+    hands.choose_in_menu(vt, vt.table, game, seats)  # every option at its default
     assert vt.table.mode == "play"
 
 
@@ -53,9 +53,9 @@ def play_to_the_end(vt, seed):
     t = vt.table
     tricks = 0
     while t.mode == "play":
-        while t.trick_show is not None:       # a trick's result shows for a while
+        while t.trick_show is not None:  # a trick's result shows for a while
             vt.wait(100)
-        if t.score_show is not None:          # round scores stay until a button
+        if t.score_show is not None:  # round scores stay until a button
             vt.press(t.lead, OK)
         acts = hands.player_actions(t)
         a = rng.choice(acts)
@@ -65,7 +65,7 @@ def play_to_the_end(vt, seed):
         if kind_of(a) == PLAY and t.match.trick.count == 0:
             tricks += 1
             check_trick(vt)
-        assert vt.leds(CENTRE) == t.leds(CENTRE)   # what the app drew reached the strip
+        assert vt.leds(CENTRE) == t.leds(CENTRE)  # what the app drew reached the strip
     return tricks
 
 
@@ -77,9 +77,9 @@ def check_final(vt):
     for p, place in enumerate(m.standings()):
         assert vt.leds(t.phys[p]) == t.leds(t.phys[p])
         assert "%d. seat %d: %d" % (place, t.phys[p], m.totals[p]) in t.text
-    assert vt.pixels.last_scale == 256    # within the current budget: not dimmed
+    assert vt.pixels.last_scale == 256  # within the current budget: not dimmed
     header, actions, status = vt.storage.load()
-    assert status == 0 and actions[2:] == m.journal   # everything accepted is on flash
+    assert status == 0 and actions[2:] == m.journal  # everything accepted is on flash
 
 
 @pytest.mark.slow
@@ -88,8 +88,8 @@ def test_a_full_dtwww_match_played_with_tags_and_buttons_on_virtual_hardware():
     start(vt, DTWWW, (0, 2, 3))
     t = vt.table
     for s in (0, 2, 3):
-        assert vt.leds(s) == [fr.DIM_CYAN] * WIDTH      # the deal: scan your dice
-    assert vt.leds(1) == [fr.OFF] * WIDTH               # seat 1 does not play
+        assert vt.leds(s) == [fr.DIM_CYAN] * WIDTH  # the deal: scan your dice
+    assert vt.leds(1) == [fr.OFF] * WIDTH  # seat 1 does not play
     assert play_to_the_end(vt, 5) == 27
     check_final(vt)
     assert t.match.players == 3
@@ -99,7 +99,7 @@ def test_a_full_dtwww_match_played_with_tags_and_buttons_on_virtual_hardware():
 def test_a_full_nokosu_match_played_with_tags_and_buttons_on_virtual_hardware():
     vt = table_with_registry()
     start(vt, NOKOSU, (1, 2, 4))
-    assert play_to_the_end(vt, 3) == 3 * 12             # R12: 12 tricks a round for 3
+    assert play_to_the_end(vt, 3) == 3 * 12  # R12: 12 tricks a round for 3
     check_final(vt)
 
 
@@ -133,14 +133,16 @@ def test_refusals_that_come_from_the_hardware_change_nothing():
     # A seat that is not waited on: out of turn, shown at that seat.
     vt.wait(3000)
     a = hands.player_actions(t)[0]
-    hands.make(vt, t, a)                       # a legal deal goes through
+    hands.make(vt, t, a)  # a legal deal goes through
     after = snapshot(t.match)
     seat_1_item = hands.uid_for(DTWWW, t.match.all_items()[-1])
-    vt.scan(1, seat_1_item)                    # seat 1 does not play
+    vt.scan(1, seat_1_item)  # seat 1 does not play
     assert snapshot(t.match) == after
-    assert vt.lines[-1] == "seat 1 refused: %s (seat 1 is not in this match)" % (
-        REFUSAL_NAMES[OUT_OF_TURN])
-    assert vt.leds(1)[0] == fr.ERROR      # one red LED: refusal code 1
+    assert (
+        vt.lines[-1]
+        == "seat 1 refused: %s (seat 1 is not in this match)" % (REFUSAL_NAMES[OUT_OF_TURN])
+    )
+    assert vt.leds(1)[0] == fr.ERROR  # one red LED: refusal code 1
 
 
 @pytest.mark.slow
@@ -153,9 +155,12 @@ def test_the_firmware_runs_a_scripted_match_on_micropython_as_on_cpython(capsys)
         script.step()
         steps += 1
     # One action a part: the test build collects garbage only between parts.
-    on_micropython = mpy_wasm.run(mpy_wasm.parts(
-        ["from sim.hw import scripted\nS = scripted.Script(%r)" % (hands.full_registry(),)]
-        + ["S.step()"] * steps
-        + ["scripted.report(S.vt)"]))
+    on_micropython = mpy_wasm.run(
+        mpy_wasm.parts(
+            ["from sim.hw import scripted\nS = scripted.Script(%r)" % (hands.full_registry(),)]
+            + ["S.step()"] * steps
+            + ["scripted.report(S.vt)"]
+        )
+    )
     assert "mode over" in on_cpython
     assert on_micropython == on_cpython

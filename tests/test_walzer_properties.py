@@ -30,6 +30,7 @@ def make_trick(cards):
 
 # --- References ---------------------------------------------------------------
 
+
 def reference_legal(hand, played):
     """The legal cards of `hand`, in hand order, straight from the rule text."""
     if not played or played[0] in XS:
@@ -46,8 +47,7 @@ def reference_winner(played):
         return xs[0]
     if played[0] not in XS:
         lead = colour_of(played[0])
-        return max((walzer.number(c), i) for i, c in enumerate(played)
-                   if colour_of(c) == lead)[1]
+        return max((walzer.number(c), i) for i, c in enumerate(played) if colour_of(c) == lead)[1]
     numbered = [(walzer.number(c), i) for i, c in enumerate(played) if c not in XS]
     if numbered:
         return max(numbered)[1]  # equal numbers: the larger position, the later card
@@ -83,13 +83,14 @@ def reference_standings(totals, last):
 
 # --- Strategies -----------------------------------------------------------------
 
+
 @st.composite
 def hand_and_trick(draw):
     """A hand of 1-12 cards and the 0-3 cards already played by others."""
     cards = draw(st.permutations(DECK))
     n = draw(st.integers(1, 12))
     k = draw(st.integers(0, 3))
-    return cards[:n], cards[n:n + k]
+    return cards[:n], cards[n : n + k]
 
 
 @st.composite
@@ -98,17 +99,19 @@ def full_trick(draw):
     cards = draw(st.permutations(DECK))
     # Tricks with many X are rare from a shuffled deck; mix them in on purpose.
     xs = draw(st.integers(0, size if size == 3 else 3))
-    chosen = list(XS[:xs]) + [c for c in cards if c not in XS][:size - xs]
+    chosen = list(XS[:xs]) + [c for c in cards if c not in XS][: size - xs]
     return draw(st.permutations(chosen))
 
 
 piles_strategy = st.permutations(DECK).flatmap(
     lambda cards: st.lists(st.integers(0, 3), min_size=36, max_size=36).map(
-        lambda owners: [[c for c, o in zip(cards, owners, strict=True) if o == p]
-                        for p in range(4)]))
+        lambda owners: [[c for c, o in zip(cards, owners, strict=True) if o == p] for p in range(4)]
+    )
+)
 
 
 # --- Follow obligation ------------------------------------------------------------
+
 
 @pytest.mark.slow
 @settings(max_examples=300, deadline=None)
@@ -144,6 +147,7 @@ def test_an_x_in_hand_is_always_legal(case):
 
 # --- Trick result -----------------------------------------------------------------------
 
+
 @pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(full_trick())
@@ -167,11 +171,12 @@ def test_winner_is_an_x_or_a_card_that_may_win(played):
 
 # --- A whole round -------------------------------------------------------------------------
 
+
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from([3, 4]), st.permutations(DECK), st.randoms(use_true_random=False))
 def test_a_random_legal_round(players, cards, rnd):
     size = walzer.hand_size(players)
-    hands = [list(cards[p * size:(p + 1) * size]) for p in range(players)]
+    hands = [list(cards[p * size : (p + 1) * size]) for p in range(players)]
     assert sum(len(h) for h in hands) == 36
     piles = [[] for _ in range(players)]
     trick = Trick(players)
@@ -200,6 +205,7 @@ def test_a_random_legal_round(players, cards, rnd):
 
 
 # --- Scoring ----------------------------------------------------------------------------------
+
 
 @pytest.mark.slow
 @settings(max_examples=200, deadline=None)
@@ -233,11 +239,17 @@ def test_fewest_is_the_smallest_nonzero_count(counts):
 
 # --- Match ------------------------------------------------------------------------------------
 
+
 @pytest.mark.slow
 @settings(max_examples=300, deadline=None)
-@given(st.integers(3, 4).flatmap(lambda n: st.tuples(
-    st.lists(st.integers(0, 8), min_size=n, max_size=n),
-    st.lists(st.integers(0, 4), min_size=n, max_size=n))))
+@given(
+    st.integers(3, 4).flatmap(
+        lambda n: st.tuples(
+            st.lists(st.integers(0, 8), min_size=n, max_size=n),
+            st.lists(st.integers(0, 4), min_size=n, max_size=n),
+        )
+    )
+)
 def test_standings_match_reference(case):
     totals, last = case
     places = walzer.standings(totals, last)

@@ -28,7 +28,7 @@ from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames
 from hal.readers import PERIOD_MS, Readers
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
-FRESH = ("maintenance", "hal.watchdog")     # the Python state a reset drops
+FRESH = ("maintenance", "hal.watchdog")  # the Python state a reset drops
 WATCHDOG_CTRL = 0x40058000
 WATCHDOG_ENABLE = 0x40000000
 HOUR = 3600 * 1000
@@ -56,12 +56,12 @@ class Chip:
 
     def __init__(self):
         self.now = 0
-        self.wdt_ms = None        # the running watchdog's timeout
+        self.wdt_ms = None  # the running watchdog's timeout
         self.fed_at = 0
         self.timers = []
         self.resets = []
         self.button_held = False
-        self.ctrl_c_at = None     # when the maker presses Ctrl-C
+        self.ctrl_c_at = None  # when the maker presses Ctrl-C
 
     def watchdog_running(self):
         return self.wdt_ms is not None
@@ -97,7 +97,7 @@ class Chip:
         class WDT:
             def __init__(self, id=0, timeout=5000):
                 assert id == 0 and timeout <= 8388
-                chip.wdt_ms = timeout          # started, or re-armed if running
+                chip.wdt_ms = timeout  # started, or re-armed if running
                 chip.fed_at = chip.now
 
             def feed(self):
@@ -170,9 +170,9 @@ class Pico:
     def __init__(self, chip):
         self.chip = chip
         self.periods = (5, 20, 100)
-        self.boot_ms = 0          # the table's boot (journal fold) before the tasks
-        self.stops = None         # (task, at): that task stops beating at that time
-        self.stuck = None         # (task, at): that task spins without yielding
+        self.boot_ms = 0  # the table's boot (journal fold) before the tasks
+        self.stops = None  # (task, at): that task stops beating at that time
+        self.stuck = None  # (task, at): that task spins without yielding
         self.crash_at = None
 
     def power_up(self):
@@ -254,9 +254,15 @@ def real_pico(monkeypatch):
     """The Pico with the real hal.board: Pico(chip).power_up() runs main.py's run()."""
     chip = Chip()
     machine = chip.machine()
-    parts = Parts(monkeypatch, wdt=machine.WDT, timer=machine.Timer,
-                  mem32_read=machine.mem32.__getitem__, ticks_ms=lambda: chip.now,
-                  ticks_us=_Spinning(chip), sleep_ms=chip.advance)
+    parts = Parts(
+        monkeypatch,
+        wdt=machine.WDT,
+        timer=machine.Timer,
+        mem32_read=machine.mem32.__getitem__,
+        ticks_ms=lambda: chip.now,
+        ticks_us=_Spinning(chip),
+        sleep_ms=chip.advance,
+    )
     monkeypatch.setattr(asyncio, "sleep_ms", lambda ms: asyncio.sleep(ms / 1000), raising=False)
 
     def loop():
@@ -266,6 +272,7 @@ def real_pico(monkeypatch):
         def report(loop, context):
             if not isinstance(context.get("exception"), KeyboardInterrupt):
                 loop.default_exception_handler(context)
+
         new = _Loop(chip)
         new.set_exception_handler(report)
         return new
@@ -285,6 +292,7 @@ def real_pico(monkeypatch):
 
 def timeout_ms():
     import maintenance
+
     return maintenance.WATCHDOG_MS
 
 
@@ -338,8 +346,9 @@ def test_ctrl_c_hands_the_watchdog_to_a_feeder_until_the_next_reset(pico):
     with pytest.raises(KeyboardInterrupt):
         pico.power_up()
     import maintenance
-    assert maintenance.watchdog_running()         # it cannot be stopped
-    pico.chip.advance(HOUR)                       # the maker at the REPL
+
+    assert maintenance.watchdog_running()  # it cannot be stopped
+    pico.chip.advance(HOUR)  # the maker at the REPL
     assert pico.chip.resets == []
 
 
@@ -349,9 +358,9 @@ def test_boot_keeps_a_running_watchdog_fed_and_the_app_takes_it_back(pico):
     pico.chip.ctrl_c_at = 60 * 1000
     with pytest.raises(KeyboardInterrupt):
         pico.power_up()
-    pico.soft_reset(raw=True)                     # mpremote: boot.py only
+    pico.soft_reset(raw=True)  # mpremote: boot.py only
     pico.chip.advance(HOUR)
-    pico.chip.button_held = True                  # Ctrl-D at the REPL, button held
+    pico.chip.button_held = True  # Ctrl-D at the REPL, button held
     pico.soft_reset()
     pico.chip.advance(HOUR)
     assert pico.chip.resets == [] and pico.chip.watchdog_running()
@@ -374,7 +383,7 @@ def test_ctrl_c_while_the_table_boots_after_a_soft_reset_keeps_it_fed(pico):
     pico.boot_ms = 2 * timeout_ms()
     pico.chip.ctrl_c_at = pico.chip.now + timeout_ms()
     with pytest.raises(KeyboardInterrupt):
-        pico.soft_reset()                         # interrupted before guard() ran
+        pico.soft_reset()  # interrupted before guard() ran
     pico.chip.advance(HOUR)
     assert pico.chip.resets == []
 
@@ -386,12 +395,14 @@ def test_maintenance_mode_never_starts_the_watchdog(pico):
     pico.chip.advance(HOUR)
     assert not pico.chip.watchdog_running() and pico.chip.timers == []
     import maintenance
+
     assert not maintenance.watchdog_running()
 
 
 def test_beat_keeps_its_frame_on_the_c_stack():
-    frames = {name: frame_words(s, e)
-              for name, s, e in function_frames(FIRMWARE / "hal" / "watchdog.py")}
+    frames = {
+        name: frame_words(s, e) for name, s, e in function_frames(FIRMWARE / "hal" / "watchdog.py")
+    }
     assert frames["beat"] <= C_STACK_FRAME_WORDS
 
 
@@ -433,7 +444,7 @@ def test_the_real_board_feeds_the_watchdog_until_ctrl_c_hands_it_over(real_pico)
     # The main loop looked at the readers all along (a look every period).
     looks = real_pico.parts.chips[0].reqa + real_pico.parts.chips[0].wupa
     assert looks >= ctrl_c_at // PERIOD_MS - 1
-    chip.advance(HOUR)                            # the maker at the REPL
+    chip.advance(HOUR)  # the maker at the REPL
     assert chip.resets == []
 
 
@@ -443,7 +454,7 @@ def test_the_real_board_resets_when_its_readers_pass_hangs(real_pico, monkeypatc
     stuck_at = timeout_ms() + 500
 
     def hanging(self, now_ms, emit):
-        while chip.now >= stuck_at:               # a driver that never returns
+        while chip.now >= stuck_at:  # a driver that never returns
             chip.advance(1)
         return service(self, now_ms, emit)
 

@@ -26,7 +26,7 @@ from sim.vboard import VirtualBoard
 
 FIRMWARE = Path(__file__).resolve().parents[1] / "firmware"
 TIMEOUT_MS = 1000
-OUTLAST = 2.5 * TIMEOUT_MS / 1000      # every session lasts this long, in seconds
+OUTLAST = 2.5 * TIMEOUT_MS / 1000  # every session lasts this long, in seconds
 
 # Two tasks and the guard; task 1 stops beating after `passes` passes (-1: never).
 APP = """
@@ -79,7 +79,7 @@ def vboard(tmp_path, firmware):
 def start_app(vb: VirtualBoard, passes: int = -1) -> None:
     """Start the app and leave it running; it has fed the watchdog for a while."""
     with Board(vb.url) as b:
-        assert b.exec(RUNNING).strip() == "False"          # power-up: not started
+        assert b.exec(RUNNING).strip() == "False"  # power-up: not started
         b.exec(APP.format(passes=passes))
     time.sleep(OUTLAST)
 
@@ -94,8 +94,8 @@ def test_the_running_app_feeds_it_and_a_hung_task_resets_the_board(vboard):
     start_app(vboard)
     assert vboard.resets() == 0
     with Board(vboard.url) as b:
-        b.soft_reset()                           # the app stops; boot.py feeds it
-        b.exec(APP.format(passes=10))            # the app again: task 1 hangs
+        b.soft_reset()  # the app stops; boot.py feeds it
+        b.exec(APP.format(passes=10))  # the app again: task 1 hangs
     deadline = time.monotonic() + 10 * TIMEOUT_MS / 1000
     while vboard.resets() == 0 and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -113,7 +113,7 @@ def test_not_reset_during_a_flash(vboard, firmware, tmp_path):
     with Board(vboard.url) as b:
         copied = flash(b, newer, lambda i, n, p: time.sleep(OUTLAST / n))
         assert "hal/storage.mpy" in copied and copied[-1] == "main.py"
-        time.sleep(OUTLAST)                      # after flash's soft reset
+        time.sleep(OUTLAST)  # after flash's soft reset
         assert b.exec("print('still here')").strip() == "still here"
     time.sleep(OUTLAST)
     assert vboard.resets() == 0 and watchdog_running(vboard)

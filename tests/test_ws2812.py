@@ -34,17 +34,23 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 # -- the emulated wire -----------------------------------------------------
 
+
 def emulator_settings(program):
     """The emulator's settings from what asm_pio gives StateMachine: the
     EXECCTRL and SHIFTCTRL fields and the side-set pins (RP2040 datasheet 3.7)."""
     execctrl, shiftctrl, sideset_init = program[3], program[4], program[7]
-    side_pins = 0 if sideset_init is None else (
-        1 if isinstance(sideset_init, int) else len(sideset_init))
-    return dict(wrap_target=(execctrl >> 7) & 0x1F, wrap_top=(execctrl >> 12) & 0x1F,
-                side_set_count=side_pins + ((execctrl >> 30) & 1), side_set_base=0,
-                auto_pull=bool((shiftctrl >> 17) & 1),
-                pull_threshold=((shiftctrl >> 25) & 0x1F) or 32,
-                shift_osr_right=bool((shiftctrl >> 19) & 1))
+    side_pins = (
+        0 if sideset_init is None else (1 if isinstance(sideset_init, int) else len(sideset_init))
+    )
+    return dict(
+        wrap_target=(execctrl >> 7) & 0x1F,
+        wrap_top=(execctrl >> 12) & 0x1F,
+        side_set_count=side_pins + ((execctrl >> 30) & 1),
+        side_set_base=0,
+        auto_pull=bool((shiftctrl >> 17) & 1),
+        pull_threshold=((shiftctrl >> 25) & 0x1F) or 32,
+        shift_osr_right=bool((shiftctrl >> 19) & 1),
+    )
 
 
 def wire_levels(program, feeds, end_cycle):
@@ -57,8 +63,9 @@ def wire_levels(program, feeds, end_cycle):
     state, levels = State(), []
 
     def run_until(state, cycle):
-        for before, after in emulate(opcodes, stop_when=lambda _, s: s.clock >= cycle,
-                                     initial_state=state, **settings):
+        for before, after in emulate(
+            opcodes, stop_when=lambda _, s: s.clock >= cycle, initial_state=state, **settings
+        ):
             levels.extend([after.pin_values & 1] * (after.clock - before.clock))
             state = after
         return state
@@ -115,8 +122,10 @@ def read_wire(levels, freq):
 
 def pack(bits):
     """Bits, MSB first, as bytes (a partial last byte is dropped: a fault)."""
-    return bytes(sum(bit << (7 - k) for k, bit in enumerate(bits[i:i + 8]))
-                 for i in range(0, len(bits) - 7, 8))
+    return bytes(
+        sum(bit << (7 - k) for k, bit in enumerate(bits[i : i + 8]))
+        for i in range(0, len(bits) - 7, 8)
+    )
 
 
 def cycles_of(us, freq):
@@ -124,6 +133,7 @@ def cycles_of(us, freq):
 
 
 # -- the driver on the stand-in rp2 ----------------------------------------
+
 
 class Clock:
     """time.ticks_us as MicroPython has it (wrapping at 2**30), moving on by
@@ -204,30 +214,37 @@ def test_the_stand_in_assembles_as_pioasm_does():
         "    jmp('bitloop')          .side(1)    [T2 - 1]\n"
         "    label('do_zero')\n"
         "    nop()                   .side(0)    [T2 - 1]\n"
-        "    wrap()\n")
+        "    wrap()\n"
+    )
     namespace = {"rp2": rp2}
     exec(source, namespace)
     program = namespace["ws2812"]
     assert list(program[0]) == [0x6221, 0x1123, 0x1400, 0xA442]
     assert emulator_settings(program) == dict(
-        wrap_target=0, wrap_top=3, side_set_count=1, side_set_base=0, auto_pull=True,
-        pull_threshold=24, shift_osr_right=False)
-    assert namespace["rp2"] is rp2                   # the globals are back
+        wrap_target=0,
+        wrap_top=3,
+        side_set_count=1,
+        side_set_base=0,
+        auto_pull=True,
+        pull_threshold=24,
+        shift_osr_right=False,
+    )
+    assert namespace["rp2"] is rp2  # the globals are back
 
 
 def test_the_wire_reader_catches_what_the_leds_would_misread():
-    freq = 16_000_000                                # 62.5 ns a cycle
+    freq = 16_000_000  # 62.5 ns a cycle
     good_zero, good_one = [1] * 6 + [0] * 14, [1] * 13 + [0] * 7
     latch = [0] * cycles_of(300, freq)
     frames, faults = read_wire([0] * 5 + (good_one + good_zero * 7) + latch, freq)
     assert frames == [b"\x80"] and faults == []
-    short_high = [1] * 3 + [0] * 14                  # 187.5 ns: neither a 0 nor a 1
-    long_low = [1] * 13 + [0] * 12                   # a 1 whose low lasts 750 ns
+    short_high = [1] * 3 + [0] * 14  # 187.5 ns: neither a 0 nor a 1
+    long_low = [1] * 13 + [0] * 12  # a 1 whose low lasts 750 ns
     _, faults = read_wire(short_high + good_zero * 5 + long_low + good_zero + latch, freq)
     assert faults == ["bit 0: high 3 cycles", "bit 6: low 12 cycles"]
     _, faults = read_wire(good_zero * 9 + latch, freq)
     assert faults == ["a frame of 9 bits"]
-    _, faults = read_wire(good_one * 8, freq)         # never latched
+    _, faults = read_wire(good_one * 8, freq)  # never latched
     assert faults == ["8 bits never latched"]
 
 
@@ -237,8 +254,7 @@ def test_a_frame_goes_out_grb_msb_first_within_the_datasheet_windows(board):
     strip.buf[:] = grb(FRAME)
     strip.write()
     sm = rp2.machines[0]
-    levels = wire_levels(sm.program, [(0, sm.puts[-1])],
-                         cycles_of(3 * 30 + 300, sm.freq) + 40)
+    levels = wire_levels(sm.program, [(0, sm.puts[-1])], cycles_of(3 * 30 + 300, sm.freq) + 40)
     frames, faults = read_wire(levels, sm.freq)
     assert faults == []
     assert frames == [grb(FRAME)]
@@ -265,9 +281,9 @@ def test_pixels_write_the_limited_frame_through_the_state_machine(board):
     ws2812, rp2, _ = board
     n = 3
     px = Pixels(ws2812.WS2812("pin 7", n), budget_ma=40)
-    frame = bytes([255, 200, 150, 0, 255, 10, 90, 90, 90])   # the app's order: G, R, B
+    frame = bytes([255, 200, 150, 0, 255, 10, 90, 90, 90])  # the app's order: G, R, B
     px.show(frame)
-    assert 0 < px.last_scale < 256                   # over budget: dimmed
+    assert 0 < px.last_scale < 256  # over budget: dimmed
     limited = bytes((v * px.last_scale) >> 8 for v in frame)
     sm = rp2.machines[0]
     assert sm.top_bytes() == limited
@@ -275,7 +291,7 @@ def test_pixels_write_the_limited_frame_through_the_state_machine(board):
     assert read_wire(levels, sm.freq) == ([limited], [])
     px.show(bytes(3 * n))
     assert sm.top_bytes() == bytes(3 * n)
-    assert len(sm.puts) == 2                         # one transfer per frame, no per-LED calls
+    assert len(sm.puts) == 2  # one transfer per frame, no per-LED calls
 
 
 @pytest.mark.parametrize("sm_id, dreq", [(0, 0), (3, 3), (4, 8), (7, 11)])
@@ -303,10 +319,11 @@ def test_a_frame_waits_for_the_previous_one_to_latch(board, monkeypatch):
     strip.buf[:] = bytes([0xFF]) * (3 * n)
     strip.write()
     strip.buf[:] = bytes([0x0F]) * (3 * n)
-    strip.write()                                    # at once: must wait
+    strip.write()  # at once: must wait
     assert times[1] - times[0] >= n * 30 + LATCH_NS // 1000
-    feeds = [(cycles_of(t - times[0], sm.freq), words)
-             for t, words in zip(times, sm.puts, strict=True)]
+    feeds = [
+        (cycles_of(t - times[0], sm.freq), words) for t, words in zip(times, sm.puts, strict=True)
+    ]
     end = feeds[-1][0] + cycles_of(n * 30 + 300, sm.freq) + 40
     frames, faults = read_wire(wire_levels(sm.program, feeds, end), sm.freq)
     assert faults == []
@@ -317,11 +334,11 @@ def test_a_frame_long_after_the_last_goes_at_once(board, monkeypatch):
     ws2812, rp2, clock = board
     strip = ws2812.WS2812("pin 7", 56)
     times = stamp_transfers(monkeypatch, rp2.machines[0], clock)
-    for idle_us in (20_000, (1 << 29) + 5):          # a 20 ms frame; half a ticks period
+    for idle_us in (20_000, (1 << 29) + 5):  # a 20 ms frame; half a ticks period
         clock.now += idle_us
         called = clock.now
         strip.write()
-        assert times[-1] - called <= 2               # the clock read once, then sent
+        assert times[-1] - called <= 2  # the clock read once, then sent
 
 
 def test_write_keeps_its_frame_on_the_c_stack(tmp_path):
@@ -329,10 +346,13 @@ def test_write_keeps_its_frame_on_the_c_stack(tmp_path):
     with_write, without = tmp_path / "a.py", tmp_path / "b.py"
     with_write.write_text("class A:\n    def write(self):\n        pass\n")
     without.write_text("class A:\n    pass\n")
-    (write,) = ({name for name, _, _ in function_frames(with_write)}
-                - {name for name, _, _ in function_frames(without)})
-    frames = {name: frame_words(s, e) for name, s, e in function_frames(ROOT / "firmware" / "hal"
-                                                                         / "ws2812.py")}
+    (write,) = {name for name, _, _ in function_frames(with_write)} - {
+        name for name, _, _ in function_frames(without)
+    }
+    frames = {
+        name: frame_words(s, e)
+        for name, s, e in function_frames(ROOT / "firmware" / "hal" / "ws2812.py")
+    }
     assert frames[write] <= C_STACK_FRAME_WORDS
 
 

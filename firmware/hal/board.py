@@ -55,18 +55,27 @@ class Board:
     """Every driver of the table, and the app they feed."""
 
     def __init__(self):
-        spi = SPI(pins.SPI_ID, baudrate=table_config.SPI_BAUDRATE, sck=Pin(pins.SPI_SCK),
-                  mosi=Pin(pins.SPI_MOSI), miso=Pin(pins.SPI_MISO))
+        spi = SPI(
+            pins.SPI_ID,
+            baudrate=table_config.SPI_BAUDRATE,
+            sck=Pin(pins.SPI_SCK),
+            mosi=Pin(pins.SPI_MOSI),
+            miso=Pin(pins.SPI_MISO),
+        )
         self.readers = Readers(spi, reader_selects(), Pin(pins.READER_RESET, Pin.OUT, value=1))
-        wired = [pins.BUTTONS[s] if s in table_config.seats else None
-                 for s in range(len(pins.BUTTONS))]
+        wired = [
+            pins.BUTTONS[s] if s in table_config.seats else None for s in range(len(pins.BUTTONS))
+        ]
         bits = [gpio for trio in wired if trio is not None for gpio in trio]
         self.buttons = Buttons(input_pins(wired), levels=gpio_levels(), bits=bits)
-        self.pixels = Pixels(WS2812(Pin(pins.NEOPIXEL, Pin.OUT), led_count(table_config)),
-                             table_config.CURRENT_BUDGET_MA)
+        self.pixels = Pixels(
+            WS2812(Pin(pins.NEOPIXEL, Pin.OUT), led_count(table_config)),
+            table_config.CURRENT_BUDGET_MA,
+        )
         self.display = Display(I2C(pins.I2C_ID, sda=Pin(pins.I2C_SDA), scl=Pin(pins.I2C_SCL)))
-        self.table = Table(table_config, board_storage(),
-                           Rng(time.ticks_diff(time.ticks_us(), 0)), log)
+        self.table = Table(
+            table_config, board_storage(), Rng(time.ticks_diff(time.ticks_us(), 0)), log
+        )
 
     async def main(self, dog):
         """Boot the app (its journal folded before the watchdog starts), then the

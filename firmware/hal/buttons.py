@@ -45,6 +45,7 @@ except ImportError:
         """ticks1 - ticks2 with MicroPython's wrap-around at 2**30."""
         return ((ticks1 - ticks2 + 0x20000000) & 0x3FFFFFFF) - 0x20000000
 
+
 from dicetable.app.events import LONG
 
 DEBOUNCE_MS = const(20)
@@ -60,8 +61,9 @@ class Buttons:
     each button in that word, in pins_by_seat order) read them all at once.
     """
 
-    def __init__(self, pins_by_seat, debounce_ms=DEBOUNCE_MS, long_ms=LONG_MS,
-                 levels=None, bits=None):
+    def __init__(
+        self, pins_by_seat, debounce_ms=DEBOUNCE_MS, long_ms=LONG_MS, levels=None, bits=None
+    ):
         pins = []
         seats = []
         first = bytearray(len(pins_by_seat))
@@ -81,16 +83,16 @@ class Buttons:
         self._long = long_ms
         self._levels = self._pin_levels if levels is None else levels
         self._bit = bytes(range(n)) if bits is None else bytes(bits)
-        self._word = -1                # the last word read: -1, nothing yet
-        self._busy = 0                 # buttons whose raw level is not yet debounced
-        self._last = 0                 # ticks of the last poll
-        self._gap = 0                  # ms between the last two polls
-        self._raw = bytearray(n)       # 1 = the pin read pressed at the last poll
-        self._level = bytearray(n)     # 1 = pressed, after debouncing
-        self._since = [0] * n          # ticks of the raw level's last change
-        self._down = [0] * n           # ticks the current press started
-        self._fell = bytearray(n)      # set by the falling-edge interrupt
-        self._flag = bytearray(1)      # some _fell is set
+        self._word = -1  # the last word read: -1, nothing yet
+        self._busy = 0  # buttons whose raw level is not yet debounced
+        self._last = 0  # ticks of the last poll
+        self._gap = 0  # ms between the last two polls
+        self._raw = bytearray(n)  # 1 = the pin read pressed at the last poll
+        self._level = bytearray(n)  # 1 = pressed, after debouncing
+        self._since = [0] * n  # ticks of the raw level's last change
+        self._down = [0] * n  # ticks the current press started
+        self._fell = bytearray(n)  # set by the falling-edge interrupt
+        self._flag = bytearray(1)  # some _fell is set
         for k in range(n):
             p = pins[k]
             if hasattr(p, "irq"):
@@ -104,6 +106,7 @@ class Buttons:
         def handler(pin):
             fell[k] = 1
             flag[0] = 1
+
         return handler
 
     def _pin_levels(self):
@@ -174,17 +177,23 @@ def input_pins(numbers_by_seat):
     """The pins for Buttons on the board: inputs with pull-ups, from a
     pin-map table of (minus, plus, ok) GPIO numbers per seat (None = not wired)."""
     from machine import Pin
+
     seats = []
     for trio in numbers_by_seat:
         if trio is None:
             seats.append(None)
         else:
-            seats.append((Pin(trio[0], Pin.IN, Pin.PULL_UP), Pin(trio[1], Pin.IN, Pin.PULL_UP),
-                          Pin(trio[2], Pin.IN, Pin.PULL_UP)))
+            seats.append(
+                (
+                    Pin(trio[0], Pin.IN, Pin.PULL_UP),
+                    Pin(trio[1], Pin.IN, Pin.PULL_UP),
+                    Pin(trio[2], Pin.IN, Pin.PULL_UP),
+                )
+            )
     return seats
 
 
-SIO_GPIO_IN = const(0xD0000004)    # RP2040 SIO: the level of every GPIO, bit n = GPIO n
+SIO_GPIO_IN = const(0xD0000004)  # RP2040 SIO: the level of every GPIO, bit n = GPIO n
 
 
 def gpio_levels():
@@ -194,5 +203,5 @@ def gpio_levels():
 
     def levels():
         return mem32[SIO_GPIO_IN]
-    return levels
 
+    return levels

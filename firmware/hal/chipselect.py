@@ -56,8 +56,11 @@ def decoder_selects(port, address_gpios, lines, idle, fitted):
         if r not in fitted:
             selects.append(None)
         elif idle == 0:
-            selects.append(ChipSelect(port, GPIO_OUT_SET, _gpio_mask(address_gpios, lines[r]),
-                                      GPIO_OUT_CLR, every))
+            selects.append(
+                ChipSelect(
+                    port, GPIO_OUT_SET, _gpio_mask(address_gpios, lines[r]), GPIO_OUT_CLR, every
+                )
+            )
         else:
             flip = _gpio_mask(address_gpios, lines[r] ^ idle)
             selects.append(ChipSelect(port, GPIO_OUT_XOR, flip, GPIO_OUT_XOR, flip))

@@ -14,26 +14,26 @@ LINES = const(8)
 COLUMNS = const(16)
 _WIDTH = const(128)
 _HEIGHT = const(64)
-_PAGES = const(8)          # 8 rows of pixels per byte: 64 rows are 8 pages
+_PAGES = const(8)  # 8 rows of pixels per byte: 64 rows are 8 pages
 
 # Power-up sequence for a 128x64 panel with its internal charge pump (the
 # common modules).  Sent in one transfer after the control byte 0x00.
 _INIT = (
     b"\x00"
-    b"\xae"              # display off while it is set up
-    b"\x20\x00"          # horizontal addressing: the buffer goes out in one go
-    b"\x40"              # start line 0
-    b"\xa1\xc8"          # column and row order for a module mounted upright
-    b"\xa8\x3f"          # multiplex: 64 rows
-    b"\xd3\x00"          # no vertical offset
-    b"\xda\x12"          # COM pins: alternate, for 64 rows
-    b"\xd5\x80"          # clock divide, oscillator
-    b"\xd9\xf1"          # pre-charge for the internal supply
-    b"\xdb\x30"          # VCOMH deselect level
-    b"\x81\xcf"          # contrast
-    b"\xa4\xa6"          # show the RAM, not inverted
-    b"\x8d\x14"          # charge pump on (no external VCC on these modules)
-    b"\xaf"              # display on
+    b"\xae"  # display off while it is set up
+    b"\x20\x00"  # horizontal addressing: the buffer goes out in one go
+    b"\x40"  # start line 0
+    b"\xa1\xc8"  # column and row order for a module mounted upright
+    b"\xa8\x3f"  # multiplex: 64 rows
+    b"\xd3\x00"  # no vertical offset
+    b"\xda\x12"  # COM pins: alternate, for 64 rows
+    b"\xd5\x80"  # clock divide, oscillator
+    b"\xd9\xf1"  # pre-charge for the internal supply
+    b"\xdb\x30"  # VCOMH deselect level
+    b"\x81\xcf"  # contrast
+    b"\xa4\xa6"  # show the RAM, not inverted
+    b"\x8d\x14"  # charge pump on (no external VCC on these modules)
+    b"\xaf"  # display on
 )
 # Draw into the whole panel: columns 0-127, pages 0-7.
 _WINDOW = b"\x00\x21\x00\x7f\x22\x00\x07"
@@ -60,8 +60,10 @@ class Display:
             if address not in i2c.scan():
                 return
             import framebuf
-            self._fb = framebuf.FrameBuffer(memoryview(self._buf)[1:], _WIDTH, _HEIGHT,
-                                            framebuf.MONO_VLSB)
+
+            self._fb = framebuf.FrameBuffer(
+                memoryview(self._buf)[1:], _WIDTH, _HEIGHT, framebuf.MONO_VLSB
+            )
             i2c.writeto(address, _INIT)
             self.present = True
         except OSError:
@@ -82,7 +84,7 @@ class Display:
             self._i2c.writeto(self._address, _WINDOW)
             self._i2c.writeto(self._address, self._buf)
         except OSError:
-            self.present = False    # unplugged or dead: the table goes on without it
+            self.present = False  # unplugged or dead: the table goes on without it
             return
         self._shown = list(lines)
 

@@ -63,21 +63,37 @@ _ACTION_LIMIT = const(0x1000000)
 
 BLOCK = const(4096)
 PAGE = const(256)
-RECORDS = const(480)        # records in a segment: pages 1-15, 32 a page
-MAX_WORDS = const(4)        # table words a header holds
+RECORDS = const(480)  # records in a segment: pages 1-15, 32 a page
+MAX_WORDS = const(4)  # table words a header holds
 _PER_PAGE = const(32)
 _REC = const(8)
-_COPY_B = const(128)        # offset of the second header copy
+_COPY_B = const(128)  # offset of the second header copy
 _CRC_AT = const(44)
 _MARK = const(252)
-VERSION = const(2)          # of the segment format
+VERSION = const(2)  # of the segment format
 _ERASED = const(-2)
 _FAILS = const(-1)
 _NO_LIMIT = const(0x10000)
 
 # CRC-16/CCITT-FALSE, four bits at a time: a 16-entry table is enough.
-_CRC_TABLE = (0x0000, 0x1021, 0x2042, 0x3063, 0x4084, 0x50A5, 0x60C6, 0x70E7,
-              0x8108, 0x9129, 0xA14A, 0xB16B, 0xC18C, 0xD1AD, 0xE1CE, 0xF1EF)
+_CRC_TABLE = (
+    0x0000,
+    0x1021,
+    0x2042,
+    0x3063,
+    0x4084,
+    0x50A5,
+    0x60C6,
+    0x70E7,
+    0x8108,
+    0x9129,
+    0xA14A,
+    0xB16B,
+    0xC18C,
+    0xD1AD,
+    0xE1CE,
+    0xF1EF,
+)
 
 
 def crc16(data, start, end, crc):
@@ -110,28 +126,28 @@ class Journal:
         self.blocks = list(blocks)
         self.area = area
         n = len(self.blocks)
-        self._seq = [-1] * n        # each segment's header seq; -1: no header checks
+        self._seq = [-1] * n  # each segment's header seq; -1: no header checks
         self._gen = [0] * n
         self._first = [0] * n
         self._need = [0] * n
         self._mark = [False] * n
-        self._page = bytearray(PAGE)    # the page last read
-        self._at = -1                   # which: segment * 16 + page; -1 none
-        self._out = bytearray(b"\xff" * PAGE)   # a page to program: 0xFF but what changes
+        self._page = bytearray(PAGE)  # the page last read
+        self._at = -1  # which: segment * 16 + page; -1 none
+        self._out = bytearray(b"\xff" * PAGE)  # a page to program: 0xFF but what changes
         self._crc = bytearray(12)
         self._known = False
-        self._top = 0               # the highest seq on flash
-        self._cur = -1              # the current generation; -1: none
-        self._segs = []             # its segments, in seq order
+        self._top = 0  # the highest seq on flash
+        self._cur = -1  # the current generation; -1: none
+        self._segs = []  # its segments, in seq order
         self._header = None
         self._words = ()
         self._need_cur = 0
-        self._count = 0             # its records (undos included)
-        self._wseg = -1             # the segment and slot the next record goes to
+        self._count = 0  # its records (undos included)
+        self._wseg = -1  # the segment and slot the next record goes to
         self._wslot = RECORDS
         self._cleared = False
-        self._soiled = False        # self._out holds bytes of a program that failed
-        self._short = False         # the generation _read() last read lacks records
+        self._soiled = False  # self._out holds bytes of a program that failed
+        self._short = False  # the generation _read() last read lacks records
 
     # -- the interface Storage uses ------------------------------------------
 
@@ -255,11 +271,16 @@ class Journal:
         # The offset of a header copy in self._page that checks, or -1.
         page = self._page
         for at in (0, _COPY_B):
-            if (page[at] == 0x44 and page[at + 1] == 0x4A and page[at + 2] == VERSION
-                    and page[at + 3] == seg and get32(page, at + 4) == self.area
-                    and page[at + 24] <= MAX_WORDS
-                    and crc16(page, at, at + _CRC_AT, 0xFFFF)
-                    == page[at + _CRC_AT] | (page[at + _CRC_AT + 1] << 8)):
+            if (
+                page[at] == 0x44
+                and page[at + 1] == 0x4A
+                and page[at + 2] == VERSION
+                and page[at + 3] == seg
+                and get32(page, at + 4) == self.area
+                and page[at + 24] <= MAX_WORDS
+                and crc16(page, at, at + _CRC_AT, 0xFFFF)
+                == page[at + _CRC_AT] | (page[at + _CRC_AT + 1] << 8)
+            ):
                 return at
         return -1
 
@@ -289,7 +310,7 @@ class Journal:
                 break
             n, slot, status = self._read_segment(s, gen, n, limits[j], actions)
             if status == OK and n < limits[j] < _NO_LIMIT:
-                status = CORRUPT            # records missing before the next segment
+                status = CORRUPT  # records missing before the next segment
             if status != OK:
                 break
         self._short = n < need
@@ -340,7 +361,7 @@ class Journal:
         self._at = -1
         self.dev.readblocks(self.blocks[seg], page, 0)
         at = self._copy(seg)
-        self._header = bytes(page[at + 20:at + 24])
+        self._header = bytes(page[at + 20 : at + 24])
         words = []
         for k in range(page[at + 24]):
             words.append(get32(page, at + 28 + 4 * k))
@@ -384,8 +405,10 @@ class Journal:
             return _ERASED
         word = get32(page, at + 4)
         crc = self._crc16_of(gen, n, word)
-        if (page[at] | (page[at + 1] << 8) != crc
-                or page[at + 2] | (page[at + 3] << 8) != crc ^ 0xFFFF):
+        if (
+            page[at] | (page[at + 1] << 8) != crc
+            or page[at + 2] | (page[at + 3] << 8) != crc ^ 0xFFFF
+        ):
             return _FAILS
         return word
 
@@ -492,7 +515,7 @@ class Journal:
         # Copy the live actions to a new generation in free segments, a page
         # at a time; the old generation stays whole until the new one is.
         _, actions, _ = self._read(self._cur)
-        live = actions[len(self._words):]
+        live = actions[len(self._words) :]
         count = len(live)
         gen = self._top + 1
         new = []

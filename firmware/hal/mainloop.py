@@ -48,14 +48,14 @@ import gc
 
 from micropython import const
 
-BUTTON_MS = const(5)     # a press is 20 ms of debounce: four reads at least
-FRAME_MS = const(20)     # the app's animations (blinks, chases) step at 50 Hz
-GC_MS = const(14)        # a gc.collect() on the Pico (issue 9)
-YIELD_MS = const(100)    # asyncio's other tasks run at least this often
-_TICKS_MASK = const(0x3FFFFFFF)     # time.ticks_ms() wraps at 2**30
+BUTTON_MS = const(5)  # a press is 20 ms of debounce: four reads at least
+FRAME_MS = const(20)  # the app's animations (blinks, chases) step at 50 Hz
+GC_MS = const(14)  # a gc.collect() on the Pico (issue 9)
+YIELD_MS = const(100)  # asyncio's other tasks run at least this often
+_TICKS_MASK = const(0x3FFFFFFF)  # time.ticks_ms() wraps at 2**30
 _TICKS_HALF = const(0x20000000)
 
-READERS = const(0)       # task numbers, for the watchdog
+READERS = const(0)  # task numbers, for the watchdog
 BUTTONS = const(1)
 FRAMES = const(2)
 TASKS = const(3)
@@ -71,16 +71,16 @@ class MainLoop:
         self.pixels = pixels
         self.display = display
         self.dog = dog
-        self.shown = -1                 # the frame_version on the LEDs
-        self.displayed = -1             # the frame_version on the display
-        self.garbage = False            # an input was handled since the last collection
-        self.heard = False              # ... since the readers were told what is awaited
+        self.shown = -1  # the frame_version on the LEDs
+        self.displayed = -1  # the frame_version on the display
+        self.garbage = False  # an input was handled since the last collection
+        self.heard = False  # ... since the readers were told what is awaited
         # Bound once: a bound method looked up per pass is an allocation per pass.
         self._on_reader = self._reader_event
         self._on_button = self._button
         self._passes = (self.readers_pass, self.buttons_pass, self.frames_pass)
-        self._due = [0, 0, 0]            # when each pass is due (ms ticks)
-        self._soon = 0                   # the pass due first
+        self._due = [0, 0, 0]  # when each pass is due (ms ticks)
+        self._soon = 0  # the pass due first
 
     def _reader_event(self, event, reader, uid):
         self.garbage = True
@@ -97,7 +97,7 @@ class MainLoop:
         time for it.  ms until the readers want the CPU again."""
         wait = self.readers.service(now_ms, self._on_reader)
         if (self.heard or self.table.frame_version != self.shown) and self._answer(now_ms):
-            wait = 0                    # a new cadence: service() again, to say when
+            wait = 0  # a new cadence: service() again, to say when
         if self.garbage and self.readers.quiet_ms() >= GC_MS:
             self.garbage = False
             gc.collect()
@@ -167,8 +167,9 @@ class MainLoop:
         """due() for ever, sleeping between wakes (the board)."""
         import asyncio
         import time
+
         ticks_ms = time.ticks_ms
-        sleep_ms = time.sleep_ms   # pyright: ignore[reportAttributeAccessIssue]
+        sleep_ms = time.sleep_ms  # pyright: ignore[reportAttributeAccessIssue]
         yielded = ticks_ms()
         self.begin(yielded)
         while True:
@@ -178,7 +179,7 @@ class MainLoop:
                 continue
             if _ms_diff(now, yielded) >= YIELD_MS:
                 yielded = now
-                await asyncio.sleep_ms(wait)   # pyright: ignore[reportAttributeAccessIssue]
+                await asyncio.sleep_ms(wait)  # pyright: ignore[reportAttributeAccessIssue]
             else:
                 sleep_ms(wait)
 

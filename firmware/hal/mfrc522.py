@@ -50,16 +50,16 @@ _VersionReg = const(0x37)
 
 # Commands.
 _SOFT_RESET = const(0x0F)
-_POWER_DOWN = const(0x10)      # CommandReg: reads 1 until the oscillator is up
+_POWER_DOWN = const(0x10)  # CommandReg: reads 1 until the oscillator is up
 
 # Interrupt and error bits.
-_SET = const(0x80)             # Set1: write-only, so a read with it set is no chip
+_SET = const(0x80)  # Set1: write-only, so a read with it set is no chip
 _TIMER_IRQ = const(0x01)
 _IDLE_IRQ = const(0x10)
 _RX_IRQ = const(0x20)
 _COLL_ERR = const(0x08)
-_BAD_FRAME = const(0x17)       # BufferOvfl, CRCErr, ParityErr, ProtocolErr
-_OVER = const(0xB1)            # Set1, RxIRq, IdleIRq, TimerIRq: what ends a frame
+_BAD_FRAME = const(0x17)  # BufferOvfl, CRCErr, ParityErr, ProtocolErr
+_OVER = const(0xB1)  # Set1, RxIRq, IdleIRq, TimerIRq: what ends a frame
 
 # Timer: 13.56 MHz / (2 * 169 + 1) = 40 kHz, 25 us a tick; 12 ticks = 300 us.
 # A tag answers REQA, WUPA, ANTICOLLISION and SELECT 86 or 91 us after the
@@ -68,7 +68,7 @@ _OVER = const(0xB1)            # Set1, RxIRq, IdleIRq, TimerIRq: what ends a fra
 # is three times what a tag takes; the sooner an empty reader's REQA is
 # over, the sooner the look that started it can collect it.
 TIMEOUT_US = const(300)
-_TMODE = const(0x80)           # TAuto: start when a frame is out; prescaler bits 11-8 = 0
+_TMODE = const(0x80)  # TAuto: start when a frame is out; prescaler bits 11-8 = 0
 _TPRESCALER = const(169)
 _TRELOAD = const(11)
 
@@ -86,31 +86,31 @@ _GUARD_RESET = const(6000)
 VERSIONS = (0x91, 0x92, 0x88, 0x12)
 
 # result(), transceive() and read_uid() outcomes besides a length.
-NO_TAG = const(0)              # no reply before the timer ran out
-COLLISION = const(-1)          # tags answered at once (CollErr)
-ERROR = const(-2)              # a garbled or inconsistent reply (the antenna's edge)
-DEAD = const(-3)               # the chip does not answer
-BUSY = const(-4)               # result(): the frame is not over yet
+NO_TAG = const(0)  # no reply before the timer ran out
+COLLISION = const(-1)  # tags answered at once (CollErr)
+ERROR = const(-2)  # a garbled or inconsistent reply (the antenna's edge)
+DEAD = const(-3)  # the chip does not answer
+BUSY = const(-4)  # result(): the frame is not over yet
 
 # ISO/IEC 14443-3 type A.
 _CASCADE_TAG = const(0x88)
 _SAK_CASCADE = const(0x04)
 
 # Fixed transfers: the address byte ((reg << 1) & 0x7E, | 0x80 to read), then data.
-_BITS_7 = b"\x1a\x07"          # BitFramingReg: 7 bits in the last byte, StartSend 0
+_BITS_7 = b"\x1a\x07"  # BitFramingReg: 7 bits in the last byte, StartSend 0
 _BITS_8 = b"\x1a\x00"
-_SEND_7 = b"\x1a\x87"          # ... StartSend
+_SEND_7 = b"\x1a\x87"  # ... StartSend
 _SEND_8 = b"\x1a\x80"
-_TRANSCEIVE = b"\x02\x0c"      # CommandReg: Transceive (restarts it, ends a receiver's wait)
+_TRANSCEIVE = b"\x02\x0c"  # CommandReg: Transceive (restarts it, ends a receiver's wait)
 _TRANSMIT = b"\x02\x04"
-_CLEAR_IRQ = b"\x08\x7f"       # ComIrqReg, Set1 = 0: clear every request bit
-_FLUSH = b"\x14\x80"           # FIFOLevelReg: FlushBuffer
-_CRC_ON = (b"\x24\x80", b"\x26\x80")     # TxModeReg, RxModeReg: 106 kBd, CRC on
+_CLEAR_IRQ = b"\x08\x7f"  # ComIrqReg, Set1 = 0: clear every request bit
+_FLUSH = b"\x14\x80"  # FIFOLevelReg: FlushBuffer
+_CRC_ON = (b"\x24\x80", b"\x26\x80")  # TxModeReg, RxModeReg: 106 kBd, CRC on
 _CRC_OFF = (b"\x24\x00", b"\x26\x00")
-_REQA = b"\x12\x26"            # FIFODataReg burst: the frame
+_REQA = b"\x12\x26"  # FIFODataReg burst: the frame
 _WUPA = b"\x12\x52"
-_ANTICOLL = (b"\x12\x93\x20", b"\x12\x95\x20")   # SEL CL1/CL2, NVB: no UID bit known
-_HLTA = b"\x12\x50\x00\x57\xcd"                  # HLTA and its CRC_A (CRC off)
+_ANTICOLL = (b"\x12\x93\x20", b"\x12\x95\x20")  # SEL CL1/CL2, NVB: no UID bit known
+_HLTA = b"\x12\x50\x00\x57\xcd"  # HLTA and its CRC_A (CRC off)
 _HLTA_CRC_ON = b"\x12\x50\x00"
 # Status: ComIrqReg, ErrorReg, FIFOLevelReg, ControlReg, TModeReg, VersionReg.
 _STATUS = b"\x88\x8c\x94\x98\xd4\xee\x00"
@@ -144,7 +144,7 @@ def _status(s):
         return COLLISION
     n = s[3] & 0x7F
     if s[2] & _BAD_FRAME or n == 0 or s[4] & 0x07:
-        return ERROR                       # garbled, nothing, or a partial byte
+        return ERROR  # garbled, nothing, or a partial byte
     return n
 
 
@@ -164,18 +164,18 @@ class MFRC522:
         self._off = cs.release_bits
         self.version = 0
         self._crc = False
-        self.rx = bytearray(6)             # the last reply, from rx[1] (FIFO burst)
+        self.rx = bytearray(6)  # the last reply, from rx[1] (FIFO burst)
         self._rx1 = bytearray(2)
-        self._s = bytearray(7)             # the last status burst
+        self._s = bytearray(7)  # the last status burst
         self._irq = bytearray(2)
         self._w = bytearray(2)
-        self._sel = bytearray(8)           # FIFO burst of a SELECT: 12h, SEL, 70h, CLn, BCC
+        self._sel = bytearray(8)  # FIFO burst of a SELECT: 12h, SEL, 70h, CLn, BCC
         self._sel[0] = 0x12
-        self._sel[2] = 0x70                # NVB: 7 bytes, the whole cascade level
-        self._uid = self._sel              # identify(): where the UID goes, what is expected
+        self._sel[2] = 0x70  # NVB: 7 bytes, the whole cascade level
+        self._uid = self._sel  # identify(): where the UID goes, what is expected
         self._expect = self._sel
         self._expect_n = 0
-        self._clean = False                # the FIFO is known to be empty
+        self._clean = False  # the FIFO is known to be empty
         # A frame's start: BitFramingReg, Transceive, clear, flush, the frame, StartSend.
         self._frame = [_BITS_8, _TRANSCEIVE, _CLEAR_IRQ, _FLUSH, _FLUSH, _SEND_8]
 
@@ -267,12 +267,12 @@ class MFRC522:
         self.write(_TPrescalerReg, _TPRESCALER)
         self.write(_TReloadRegH, _TRELOAD >> 8)
         self.write(_TReloadRegL, _TRELOAD & 0xFF)
-        self.write(_TxModeReg, 0x00)       # 106 kBd, CRC off until a SELECT
+        self.write(_TxModeReg, 0x00)  # 106 kBd, CRC off until a SELECT
         self.write(_RxModeReg, 0x00)
         self._crc = False
-        self.write(_TxASKReg, 0x40)        # Force100ASK: type A tags need 100 % ASK
-        self.write(_ModeReg, 0x3D)         # CRC preset 6363h, the CRC_A of ISO/IEC 14443-3
-        self.write(_TxControlReg, self.read(_TxControlReg) | 0x03)   # TX1, TX2: field on
+        self.write(_TxASKReg, 0x40)  # Force100ASK: type A tags need 100 % ASK
+        self.write(_ModeReg, 0x3D)  # CRC preset 6363h, the CRC_A of ISO/IEC 14443-3
+        self.write(_TxControlReg, self.read(_TxControlReg) | 0x03)  # TX1, TX2: field on
         return True
 
     def _crc_mode(self, on):
@@ -311,7 +311,7 @@ class MFRC522:
         self._xfer(_STATUS, s)
         port[self._off_at] = self._off
         if s[5] == _TMODE and s[1] & _OVER == _TIMER_IRQ:
-            self._clean = True             # nobody answered (an empty reader's look)
+            self._clean = True  # nobody answered (an empty reader's look)
             return NO_TAG
         return self._outcome(s)
 
@@ -360,7 +360,7 @@ class MFRC522:
         (an unfinished read) to HALT or IDLE; either answers only WUPA or REQA again."""
         self._send(_HALT_SEQ_CRC_ON if self._crc else _HALT_SEQ)
         self.wait()
-        self._clean = True                 # sent: the FIFO gave its bytes to the air
+        self._clean = True  # sent: the FIFO gave its bytes to the air
 
     def _abort(self, status):
         # Tags left READY or ACTIVE by an unfinished read ignore the next

@@ -31,8 +31,8 @@ from micropython import const
 
 from dicetable.app.frames import ORDER as FRAME_ORDER
 
-MA_PER_CHANNEL = const(20)   # mA at channel value 255
-MA_IDLE = const(1)           # mA per LED, dark
+MA_PER_CHANNEL = const(20)  # mA at channel value 255
+MA_IDLE = const(1)  # mA per LED, dark
 
 
 def estimate_ma(frame):
@@ -57,8 +57,11 @@ class Pixels:
             self._buf = buf
             # Per channel R, G, B: its place in the strip's bytes less its
             # place in the frame's (a tuple unpacks without allocating).
-            self._shift = (order[0] - FRAME_ORDER[0], order[1] - FRAME_ORDER[1],
-                           order[2] - FRAME_ORDER[2])
+            self._shift = (
+                order[0] - FRAME_ORDER[0],
+                order[1] - FRAME_ORDER[1],
+                order[2] - FRAME_ORDER[2],
+            )
             self._same = self._shift == (0, 0, 0)
         else:
             self._direct = False
@@ -90,7 +93,7 @@ class Pixels:
         if not self._direct:
             self._set_each(frame)
         elif self.last_scale == 256 and self._same and len(frame) == len(self._buf):
-            self._buf[:] = frame        # one copy in C
+            self._buf[:] = frame  # one copy in C
         else:
             self._fill_channel(frame, FRAME_ORDER[0], self._shift[0])
             self._fill_channel(frame, FRAME_ORDER[1], self._shift[1])
@@ -111,8 +114,11 @@ class Pixels:
         scale = self.last_scale
         r, g, b = FRAME_ORDER
         for i in range(0, self._end, 3):
-            np[i // 3] = ((frame[i + r] * scale) >> 8, (frame[i + g] * scale) >> 8,
-                          (frame[i + b] * scale) >> 8)
+            np[i // 3] = (
+                (frame[i + r] * scale) >> 8,
+                (frame[i + g] * scale) >> 8,
+                (frame[i + b] * scale) >> 8,
+            )
 
     def off(self):
         """All LEDs dark."""

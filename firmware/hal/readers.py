@@ -85,35 +85,35 @@ from hal.mfrc522 import COLLISION, DEAD, ERROR, MFRC522, NO_TAG
 _EMPTY = const(0)
 _ONE = const(1)
 _TWO = const(2)
-_NOISE = const(3)      # seen only: a garbled read
-_FAULT = const(4)      # held only
-_NEW = const(5)        # held only: not initialised yet
+_NOISE = const(3)  # seen only: a garbled read
+_FAULT = const(4)  # held only
+_NEW = const(5)  # held only: not initialised yet
 
 # The frame a reader has in flight (0: none).
-_FIND = const(1)       # REQA, then a full read if answered
+_FIND = const(1)  # REQA, then a full read if answered
 _FIND_WUPA = const(2)  # WUPA, then a full read if answered
-_CHECK = const(3)      # a presence check's REQA
+_CHECK = const(3)  # a presence check's REQA
 _CHECK_WUPA = const(4)  # ... and its WUPA
-_PEEK = const(5)       # a held reader's REQA: only a tag that arrived since answers
-_CONFIRM = const(6)    # WUPA, then a SELECT of the UID seen if answered
+_PEEK = const(5)  # a held reader's REQA: only a tag that arrived since answers
+_CONFIRM = const(6)  # WUPA, then a SELECT of the UID seen if answered
 
 # What a look left to do once every frame of the call has started.
-_READ = const(1)       # a full read of what answered
-_HALT = const(2)       # HLTA after a garbled answer
-_REWAKE = const(3)     # a tag arrived on a held one: both woken, then read
-_SELECT = const(4)     # the UID seen last selected: is that tag still there?
+_READ = const(1)  # a full read of what answered
+_HALT = const(2)  # HLTA after a garbled answer
+_REWAKE = const(3)  # a tag arrived on a held one: both woken, then read
+_SELECT = const(4)  # the UID seen last selected: is that tag still there?
 
-PERIOD_MS = 20         # a look at every reader this often: tools/bench/bench_latency.py weighs it
-AWAITED_MS = 10        # ... and at the awaited readers this often: weighed there too
-                       # (5 ms gains little and costs a match 9 % of the CPU); on the
-                       # buttons' 5 ms grid and PERIOD_MS's, so no wake of its own
+PERIOD_MS = 20  # a look at every reader this often: tools/bench/bench_latency.py weighs it
+AWAITED_MS = 10  # ... and at the awaited readers this often: weighed there too
+# (5 ms gains little and costs a match 9 % of the CPU); on the
+# buttons' 5 ms grid and PERIOD_MS's, so no wake of its own
 _CONFIRM_MS = const(4)  # a change seen is read again this long after the look began
-_BACKOFF_MAX = const(32)   # looks between attempts to revive a faulty reader, at most
-_SWEEP = const(8)          # every 8th quiet look at an empty reader uses WUPA
-_PRESENCE = const(4)       # every 4th look at a held reader checks for it
+_BACKOFF_MAX = const(32)  # looks between attempts to revive a faulty reader, at most
+_SWEEP = const(8)  # every 8th quiet look at an empty reader uses WUPA
+_PRESENCE = const(4)  # every 4th look at a held reader checks for it
 _UID_BYTES = const(10)
-_EVERY = const(-1)         # the mask of a look at every reader
-_TICKS_MASK = const(0x3FFFFFFF)    # time.ticks_ms() wraps at 2**30
+_EVERY = const(-1)  # the mask of a look at every reader
+_TICKS_MASK = const(0x3FFFFFFF)  # time.ticks_ms() wraps at 2**30
 _TICKS_HALF = const(0x20000000)
 
 
@@ -140,8 +140,7 @@ def _ms_diff(a, b):
 class Readers:
     """The readers on one SPI bus, by reader index; see the module docstring."""
 
-    def __init__(self, spi, selects, reset_pin=None, period_ms=PERIOD_MS,
-                 awaited_ms=AWAITED_MS):
+    def __init__(self, spi, selects, reset_pin=None, period_ms=PERIOD_MS, awaited_ms=AWAITED_MS):
         """selects: a list by reader index (None where no reader) or a dict index ->
         select, each a hal.chipselect.ChipSelect or a chip-select pin (low selects)."""
         if isinstance(selects, dict):
@@ -167,16 +166,16 @@ class Readers:
         n = len(slots)
         self.period_ms = period_ms
         self.awaited_ms = awaited_ms
-        self.awaited = 0               # bit i: reader i awaited (the module docstring)
+        self.awaited = 0  # bit i: reader i awaited (the module docstring)
         self.chips = [None if s is None else MFRC522(spi, s) for s in slots]
         self.indices = [i for i in range(n) if slots[i] is not None]
         self._order = bytes(self.indices)
-        self._fitted = [c for c in self.chips if c is not None]     # in _order's order
+        self._fitted = [c for c in self.chips if c is not None]  # in _order's order
         self._state = bytearray(n)
         for i in range(n):
             self._state[i] = _NEW
         self._seen = bytearray(n)
-        self._steady = bytearray(n)    # 1: the last look agreed with what is held
+        self._steady = bytearray(n)  # 1: the last look agreed with what is held
         self._held = [bytearray(_UID_BYTES) for _ in range(n)]
         self._held_n = bytearray(n)
         self._last = [bytearray(_UID_BYTES) for _ in range(n)]
@@ -188,17 +187,17 @@ class Readers:
         self._backoff = bytearray(n)
         self._quiet = bytearray(n)
         self._flight = bytearray(n)
-        self._since = [0] * n          # when the look began (ms)
-        self._then = bytearray(n)      # _READ, _HALT or _REWAKE, due this call
-        self._confirm = bytearray(n)   # 1: a confirming re-read is due at _due
+        self._since = [0] * n  # when the look began (ms)
+        self._then = bytearray(n)  # _READ, _HALT or _REWAKE, due this call
+        self._confirm = bytearray(n)  # 1: a confirming re-read is due at _due
         self._due = [0] * n
         self._uid = bytearray(_UID_BYTES)
-        self._next = -1                # when the next look at every reader is due (ms)
-        self._soon = 0                 # the multiple of awaited_ms after the last call (ms)
-        self._started = False          # a frame was started since the last collect
-        self._confirming = 0           # readers with a re-read due
-        self._pending = 0              # readers with _then set
-        self._now = 0                  # service()'s now_ms and emit, for its helpers
+        self._next = -1  # when the next look at every reader is due (ms)
+        self._soon = 0  # the multiple of awaited_ms after the last call (ms)
+        self._started = False  # a frame was started since the last collect
+        self._confirming = 0  # readers with a re-read due
+        self._pending = 0  # readers with _then set
+        self._now = 0  # service()'s now_ms and emit, for its helpers
         self._emit = _unheard
 
     def poll_all(self, emit):
@@ -210,7 +209,7 @@ class Readers:
         """The UID reader i holds (confirmed), or None."""
         if self._state[i] != _ONE:
             return None
-        return bytes(self._held[i][:self._held_n[i]])
+        return bytes(self._held[i][: self._held_n[i]])
 
     def faulty(self, i):
         """True while reader i is reported faulty."""
@@ -272,7 +271,7 @@ class Readers:
             if not mask >> i & 1 or self._flight[i] or self._confirm[i] or self._then[i]:
                 continue
             if self._steady[i] and self._state[i] == _EMPTY and self._quiet[i] < _SWEEP - 1:
-                self._quiet[i] += 1                 # an empty reader's REQA, as _begin
+                self._quiet[i] += 1  # an empty reader's REQA, as _begin
                 self._fitted[k].request(False)
                 self._flight[i] = _FIND
                 self._since[i] = self._now
@@ -387,13 +386,13 @@ class Readers:
         flight = self._flight[i]
         self._flight[i] = 0
         if n == NO_TAG and flight != _CHECK and self._steady[i] and self._state[i] == _EMPTY:
-            return                                  # nothing there, as before
+            return  # nothing there, as before
         if flight == _CHECK_WUPA and n > 0 or flight == _PEEK and n == NO_TAG:
-            return                                  # the held tag, nothing new
+            return  # the held tag, nothing new
         if n == DEAD:
             self._fault(i)
         elif flight == _CHECK and n == NO_TAG:
-            self.chips[i].request(True)             # nothing new: is the held tag there?
+            self.chips[i].request(True)  # nothing new: is the held tag there?
             self._flight[i] = _CHECK_WUPA
             self._started = True
         elif n == NO_TAG:
@@ -418,7 +417,7 @@ class Readers:
         if what == _SELECT:
             n = chip.reselect(self._last[i], self._last_n[i])
             if n > 0:
-                self._agreed(i, _ONE, n)           # only the UID seen answers: no compare
+                self._agreed(i, _ONE, n)  # only the UID seen answers: no compare
                 return
         elif what == _HALT:
             chip.halt()

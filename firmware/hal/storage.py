@@ -55,14 +55,25 @@ from micropython import const
 from dicetable.app.registry import MAX_TAGS, RECORD, valid_record
 from hal.journal import BLOCK, CORRUPT, NONE, OK, TORN, UNDO, VERSION, Journal, crc16, get32, put32
 
-__all__ = ("OK", "NONE", "TORN", "CORRUPT", "UNDO", "crc16", "Storage", "FlashFS",
-           "board_storage", "STATUS_NAMES", "SEGMENTS")
+__all__ = (
+    "OK",
+    "NONE",
+    "TORN",
+    "CORRUPT",
+    "UNDO",
+    "crc16",
+    "Storage",
+    "FlashFS",
+    "board_storage",
+    "STATUS_NAMES",
+    "SEGMENTS",
+)
 
 STATUS_NAMES = ("ok", "none", "torn tail dropped", "corrupt")
 
 SEGMENTS = const(8)
-_HEAD = const(16)           # bytes of a segment compared through the filesystem
-_VERSION = const(1)          # of journal.map and registry.bin
+_HEAD = const(16)  # bytes of a segment compared through the filesystem
+_VERSION = const(1)  # of journal.map and registry.bin
 _REG_HEAD = const(5)
 _MAP_HEAD = const(8)
 
@@ -79,13 +90,13 @@ class Storage:
         self._registry = prefix + "registry.bin"
         self._reg_tmp = prefix + "registry.tmp"
         self._journal = None
-        self._head = bytearray(_HEAD)       # a segment file's first bytes
-        self._raw = bytearray(_HEAD)        # the same bytes of a raw block
-        self._entry = bytearray(_REG_HEAD)    # the registry's header, then its crc
+        self._head = bytearray(_HEAD)  # a segment file's first bytes
+        self._raw = bytearray(_HEAD)  # the same bytes of a raw block
+        self._entry = bytearray(_REG_HEAD)  # the registry's header, then its crc
         view = memoryview(self._entry)
         self._reg_head = view
         self._reg_crc = view[:2]
-        self._reg_tail = view[:3]     # one byte more than the crc: none may follow
+        self._reg_tail = view[:3]  # one byte more than the crc: none may follow
 
     def segment_path(self, i):
         """The file of segment i."""
@@ -174,9 +185,13 @@ class Storage:
         if data is None or len(data) < _MAP_HEAD + 2:
             return None
         n = data[3]
-        if (data[0] != 0x44 or data[1] != 0x4D or data[2] != _VERSION
-                or len(data) != _MAP_HEAD + 2 * n + 2
-                or crc16(data, 0, len(data) - 2, 0xFFFF) != data[-2] | (data[-1] << 8)):
+        if (
+            data[0] != 0x44
+            or data[1] != 0x4D
+            or data[2] != _VERSION
+            or len(data) != _MAP_HEAD + 2 * n + 2
+            or crc16(data, 0, len(data) - 2, 0xFFFF) != data[-2] | (data[-1] << 8)
+        ):
             return None
         blocks = [data[_MAP_HEAD + 2 * i] | (data[_MAP_HEAD + 2 * i + 1] << 8) for i in range(n)]
         for i in range(n):
@@ -194,8 +209,13 @@ class Storage:
         area = -1
         for i in range(self.segments):
             head = self._file_head(i)
-            if head is None or head[0] != 0x44 or head[1] not in (0x4A, 0x53) \
-                    or head[2] != VERSION or head[3] != i:
+            if (
+                head is None
+                or head[0] != 0x44
+                or head[1] not in (0x4A, 0x53)
+                or head[2] != VERSION
+                or head[3] != i
+            ):
                 return None
             if area >= 0 and get32(head, 4) != area:
                 return None
@@ -209,7 +229,7 @@ class Storage:
             for i in range(self.segments):
                 if raw == heads[i]:
                     if blocks[i] >= 0:
-                        return None         # two candidates: never guess
+                        return None  # two candidates: never guess
                     blocks[i] = b
         for b in blocks:
             if b < 0:
@@ -249,8 +269,8 @@ class Storage:
         for i in range(8, BLOCK):
             data[i] = 0xFF
         for i in range(self.segments):
-            data[0] = 0x44     # "D"
-            data[1] = 0x53     # "S": a segment no match has used
+            data[0] = 0x44  # "D"
+            data[1] = 0x53  # "S": a segment no match has used
             data[2] = VERSION
             data[3] = i
             put32(data, 4, area)
@@ -338,8 +358,12 @@ class Storage:
 
     def _parse_registry(self, f):
         buf = self._entry
-        if (f.readinto(self._reg_head) != _REG_HEAD or buf[0] != 0x44 or buf[1] != 0x52
-                or buf[2] != _VERSION):
+        if (
+            f.readinto(self._reg_head) != _REG_HEAD
+            or buf[0] != 0x44
+            or buf[1] != 0x52
+            or buf[2] != _VERSION
+        ):
             return None
         count = buf[3] | (buf[4] << 8)
         if count > MAX_TAGS:
@@ -349,7 +373,8 @@ class Storage:
         if f.readinto(records) != len(records):
             return None
         if f.readinto(self._reg_tail) != 2 or buf[0] | (buf[1] << 8) != crc16(
-                records, 0, len(records), crc):
+            records, 0, len(records), crc
+        ):
             return None
         for k in range(count):
             if not valid_record(records, k * RECORD):
@@ -389,6 +414,7 @@ class FlashFS:
     def raw(self):
         """The raw flash the filesystem lives on."""
         import rp2
+
         return rp2.Flash()
 
     def open(self, path, mode):
@@ -398,16 +424,19 @@ class FlashFS:
     def remove(self, path):
         """Delete a file."""
         import os
+
         os.remove(path)
 
     def rename(self, old, new):
         """Rename a file, replacing `new` (atomic on LittleFS)."""
         import os
+
         os.rename(old, new)
 
     def exists(self, path):
         """True if the file exists."""
         import os
+
         try:
             os.stat(path)
             return True
@@ -422,5 +451,5 @@ def board_storage():
     try:
         storage.prepare()
     except OSError:
-        pass        # a full filesystem: the first new_match() tries again and says so
+        pass  # a full filesystem: the first new_match() tries again and says so
     return storage

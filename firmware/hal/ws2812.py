@@ -43,20 +43,21 @@ if TYPE_CHECKING:
     from rp2.asm_pio import jmp, label, nop, not_x, out, wrap, wrap_target, x
 
 BIT_HZ = const(800_000)
-CYCLES_PER_BIT = const(20)      # the program's t1 + t2 + t3
+CYCLES_PER_BIT = const(20)  # the program's t1 + t2 + t3
 SM_FREQ = const(BIT_HZ * CYCLES_PER_BIT)
 US_PER_LED = const(24 * 1_000_000 // BIT_HZ)
-LATCH_US = const(300)           # datasheet: low for at least 280 us
+LATCH_US = const(300)  # datasheet: low for at least 280 us
 
 
-@rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT,
-             autopull=True, pull_thresh=8)
+@rp2.asm_pio(
+    sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT, autopull=True, pull_thresh=8
+)
 def ws2812_program():
     # Only the PIO names are visible here (the board's assembler swaps the
     # module's globals out), so the timings are locals, in cycles.
-    t1 = 6      # high, every bit
-    t2 = 7      # then high for a 1, low for a 0
-    t3 = 7      # low, every bit; the line idles here when the FIFO is empty
+    t1 = 6  # high, every bit
+    t2 = 7  # then high for a 1, low for a 0
+    t3 = 7  # low, every bit; the line idles here when the FIFO is empty
     wrap_target()
     label("bit")
     out(x, 1).side(0)[t3 - 1]
@@ -76,7 +77,7 @@ def tx_dreq(sm_id):
 class WS2812:
     """n WS2812B LEDs on `pin` (a machine.Pin), sent by state machine sm_id."""
 
-    ORDER = (1, 0, 2)   # R, G, B positions within an LED's bytes: GRB
+    ORDER = (1, 0, 2)  # R, G, B positions within an LED's bytes: GRB
     bpp = 3
 
     def __init__(self, pin, n, sm_id=0):
@@ -86,9 +87,12 @@ class WS2812:
         sm = rp2.StateMachine(sm_id, ws2812_program, freq=SM_FREQ, sideset_base=pin)
         sm.active(1)
         self._dma = rp2.DMA()
-        self._dma.config(read=self.buf, write=sm, count=len(self.buf),
-                         ctrl=self._dma.pack_ctrl(size=0, inc_write=False,
-                                                  treq_sel=tx_dreq(sm_id)))
+        self._dma.config(
+            read=self.buf,
+            write=sm,
+            count=len(self.buf),
+            ctrl=self._dma.pack_ctrl(size=0, inc_write=False, treq_sel=tx_dreq(sm_id)),
+        )
         # The line was not driven until now: the first frame, too, waits for
         # the LEDs to have seen a latch.
         self._started = time.ticks_us()

@@ -20,8 +20,9 @@ def uid_for(game, item):
 
 def full_registry():
     """Registry entries for a tag on every item of every game."""
-    return [(uid_for(g, item), g, item)
-            for g in range(games.count()) for item in games.all_items(g)]
+    return [
+        (uid_for(g, item), g, item) for g in range(games.count()) for item in games.all_items(g)
+    ]
 
 
 def player_actions(table):

@@ -30,8 +30,8 @@ Portable: runs under MicroPython (the journal's tests run it there).
 
 BLOCK = 4096
 PAGE = 256
-ERASE_US = 45000       # W25Q16 4 KiB sector erase, typical
-PROGRAM_US = 400       # W25Q16 256-byte page program, typical
+ERASE_US = 45000  # W25Q16 4 KiB sector erase, typical
+PROGRAM_US = 400  # W25Q16 256-byte page program, typical
 
 
 class PowerLost(BaseException):
@@ -45,13 +45,13 @@ class NorFlash:
         self.blocks = blocks
         # Only blocks ever erased or programmed take memory; the rest read 0xFF.
         self.data = {} if data is None else data
-        self.erases = [0] * blocks      # erases per block
-        self.programs = [0] * blocks    # page programs per block
-        self.busy_us = 0                # time the chip was busy, in all
-        self.used = 0                   # units of work done (see cut_after)
+        self.erases = [0] * blocks  # erases per block
+        self.programs = [0] * blocks  # page programs per block
+        self.busy_us = 0  # time the chip was busy, in all
+        self.used = 0  # units of work done (see cut_after)
         self.dead = False
-        self._budget = -1               # units left before the cut; -1: none planned
-        self._noise = 0x2545F491        # state of the garbage a cut erase leaves
+        self._budget = -1  # units left before the cut; -1: none planned
+        self._noise = 0x2545F491  # state of the garbage a cut erase leaves
 
     def copy(self):
         """The same chip after a power cycle: its bytes and its wear, alive again."""
@@ -84,7 +84,7 @@ class NorFlash:
             for i in range(len(buf)):
                 buf[i] = 0xFF
         else:
-            buf[:] = memoryview(data)[offset:offset + len(buf)]
+            buf[:] = memoryview(data)[offset : offset + len(buf)]
 
     def writeblocks(self, block, buf, offset=None):
         if offset is None:
@@ -134,8 +134,14 @@ class NorFlash:
         """Program whole pages at a page offset: every byte becomes old AND new."""
         self._alive()
         n = len(buf)
-        if offset % PAGE or n % PAGE or n == 0 or block < 0 or offset + n > BLOCK \
-                or block >= self.blocks:
+        if (
+            offset % PAGE
+            or n % PAGE
+            or n == 0
+            or block < 0
+            or offset + n > BLOCK
+            or block >= self.blocks
+        ):
             raise ValueError("a program covers whole pages inside one block")
         start = offset
         self.programs[block] += n // PAGE

@@ -26,9 +26,9 @@ from sim.hw.vpixels_portable import RecordingNeoPixel
 from sim.hw.vspi import VSPI
 from sim.hw.vtag import VTag
 
-STEP_MS = 5          # one pass of the main loop
-TAP_MS = 40          # a short press (over the 20 ms debounce)
-HOLD_MS = 800        # a long press (over the 600 ms threshold)
+STEP_MS = 5  # one pass of the main loop
+TAP_MS = 40  # a short press (over the 20 ms debounce)
+HOLD_MS = 800  # a long press (over the 600 ms threshold)
 
 
 class Config:
@@ -42,8 +42,16 @@ class VirtualTable:
     """A table of `seats` with the centre reader; `flash` carries the journal and
     registry over a reboot (VFlash.reboot())."""
 
-    def __init__(self, seats=(0, 1, 2, 3, 4), leds_per_seat=8, ring_leds=16, seed=1,
-                 flash=None, budget_ma=2500, log=None):
+    def __init__(
+        self,
+        seats=(0, 1, 2, 3, 4),
+        leds_per_seat=8,
+        ring_leds=16,
+        seed=1,
+        flash=None,
+        budget_ma=2500,
+        log=None,
+    ):
         self.clock = Clock()
         self.bus = VSPI(self.clock, 4000000)
         fitted = list(seats) + [CENTRE]
@@ -64,7 +72,7 @@ class VirtualTable:
         self._log = log
         self.table = Table(config, self.storage, Rng(seed), self.say)
         self.now = 0
-        self.on = [None] * (CENTRE + 1)      # type: list[VTag | None]  # the tag on each reader
+        self.on = [None] * (CENTRE + 1)  # type: list[VTag | None]  # the tag on each reader
         self._shown = -1
 
     def say(self, line):
@@ -125,7 +133,7 @@ class VirtualTable:
         """Press a seat button (code | LONG for a long press) and release it."""
         hold = HOLD_MS if code & LONG else TAP_MS
         self.vbuttons.press(seat, code & 3, self.now + STEP_MS, hold)
-        self.wait(hold + 8 * STEP_MS)   # the release, then the debounce
+        self.wait(hold + 8 * STEP_MS)  # the release, then the debounce
 
     def leds(self, seat):
         """The (r, g, b) of a seat's LEDs (CENTRE: the ring) in the last frame
@@ -133,4 +141,4 @@ class VirtualTable:
         lay = self.table.layout
         first = lay.ring if seat == CENTRE else lay.first(seat)
         n = lay.ring_leds if seat == CENTRE else lay.width
-        return self.strip.rgb()[first:first + n]
+        return self.strip.rgb()[first : first + n]

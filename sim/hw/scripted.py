@@ -27,7 +27,7 @@ class Script:
         self.vt = VirtualTable(seats=(0, 1))
         self.max_actions = max_actions
         self.made = 0
-        self.stage = 0          # registry, boot, menu, then the match
+        self.stage = 0  # registry, boot, menu, then the match
         self.done = False
 
     def step(self):
@@ -44,7 +44,7 @@ class Script:
             elif self.stage == 1:
                 vt.boot()
             else:
-                hands.choose_in_menu(vt, t, DICEFULL, (0, 1), {F_LENGTH: 1})   # one challenge
+                hands.choose_in_menu(vt, t, DICEFULL, (0, 1), {F_LENGTH: 1})  # one challenge
             self.stage += 1
         elif t.mode == "play" and self.made < self.max_actions:
             acts = hands.player_actions(t)

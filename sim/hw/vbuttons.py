@@ -11,8 +11,8 @@ MicroPython.
 
 from sim.hw.vpin import VPin
 
-SHORT_MS = 100      # a tap
-LONG_MS = 800       # well past the 600 ms of a long press
+SHORT_MS = 100  # a tap
+LONG_MS = 800  # well past the 600 ms of a long press
 
 
 class VButtons:
@@ -27,7 +27,7 @@ class VButtons:
             pins[s] = (VPin(1, "s%d-" % s), VPin(1, "s%d+" % s), VPin(1, "s%dok" % s))
         self.pins = pins
         self.now = 0
-        self._changes = []       # (time, order, pin, level), kept sorted
+        self._changes = []  # (time, order, pin, level), kept sorted
         self._order = 0
 
     def pin(self, seat, code):

@@ -31,8 +31,8 @@ from sim.hw.norflash import BLOCK, NorFlash, PowerLost
 
 __all__ = ("PowerLost", "VFlash")
 
-RAW_BLOCKS = 24     # room for the journal's segment files made afresh twice over (only
-                    # the blocks written take memory)
+RAW_BLOCKS = 24  # room for the journal's segment files made afresh twice over (only
+# the blocks written take memory)
 
 
 class VFlash:
@@ -42,8 +42,8 @@ class VFlash:
         self.files = {} if files is None else files
         self.raw = NorFlash(RAW_BLOCKS) if raw is None else raw
         self.placed = {} if placed is None else placed  # path -> NOR block of a one-block file
-        self._next = 0                  # where the next one-block file goes
-        self._space = -1                # bytes left before the flash is full; -1: no limit
+        self._next = 0  # where the next one-block file goes
+        self._space = -1  # bytes left before the flash is full; -1: no limit
 
     @property
     def written(self):
@@ -86,7 +86,7 @@ class VFlash:
             self.files[path] = bytearray()
         elif mode == "ab":
             if path in self.placed:
-                raise OSError(1, "EPERM")   # the journal never appends to a segment file
+                raise OSError(1, "EPERM")  # the journal never appends to a segment file
             if path not in self.files:
                 self.files[path] = bytearray()
         else:
@@ -156,7 +156,7 @@ class VFlash:
             raw.dead = True
             raise PowerLost()
         if 0 <= self._space < n:
-            data.extend(chunk[:self._space])
+            data.extend(chunk[: self._space])
             raw.used += self._space
             if budget > 0:
                 raw._budget -= self._space
@@ -216,14 +216,14 @@ class _Reader:
     def read(self, n=-1):
         self._flash._alive()
         end = len(self._data) if n is None or n < 0 else min(len(self._data), self._pos + n)
-        out = self._data[self._pos:end]
+        out = self._data[self._pos : end]
         self._pos = end
         return out
 
     def readinto(self, buf):
         self._flash._alive()
         n = min(len(buf), len(self._data) - self._pos)
-        buf[:n] = self._data[self._pos:self._pos + n]
+        buf[:n] = self._data[self._pos : self._pos + n]
         self._pos += n
         return n
 

@@ -25,7 +25,7 @@ class VirtualLoop:
         self.clock = clock
         self.passes = loop._passes
         self.runs = [0] * TASKS
-        self.busy_us = [0] * TASKS      # virtual time spent inside each pass
+        self.busy_us = [0] * TASKS  # virtual time spent inside each pass
         self._before = before
         loop._passes = tuple(self._timed(k) for k in range(TASKS))
         loop.begin(clock.ticks_ms())
@@ -37,6 +37,7 @@ class VirtualLoop:
             self.busy_us[k] += self.clock.now_us - start
             self.runs[k] += 1
             return wait
+
         return run
 
     def begin(self, now_ms):
@@ -54,7 +55,7 @@ class VirtualLoop:
             if now + wait > t_ms:
                 break
             if wait:
-                clock.now_us = (now + wait) * 1000      # asleep until then
+                clock.now_us = (now + wait) * 1000  # asleep until then
         if clock.now_us < t_ms * 1000:
             clock.now_us = t_ms * 1000
         if self._before is not None:

@@ -117,7 +117,7 @@ HI_ALERT_IRQ = const(0x08)
 IDLE_IRQ = const(0x10)
 RX_IRQ = const(0x20)
 TX_IRQ = const(0x40)
-CRC_IRQ = const(0x04)      # DivIrqReg (bit 7 is Set2, write only)
+CRC_IRQ = const(0x04)  # DivIrqReg (bit 7 is Set2, write only)
 
 # ErrorReg bits.
 PROTOCOL_ERR = const(0x01)
@@ -125,19 +125,41 @@ PARITY_ERR = const(0x02)
 CRC_ERR = const(0x04)
 COLL_ERR = const(0x08)
 BUFFER_OVFL = const(0x10)
-_RX_ERRORS = const(0x0F)   # cleared when the receiver starts up
+_RX_ERRORS = const(0x0F)  # cleared when the receiver starts up
 
 # Values after power-up or SoftReset (datasheet table 20 onwards); others 00h.
 _RESET_VALUES = (
-    (CommandReg, 0x20), (ComIEnReg, 0x80), (ComIrqReg, 0x14), (WaterLevelReg, 0x08),
-    (ControlReg, 0x10), (CollReg, 0xA0), (ModeReg, 0x3F), (TxControlReg, 0x80),
-    (TxSelReg, 0x10), (RxSelReg, 0x84), (RxThresholdReg, 0x84), (DemodReg, 0x4D),
-    (MfTxReg, 0x62), (SerialSpeedReg, 0xEB), (CRCResultRegH, 0xFF), (CRCResultRegL, 0xFF),
-    (ModWidthReg, 0x26), (RFCfgReg, 0x48), (GsNReg, 0x88), (CWGsPReg, 0x20),
+    (CommandReg, 0x20),
+    (ComIEnReg, 0x80),
+    (ComIrqReg, 0x14),
+    (WaterLevelReg, 0x08),
+    (ControlReg, 0x10),
+    (CollReg, 0xA0),
+    (ModeReg, 0x3F),
+    (TxControlReg, 0x80),
+    (TxSelReg, 0x10),
+    (RxSelReg, 0x84),
+    (RxThresholdReg, 0x84),
+    (DemodReg, 0x4D),
+    (MfTxReg, 0x62),
+    (SerialSpeedReg, 0xEB),
+    (CRCResultRegH, 0xFF),
+    (CRCResultRegL, 0xFF),
+    (ModWidthReg, 0x26),
+    (RFCfgReg, 0x48),
+    (GsNReg, 0x88),
+    (CWGsPReg, 0x20),
     (ModGsPReg, 0x20),
 )
-_READ_ONLY = (ErrorReg, Status1Reg, CRCResultRegH, CRCResultRegL, TCounterValRegH,
-              TCounterValRegL, VersionReg)
+_READ_ONLY = (
+    ErrorReg,
+    Status1Reg,
+    CRCResultRegH,
+    CRCResultRegL,
+    TCounterValRegH,
+    TCounterValRegL,
+    VersionReg,
+)
 _CRC_PRESETS = (0x0000, 0x6363, 0xA671, 0xFFFF)
 
 # Timing, in microseconds.  The wake-up time stands for the crystal's start-up
@@ -163,7 +185,6 @@ def _frame_bits(nbytes, last_bits):
     return 2 + 9 * nbytes
 
 
-
 def _irq_write(old, v, bits):
     """An interrupt request register after a write of v: Set1 (bit 7) sets the
     marked bits, else they are cleared; only `bits` exist."""
@@ -178,9 +199,9 @@ class VMFRC522:
         self.version = version
         self.name = name
         self.regs = bytearray(64)
-        self.writes = [0] * 64     # writes per register, so a test can see what was programmed
+        self.writes = [0] * 64  # writes per register, so a test can see what was programmed
         self.fifo = []
-        self._tags = []            # [tag, pattern or None, step, present]
+        self._tags = []  # [tag, pattern or None, step, present]
         self.silent = False
         self._miso_when_silent = 0
         self.stalled = False
@@ -192,12 +213,12 @@ class VMFRC522:
         # What a test may want to count.
         self.soft_resets = 0
         self.power_ups = 0
-        self.frames = 0            # frames sent to the air
+        self.frames = 0  # frames sent to the air
         self.reqa = 0
         self.wupa = 0
-        self.timer_irqs = 0        # times the timer ran out (TimerIRq set)
+        self.timer_irqs = 0  # times the timer ran out (TimerIRq set)
         self.crc_runs = 0
-        self.reg_reads = 0         # register accesses over SPI (a FIFO byte is one)
+        self.reg_reads = 0  # register accesses over SPI (a FIFO byte is one)
         self.reg_writes = 0
         self._power_on()
 
@@ -233,8 +254,13 @@ class VMFRC522:
 
     def _field_on(self):
         r = self.regs
-        return bool(r[TxControlReg] & 0x03) and not (r[CommandReg] & POWER_DOWN) \
-            and self._wake_at is None and not self.silent and not self.held_in_reset
+        return (
+            bool(r[TxControlReg] & 0x03)
+            and not (r[CommandReg] & POWER_DOWN)
+            and self._wake_at is None
+            and not self.silent
+            and not self.held_in_reset
+        )
 
     def _check_field(self):
         on = self._field_on()
@@ -382,7 +408,7 @@ class VMFRC522:
     def _write(self, reg, v):
         self.writes[reg] += 1
         if self._wake_at is not None:
-            return   # the oscillator is not running yet: the chip takes nothing in
+            return  # the oscillator is not running yet: the chip takes nothing in
         r = self.regs
         if reg == CommandReg:
             self._command(v)
@@ -461,12 +487,12 @@ class VMFRC522:
         if (self.regs[CommandReg] & 0x0F) != TRANSCEIVE:
             return 0
         if self._tx_end is not None:
-            return 3          # transmitting
+            return 3  # transmitting
         if self._rx_start is not None and self.clock.now_us >= self._rx_start:
-            return 6          # receiving
+            return 6  # receiving
         if self._rx_end is not None or self._timer_at is not None:
-            return 5          # waiting for data
-        return 1              # waiting for StartSend
+            return 5  # waiting for data
+        return 1  # waiting for StartSend
 
     def _counter(self):
         if self._timer_at is None:
@@ -561,7 +587,7 @@ class VMFRC522:
             rx = self._rx_start
             if rx is not None and self._timer_stops_on_rx and rx <= self._timer_at:
                 if now >= rx:
-                    self._timer_at = None    # TAuto: a reply has begun
+                    self._timer_at = None  # TAuto: a reply has begun
             elif now >= self._timer_at:
                 self._timer_at = None
                 r[ComIrqReg] |= TIMER_IRQ
@@ -572,12 +598,12 @@ class VMFRC522:
     def _end_tx(self):
         r = self.regs
         t = self._tx_end
-        assert t is not None         # called only while a frame is on the air
+        assert t is not None  # called only while a frame is on the air
         self._tx_end = None
         r[ComIrqReg] |= TX_IRQ
         reply = self._air(self._tx_frame, self._tx_last)
         if r[TModeReg] & 0x80:
-            self._start_timer(t)     # TAuto: the timer starts when the frame is out
+            self._start_timer(t)  # TAuto: the timer starts when the frame is out
         if (r[CommandReg] & 0x0F) == TRANSMIT:
             r[CommandReg] &= 0xF0
             r[ComIrqReg] |= IDLE_IRQ
@@ -592,7 +618,7 @@ class VMFRC522:
     def _end_rx(self):
         r = self.regs
         data = self._rx_data
-        assert data is not None      # called only while a reply is on the air
+        assert data is not None  # called only while a reply is on the air
         coll = self._rx_coll
         self._rx_start = None
         self._rx_end = None
@@ -609,21 +635,21 @@ class VMFRC522:
             if n < 3 or data[n - 2] != crc & 0xFF or data[n - 1] != crc >> 8:
                 err |= CRC_ERR
             else:
-                data = data[:n - 2]
+                data = data[: n - 2]
         for b in data:
             if len(self.fifo) >= 64:
                 err |= BUFFER_OVFL
                 break
             self.fifo.append(b)
         r[ErrorReg] |= err
-        r[ControlReg] &= 0xF8        # RxLastBits: every reply here is whole bytes
+        r[ControlReg] &= 0xF8  # RxLastBits: every reply here is whole bytes
         r[ComIrqReg] |= RX_IRQ | (ERR_IRQ if r[ErrorReg] else 0)
 
     def _air(self, frame, last_bits):
         # The frame reaches the tags in the field; their replies come back superposed.
         r = self.regs
         if not self._field_on() or not (r[TxASKReg] & 0x40) or r[TxModeReg] & 0x70:
-            return None   # no field, or not the 100 % ASK at 106 kBd that type A tags understand
+            return None  # no field, or not the 100 % ASK at 106 kBd that type A tags understand
         short = len(frame) == 1 and last_bits == 7
         if short:
             code = frame[0] & 0x7F

@@ -111,7 +111,7 @@ class VDecoder:
         self.outputs = list(outputs) + [None] * (8 - len(outputs))
         self.address = 0
         self.pins = (_AddressPin(self, 0), _AddressPin(self, 1), _AddressPin(self, 2))
-        self.selects = 0        # how often an output went low
+        self.selects = 0  # how often an output went low
         self._drive(self.outputs[0], 0)
 
     def line(self):

@@ -30,8 +30,10 @@ class VStrip(PixelBuf):
         # parse_byteorder() returns the order as a tuple of ints, though annotated str.
         _, parsed, _, _ = self.parse_byteorder(self.byteorder)
         order = cast("tuple[int, ...]", parsed)
-        return [(wire[i + order[0]], wire[i + order[1]], wire[i + order[2]])
-                for i in range(0, len(wire), self.bpp)]
+        return [
+            (wire[i + order[0]], wire[i + order[1]], wire[i + order[2]])
+            for i in range(0, len(wire), self.bpp)
+        ]
 
 
 class VNeoPixel:

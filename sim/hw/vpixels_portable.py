@@ -12,7 +12,7 @@ built on adafruit_pixelbuf.
 class RecordingNeoPixel:
     """n RGB LEDs; `frames` holds the bytes sent by each write()."""
 
-    ORDER = (1, 0, 2, 3)     # R, G, B, W positions within an LED: WS2812B is GRB
+    ORDER = (1, 0, 2, 3)  # R, G, B, W positions within an LED: WS2812B is GRB
 
     def __init__(self, n, bpp=3):
         self.n = n

@@ -26,14 +26,24 @@ VRP2() stands in for MicroPython's rp2 module (sys.modules["rp2"] = VRP2()):
 from array import array
 
 # DMA CTRL register fields: (name, lowest bit, width), RP2040 datasheet 2.5.7.
-CTRL_FIELDS = (("enable", 0, 1), ("high_pri", 1, 1), ("size", 2, 2), ("inc_read", 4, 1),
-               ("inc_write", 5, 1), ("ring_size", 6, 4), ("ring_sel", 10, 1),
-               ("chain_to", 11, 4), ("treq_sel", 15, 6), ("irq_quiet", 21, 1),
-               ("bswap", 22, 1), ("sniff_en", 23, 1))
+CTRL_FIELDS = (
+    ("enable", 0, 1),
+    ("high_pri", 1, 1),
+    ("size", 2, 2),
+    ("inc_read", 4, 1),
+    ("inc_write", 5, 1),
+    ("ring_size", 6, 4),
+    ("ring_sel", 10, 1),
+    ("chain_to", 11, 4),
+    ("treq_sel", 15, 6),
+    ("irq_quiet", 21, 1),
+    ("bswap", 22, 1),
+    ("sniff_en", 23, 1),
+)
 # The board's default: enabled, word size, both addresses incrementing, no
 # pacing (TREQ 0x3F), quiet; chained to itself (no chaining).
 DEFAULT_CTRL = 1 | 2 << 2 | 1 << 4 | 1 << 5 | 0x3F << 15 | 1 << 21
-REPLICATE = (0x01010101, 0x00010001, 1)   # by transfer size: byte, halfword, word
+REPLICATE = (0x01010101, 0x00010001, 1)  # by transfer size: byte, halfword, word
 
 
 class VPIO:
@@ -53,13 +63,30 @@ class VPIO:
 class Assembler:
     """One program being assembled: the functions and names of the PIO language."""
 
-    def __init__(self, out_init=None, set_init=None, sideset_init=None, side_pindir=False,
-                 in_shiftdir=0, out_shiftdir=0, autopush=False, autopull=False,
-                 push_thresh=32, pull_thresh=32, fifo_join=0):
+    def __init__(
+        self,
+        out_init=None,
+        set_init=None,
+        sideset_init=None,
+        side_pindir=False,
+        in_shiftdir=0,
+        out_shiftdir=0,
+        autopush=False,
+        autopull=False,
+        push_thresh=32,
+        pull_thresh=32,
+        fifo_join=0,
+    ):
         self.execctrl = int(side_pindir) << 29
-        self.shiftctrl = (fifo_join << 30 | (pull_thresh & 0x1F) << 25
-                          | (push_thresh & 0x1F) << 20 | out_shiftdir << 19
-                          | in_shiftdir << 18 | int(autopull) << 17 | int(autopush) << 16)
+        self.shiftctrl = (
+            fifo_join << 30
+            | (pull_thresh & 0x1F) << 25
+            | (push_thresh & 0x1F) << 20
+            | out_shiftdir << 19
+            | in_shiftdir << 18
+            | int(autopull) << 17
+            | int(autopush) << 16
+        )
         self.pins = (out_init, set_init, sideset_init)
         if sideset_init is None:
             self.side_bits = 0
@@ -74,9 +101,23 @@ class Assembler:
 
     def names(self):
         """The globals the program body sees."""
-        names = {"pins": 0, "x": 1, "y": 2, "null": 3, "pindirs": 4, "pc": 5, "isr": 6,
-                 "osr": 7, "not_x": 1, "x_dec": 2, "not_y": 3, "y_dec": 4, "x_not_y": 5,
-                 "pin": 6, "not_osre": 7}
+        names = {
+            "pins": 0,
+            "x": 1,
+            "y": 2,
+            "null": 3,
+            "pindirs": 4,
+            "pc": 5,
+            "isr": 6,
+            "osr": 7,
+            "not_x": 1,
+            "x_dec": 2,
+            "not_y": 3,
+            "y_dec": 4,
+            "x_not_y": 5,
+            "pin": 6,
+            "not_osre": 7,
+        }
         for name in ("wrap_target", "wrap", "label", "out", "jmp", "nop"):
             names[name] = getattr(self, name)
         return names
@@ -94,8 +135,7 @@ class Assembler:
 
     def program(self):
         out_init, set_init, sideset_init = self.pins
-        return [self.words, -1, -1, self.execctrl, self.shiftctrl, out_init, set_init,
-                sideset_init]
+        return [self.words, -1, -1, self.execctrl, self.shiftctrl, out_init, set_init, sideset_init]
 
     def wrap_target(self):
         if not self.final:
@@ -127,7 +167,7 @@ class Assembler:
         return self.word(cond << 5 | (self.labels[target] if self.final else 0))
 
     def nop(self):
-        return self.word(0xA042)       # mov y, y
+        return self.word(0xA042)  # mov y, y
 
     def side(self, value):
         self.sided += 1
@@ -224,7 +264,7 @@ class VDMA:
         replicate = REPLICATE[fields["size"]]
         words = []
         for i in range(self.count):
-            item = int.from_bytes(data[i * step:i * step + size], "little")
+            item = int.from_bytes(data[i * step : i * step + size], "little")
             words.append(item * replicate)
         self.write.put(words)
         self.transfers += 1

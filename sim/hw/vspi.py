@@ -23,7 +23,7 @@ pins.  Portable: runs under MicroPython as well as CPython.
 from hal.chipselect import GPIO_OUT_CLR, GPIO_OUT_SET, GPIO_OUT_XOR, ChipSelect
 from sim.hw.vpin import PinLike
 
-_IDLE_MISO = 0xFF   # no chip selected: MISO floats, the pull-up wins
+_IDLE_MISO = 0xFF  # no chip selected: MISO floats, the pull-up wins
 
 
 class BusError(Exception):
@@ -111,14 +111,14 @@ class VSPI:
         self.clock = clock
         self.baudrate = baudrate
         self._pins = []
-        self._sel = None         # the pin that is low, if any
-        self._carry = 0          # sub-microsecond remainder of wire time, in 1/baud us
-        self.transferred = 0     # bytes clocked so far
-        self.calls = 0           # write, readinto, write_readinto and read calls
-        self.transactions = 0    # chip-select low periods
-        self.cs_writes = 0       # chip-select pin writes
+        self._sel = None  # the pin that is low, if any
+        self._carry = 0  # sub-microsecond remainder of wire time, in 1/baud us
+        self.transferred = 0  # bytes clocked so far
+        self.calls = 0  # write, readinto, write_readinto and read calls
+        self.transactions = 0  # chip-select low periods
+        self.cs_writes = 0  # chip-select pin writes
         self.port = _LinePort(self)
-        self.trace = None        # set to a list to record (cs index, mosi, miso) per byte
+        self.trace = None  # set to a list to record (cs index, mosi, miso) per byte
 
     def cs(self, chip):
         """Attach `chip` to the bus and return its chip-select pin (idle high)."""

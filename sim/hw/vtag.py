@@ -20,11 +20,11 @@ STATE_NAMES = ("idle", "ready", "active", "halt")
 REQA = const(0x26)
 WUPA = const(0x52)
 HLTA = const(0x50)
-SEL = (0x93, 0x95)        # ANTICOLLISION/SELECT at cascade levels 1 and 2
+SEL = (0x93, 0x95)  # ANTICOLLISION/SELECT at cascade levels 1 and 2
 CASCADE_TAG = const(0x88)
 SAK_CASCADE = const(0x04)  # SAK bit: the UID is not complete yet
 _NVB_ANTICOLL = const(0x20)  # 2 bytes sent, no UID bits known
-_NVB_SELECT = const(0x70)    # 7 bytes sent: the whole cascade level
+_NVB_SELECT = const(0x70)  # 7 bytes sent: the whole cascade level
 
 
 def crc_a(data, n=-1, preset=0x6363):
@@ -60,10 +60,10 @@ class VTag:
         self.sak = (0x08 if len(uid) == 4 else 0x00) if sak is None else sak
         self.levels = 1 if len(uid) == 4 else 2
         self.state = IDLE
-        self.level = 0          # cascade level being resolved (0 = level 1)
-        self.starred = False    # woken from HALT by WUPA: errors send it back there
-        self.halts = 0          # HLTA frames obeyed
-        self.selects = 0        # SELECTs completed (ACTIVE reached)
+        self.level = 0  # cascade level being resolved (0 = level 1)
+        self.starred = False  # woken from HALT by WUPA: errors send it back there
+        self.halts = 0  # HLTA frames obeyed
+        self.selects = 0  # SELECTs completed (ACTIVE reached)
 
     def __repr__(self):
         return "VTag(%s %s)" % (self.name or _hex(self.uid), STATE_NAMES[self.state])
@@ -128,8 +128,13 @@ class VTag:
                     sak = self.sak
                 crc = crc_a(bytes((sak,)))
                 return bytes((sak, crc & 0xFF, crc >> 8))
-        elif (self.state == ACTIVE and n == 4 and frame[0] == HLTA and frame[1] == 0
-              and _crc_ok(frame, 4)):
+        elif (
+            self.state == ACTIVE
+            and n == 4
+            and frame[0] == HLTA
+            and frame[1] == 0
+            and _crc_ok(frame, 4)
+        ):
             self.state = HALT
             self.level = 0
             self.halts += 1

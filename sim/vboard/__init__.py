@@ -61,10 +61,23 @@ class VirtualBoard:
             raise RuntimeError("already running")
         self.folder.mkdir(parents=True, exist_ok=True)
         self._proc = subprocess.Popen(
-            ["node", str(SCRIPT), "--port", "0", "--fs", str(self.folder),
-             "--heapsize", str(pico.HEAPSIZE), "--gc-heap", str(pico.GC_HEAP)],
-            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL)
+            [
+                "node",
+                str(SCRIPT),
+                "--port",
+                "0",
+                "--fs",
+                str(self.folder),
+                "--heapsize",
+                str(pico.HEAPSIZE),
+                "--gc-heap",
+                str(pico.GC_HEAP),
+            ],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
         line = self._readline()
         if not line.startswith("PORT "):
             self._power_off()
@@ -100,8 +113,10 @@ class VirtualBoard:
         grown = self.heap_grown() if self._proc is not None and self._proc.poll() is None else 0
         self._power_off()
         if grown:
-            raise HeapOutgrown(f"the virtual board's heap had to grow by {grown} bytes:"
-                               " on the Pico this is a MemoryError")
+            raise HeapOutgrown(
+                f"the virtual board's heap had to grow by {grown} bytes:"
+                " on the Pico this is a MemoryError"
+            )
 
     def _power_off(self) -> None:
         proc, self._proc = self._proc, None

@@ -107,8 +107,15 @@ def bids_allowed():
 
 
 def deal_sizes():
-    return (dtt.PLAYERS, dtt.FACE_UP, dtt.DRAFT_CARDS, dtt.HAND_SIZE, dtt.TRICKS, dtt.MAX_BID,
-            40 - dtt.FACE_UP == dtt.PLAYERS * dtt.HAND_SIZE)
+    return (
+        dtt.PLAYERS,
+        dtt.FACE_UP,
+        dtt.DRAFT_CARDS,
+        dtt.HAND_SIZE,
+        dtt.TRICKS,
+        dtt.MAX_BID,
+        40 - dtt.FACE_UP == dtt.PLAYERS * dtt.HAND_SIZE,
+    )
 
 
 def default_deals():
@@ -128,13 +135,20 @@ CASES = [
     ("card fields: 3 of clubs", card_fields, (C, 3), (C, dtt.THREE, 3)),
     ("card fields: A of hearts", card_fields, (H, A), (H, dtt.ACE, A)),
     ("printed values not in the deck", dtt.rank_of_face, (10,), -1),
-    ("deal: 3 players, 4 face up, drafts of 6, 12 cards, 12 tricks, bids to 12",
-     deal_sizes, (), (3, 4, 6, 12, 12, 12, True)),
-
+    (
+        "deal: 3 players, 4 face up, drafts of 6, 12 cards, 12 tricks, bids to 12",
+        deal_sizes,
+        (),
+        (3, 4, 6, 12, 12, 12, True),
+    ),
     # --- Trump
     ("ex1 A Q 4 2: the suit of the A", trump, ([(H, Q), (D, A), (S, 4), (C, 2)],), D),
-    ("ex2 3 3 K 6 (R10): two 3s, spades before hearts", trump,
-     ([(H, 3), (C, K), (S, 3), (D, 6)],), S),
+    (
+        "ex2 3 3 K 6 (R10): two 3s, spades before hearts",
+        trump,
+        ([(H, 3), (C, K), (S, 3), (D, 6)],),
+        S,
+    ),
     ("ex3 7 7 5 2: no trump", trump, ([(S, 7), (H, 7), (D, 5), (C, 2)],), NT),
     ("R10 equal ranks: hearts before diamonds", trump, ([(D, K), (H, K), (C, 2), (S, 4)],), H),
     ("R10 equal ranks: diamonds before clubs", trump, ([(C, J), (S, 7), (D, J), (H, 5)],), D),
@@ -144,28 +158,45 @@ CASES = [
     ("trump: A ranks above 3", trump, ([(S, 3), (C, A), (H, K), (D, 2)],), C),
     ("trump: a lone J is enough", trump, ([(C, J), (S, 7), (H, 7), (D, 2)],), C),
     ("no trump: 7 is the highest", trump, ([(S, 7), (S, 6), (H, 5), (C, 4)],), NT),
-
     # --- Follow obligation
     ("leader may play any card", plays, (HAND, []), HAND),
     ("holding the led suit: must follow", legal, (HAND, [(S, 5)], (H, A)), False),
     ("holding the led suit: may follow", legal, (HAND, [(S, 5)], (S, 2)), True),
-    ("legal plays holding the led suit: that suit only", plays, (HAND, [(S, 5)]),
-     [(S, 2), (S, K), (S, 3)]),
-    ("holding the led suit: a trump is refused too", legal, (HAND, [(S, 5), (H, 2)], (C, 3)),
-     False),
-    ("holding one card of the led suit: only that card", plays, (HAND, [(H, 4), (S, A)]),
-     [(H, A)]),
-    ("void in the led suit: any card, trump or not", plays,
-     ([(S, 2), (C, 3), (D, 7)], [(H, 4)]), [(S, 2), (C, 3), (D, 7)]),
-    ("void in the led suit: discard allowed", legal,
-     ([(S, 2), (C, 3), (D, 7)], [(H, 4), (H, 6)], (S, 2)), True),
+    (
+        "legal plays holding the led suit: that suit only",
+        plays,
+        (HAND, [(S, 5)]),
+        [(S, 2), (S, K), (S, 3)],
+    ),
+    (
+        "holding the led suit: a trump is refused too",
+        legal,
+        (HAND, [(S, 5), (H, 2)], (C, 3)),
+        False,
+    ),
+    ("holding one card of the led suit: only that card", plays, (HAND, [(H, 4), (S, A)]), [(H, A)]),
+    (
+        "void in the led suit: any card, trump or not",
+        plays,
+        ([(S, 2), (C, 3), (D, 7)], [(H, 4)]),
+        [(S, 2), (C, 3), (D, 7)],
+    ),
+    (
+        "void in the led suit: discard allowed",
+        legal,
+        ([(S, 2), (C, 3), (D, 7)], [(H, 4), (H, 6)], (S, 2)),
+        True,
+    ),
     ("follow the lead, not the card before", plays, (HAND, [(D, 2), (S, A)]), [(D, 7)]),
     ("a card not in the hand is refused", legal, (HAND, [(S, 5)], (S, 4)), False),
     ("a card not in the hand is refused on lead", legal, (HAND, [], (D, A)), False),
     ("only hand[0:n] counts", legal_within, ([(H, 2), (S, 2)], 1, [(S, 5)], (H, 2)), True),
-    ("only hand[0:n] counts: card beyond n refused", legal_within,
-     ([(H, 2), (S, 2)], 1, [(S, 5)], (S, 2)), False),
-
+    (
+        "only hand[0:n] counts: card beyond n refused",
+        legal_within,
+        ([(H, 2), (S, 2)], 1, [(S, 5)], (S, 2)),
+        False,
+    ),
     # --- Trick result
     ("no trump played: highest of the led suit", winner, ([(S, 5), (S, J), (S, 7)], H), 1),
     ("led suit: 3 beats K", winner, ([(S, K), (S, 3), (S, 2)], C), 1),
@@ -178,43 +209,96 @@ CASES = [
     ("trump led: highest trump", winner, ([(C, 5), (H, A), (C, 7)], C), 2),
     ("no trump: highest of the led suit", winner, ([(D, Q), (S, A), (D, J)], NT), 0),
     ("no trump: no suit is trump", winner, ([(D, 2), (S, A), (C, A)], NT), 0),
-
     # --- Bids
     ("bids 0 to 12 only", bids_allowed, (), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]),
     ("made: exactly the bid", dtt.made, (3, 3), True),
     ("made: more tricks than the bid fails", dtt.made, (3, 4), False),
     ("made: fewer tricks than the bid fails", dtt.made, (3, 2), False),
-
     # --- Deal scoring
-    ("all make: lowest -10, highest +10, middle 0", dtt.deal_scores,
-     ([3, 4, 5], [3, 4, 5], [10, -5, 0]), [10, -10, 0]),
-    ("all make: two tied lowest -5 each", dtt.deal_scores,
-     ([3, 4, 5], [3, 4, 5], [0, 0, 20]), [-5, -5, 10]),
-    ("all make: two tied highest +5 each", dtt.deal_scores,
-     ([3, 4, 5], [3, 4, 5], [20, 0, 20]), [5, -10, 5]),
-    ("all make: all equal, nobody scores", dtt.deal_scores,
-     ([0, 12, 0], [0, 12, 0], [0, 0, 0]), [0, 0, 0]),
-    ("all make: negative totals", dtt.deal_scores,
-     ([4, 4, 4], [4, 4, 4], [-30, 15, 15]), [-10, 5, 5]),
-    ("two make: bid + 10 each; the third loses both bids + 20", dtt.deal_scores,
-     ([3, 4, 5], [3, 4, 2], [0, 0, 0]), [13, 14, -27]),
-    ("two make: a zero bid scores 10", dtt.deal_scores,
-     ([0, 6, 2], [0, 6, 6], [0, 0, 0]), [10, 16, -26]),
-    ("two make: cumulative totals do not matter", dtt.deal_scores,
-     ([5, 2, 3], [5, 2, 5], [50, -20, 0]), [15, 12, -27]),
-    ("one makes: 2 x bid + 20; the others lose bid + 10", dtt.deal_scores,
-     ([2, 5, 5], [2, 4, 6], [0, 0, 0]), [24, -12, -12]),
-    ("one makes a zero bid: +20, the others -10", dtt.deal_scores,
-     ([4, 0, 4], [6, 0, 6], [7, -3, 9]), [-10, 20, -10]),
-    ("none make: lowest +10, highest -10, middle 0", dtt.deal_scores,
-     ([1, 1, 1], [4, 4, 4], [10, -5, 0]), [-10, 10, 0]),
-    ("none make: two tied lowest +5 each", dtt.deal_scores,
-     ([1, 1, 1], [4, 4, 4], [0, 0, 20]), [5, 5, -10]),
-    ("none make: two tied highest -5 each", dtt.deal_scores,
-     ([1, 1, 1], [4, 4, 4], [20, 0, 20]), [-5, 10, -5]),
-    ("none make: all equal, nobody scores", dtt.deal_scores,
-     ([12, 12, 12], [4, 4, 4], [5, 5, 5]), [0, 0, 0]),
-
+    (
+        "all make: lowest -10, highest +10, middle 0",
+        dtt.deal_scores,
+        ([3, 4, 5], [3, 4, 5], [10, -5, 0]),
+        [10, -10, 0],
+    ),
+    (
+        "all make: two tied lowest -5 each",
+        dtt.deal_scores,
+        ([3, 4, 5], [3, 4, 5], [0, 0, 20]),
+        [-5, -5, 10],
+    ),
+    (
+        "all make: two tied highest +5 each",
+        dtt.deal_scores,
+        ([3, 4, 5], [3, 4, 5], [20, 0, 20]),
+        [5, -10, 5],
+    ),
+    (
+        "all make: all equal, nobody scores",
+        dtt.deal_scores,
+        ([0, 12, 0], [0, 12, 0], [0, 0, 0]),
+        [0, 0, 0],
+    ),
+    (
+        "all make: negative totals",
+        dtt.deal_scores,
+        ([4, 4, 4], [4, 4, 4], [-30, 15, 15]),
+        [-10, 5, 5],
+    ),
+    (
+        "two make: bid + 10 each; the third loses both bids + 20",
+        dtt.deal_scores,
+        ([3, 4, 5], [3, 4, 2], [0, 0, 0]),
+        [13, 14, -27],
+    ),
+    (
+        "two make: a zero bid scores 10",
+        dtt.deal_scores,
+        ([0, 6, 2], [0, 6, 6], [0, 0, 0]),
+        [10, 16, -26],
+    ),
+    (
+        "two make: cumulative totals do not matter",
+        dtt.deal_scores,
+        ([5, 2, 3], [5, 2, 5], [50, -20, 0]),
+        [15, 12, -27],
+    ),
+    (
+        "one makes: 2 x bid + 20; the others lose bid + 10",
+        dtt.deal_scores,
+        ([2, 5, 5], [2, 4, 6], [0, 0, 0]),
+        [24, -12, -12],
+    ),
+    (
+        "one makes a zero bid: +20, the others -10",
+        dtt.deal_scores,
+        ([4, 0, 4], [6, 0, 6], [7, -3, 9]),
+        [-10, 20, -10],
+    ),
+    (
+        "none make: lowest +10, highest -10, middle 0",
+        dtt.deal_scores,
+        ([1, 1, 1], [4, 4, 4], [10, -5, 0]),
+        [-10, 10, 0],
+    ),
+    (
+        "none make: two tied lowest +5 each",
+        dtt.deal_scores,
+        ([1, 1, 1], [4, 4, 4], [0, 0, 20]),
+        [5, 5, -10],
+    ),
+    (
+        "none make: two tied highest -5 each",
+        dtt.deal_scores,
+        ([1, 1, 1], [4, 4, 4], [20, 0, 20]),
+        [-5, 10, -5],
+    ),
+    (
+        "none make: all equal, nobody scores",
+        dtt.deal_scores,
+        ([12, 12, 12], [4, 4, 4], [5, 5, 5]),
+        [0, 0, 0],
+    ),
     # --- Match
     ("R11 three deals by default", default_deals, (), 3),
     ("highest total wins", dtt.standings, ([20, -30, 10],), [1, 3, 2]),
@@ -226,8 +310,22 @@ CASES = [
 
 def hot_calls():
     """Per-play calls on a full 12-card hand and a full 3-card trick."""
-    hand = hand_of([(S, 2), (H, A), (S, K), (C, 3), (D, 7), (S, 3),
-                    (H, 6), (C, Q), (D, J), (S, 5), (H, 4), (D, A)])
+    hand = hand_of(
+        [
+            (S, 2),
+            (H, A),
+            (S, K),
+            (C, 3),
+            (D, 7),
+            (S, 3),
+            (H, 6),
+            (C, Q),
+            (D, J),
+            (S, 5),
+            (H, 4),
+            (D, A),
+        ]
+    )
     out = array("H", [0] * 12)
     lead = trick_of([(D, 5), (C, 2)])
     full = trick_of([(D, 5), (C, 2), (D, A)])

@@ -9,5 +9,15 @@ next; a trick won scores 1.  ENTRY is its registry entry.
 from dicetable.games import COUNT
 from dicetable.match.actions import DEAL, PLAY
 
-ENTRY = ("highcard", "High card", 2, 3, COUNT, 3, "tricks", "", (1 << DEAL) | (1 << PLAY),
-         (40, 40, 40))
+ENTRY = (
+    "highcard",
+    "High card",
+    2,
+    3,
+    COUNT,
+    3,
+    "tricks",
+    "",
+    (1 << DEAL) | (1 << PLAY),
+    (40, 40, 40),
+)

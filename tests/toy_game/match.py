@@ -33,7 +33,7 @@ class HighCardMatch(Match):
 
     def __init__(self, players, options=0):
         check_header(type(self), players, options)
-        self.place = bytearray(rules.CARDS + 1)     # per card: holder seat, or NOWHERE
+        self.place = bytearray(rules.CARDS + 1)  # per card: holder seat, or NOWHERE
         self.trick = Trick(players)
         self.hand_n = bytearray(players)
         self.totals = [0] * players
@@ -85,7 +85,7 @@ class HighCardMatch(Match):
             if sum(self.hand_n) == rules.HAND * self.players:
                 self.turn = 0
             return
-        self.place[card] = NOWHERE - 1          # played
+        self.place[card] = NOWHERE - 1  # played
         self.trick.add(s, card)
         if self.trick.count < self.players:
             self.turn = (s + 1) % self.players
@@ -101,7 +101,7 @@ class HighCardMatch(Match):
         self.turn = self.last_winner
         if self.tricks_done == rules.HAND:
             self.history.append(list(self.totals))
-            self.turn = -2                       # over
+            self.turn = -2  # over
 
     def waiting(self):
         if self.turn == -2:
@@ -114,8 +114,9 @@ class HighCardMatch(Match):
         if seat == TABLE or not (self.waiting() >> seat) & 1:
             return []
         if self._dealing():
-            return [action(DEAL, seat, c) for c in range(1, rules.CARDS + 1)
-                    if self.place[c] == NOWHERE]
+            return [
+                action(DEAL, seat, c) for c in range(1, rules.CARDS + 1) if self.place[c] == NOWHERE
+            ]
         return [action(PLAY, seat, c) for c in self.hand(seat)]
 
     def hand(self, seat):
@@ -138,4 +139,3 @@ MATCH = HighCardMatch
 def new(players, options=0):
     """A fresh match of High card."""
     return HighCardMatch(players, options)
-

@@ -58,24 +58,26 @@ def compiled_sizes():
     with tempfile.TemporaryDirectory() as tmp:
         for path in sorted((root / "firmware" / "dicetable" / "games").glob("*/rules.py")):
             out = pathlib.Path(tmp) / (path.parent.name + ".mpy")
-            subprocess.run([str(mpy_cross), "-march=armv6m", "-o", str(out), str(path)],
-                           check=True)
+            subprocess.run([str(mpy_cross), "-march=armv6m", "-o", str(out), str(path)], check=True)
             sizes[path.parent.name + "/rules.py"] = out.stat().st_size
     return sizes
 
 
 def main():
-    print("rules core figures  (CPython %s on %s; MicroPython: WebAssembly build under Node)"
-          % (platform.python_version(), platform.machine()))
+    print(
+        "rules core figures  (CPython %s on %s; MicroPython: WebAssembly build under Node)"
+        % (platform.python_version(), platform.machine())
+    )
     print()
-    print("%-9s %-13s %20s %16s %20s" % (
-        "game", "call", "MP heap B/%d calls" % CALLS, "CPython ns/call", "MicroPython ns/call"))
+    print(
+        "%-9s %-13s %20s %16s %20s"
+        % ("game", "call", "MP heap B/%d calls" % CALLS, "CPython ns/call", "MicroPython ns/call")
+    )
     for game in GAMES:
         on_micropython = micropython_figures(game)
         for label, fn in game_module(game).hot_calls():
             heap, mp_ns = on_micropython[label]
-            print("%-9s %-13s %20d %16d %20d" % (
-                game, label, heap, cpython_ns_per_call(fn), mp_ns))
+            print("%-9s %-13s %20d %16d %20d" % (game, label, heap, cpython_ns_per_call(fn), mp_ns))
     print()
     print("compiled size for the board (mpy-cross -march=armv6m)")
     sizes = compiled_sizes()

@@ -63,8 +63,11 @@ def new_design(header, journal):
     erases, programs = sum(nor.erases), sum(nor.programs)
     busy = play_match(storage, nor, header, journal)
     records = len(journal) + 2 * (len(journal) // 50)
-    return (busy, 100 * (sum(nor.erases) - erases) / len(journal),
-            (sum(nor.programs) - programs) / records)
+    return (
+        busy,
+        100 * (sum(nor.erases) - erases) / len(journal),
+        (sum(nor.programs) - programs) / records,
+    )
 
 
 def wear(header, journal, matches=50):
@@ -82,6 +85,7 @@ def wear(header, journal, matches=50):
 
 def old_design(journal):
     import test_flash_littlefs as lfs
+
     nor = NorFlash(lfs.PICO_BLOCKS)
     fs = lfs.mount(nor)
     f = fs.open("journal.bin", "wb")
@@ -102,18 +106,26 @@ def old_design(journal):
 
 def main():
     header, journal = match()
-    print("journal flash figures: 5-player Nokosu match, %d actions, NOR model at W25Q16"
-          " typicals (erase 45 ms, page program 0.4 ms)" % len(journal))
+    print(
+        "journal flash figures: 5-player Nokosu match, %d actions, NOR model at W25Q16"
+        " typicals (erase 45 ms, page program 0.4 ms)" % len(journal)
+    )
     busy, erases, programs = new_design(header, journal)
-    print("  in place (hal/journal.py): busy per accepted action median %.1f ms, worst %.1f ms;"
-          " %.2f erases per 100 actions; %.2f page programs per action"
-          % (median(busy) / 1000, max(busy) / 1000, erases, programs))
+    print(
+        "  in place (hal/journal.py): busy per accepted action median %.1f ms, worst %.1f ms;"
+        " %.2f erases per 100 actions; %.2f page programs per action"
+        % (median(busy) / 1000, max(busy) / 1000, erases, programs)
+    )
     busy, erases, programs = old_design(journal)
-    print("  before (append + flush through LittleFS): busy median %.1f ms, worst %.1f ms;"
-          " %.1f erases per 100 actions; %.2f page programs per action"
-          % (median(busy) / 1000, max(busy) / 1000, erases, programs))
-    print("  wear: %d full matches before a journal sector reaches %d erases"
-          % (wear(header, journal), ENDURANCE))
+    print(
+        "  before (append + flush through LittleFS): busy median %.1f ms, worst %.1f ms;"
+        " %.1f erases per 100 actions; %.2f page programs per action"
+        % (median(busy) / 1000, max(busy) / 1000, erases, programs)
+    )
+    print(
+        "  wear: %d full matches before a journal sector reaches %d erases"
+        % (wear(header, journal), ENDURANCE)
+    )
 
 
 if __name__ == "__main__":

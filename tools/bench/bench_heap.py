@@ -57,9 +57,9 @@ from dicetable.app import games  # noqa: E402
 from dicetable.match.engine import GAMES  # noqa: E402
 from sim.hw import hands  # noqa: E402
 
-BLOCK = 16          # bytes per block of MicroPython's heap (on the Pico too)
-LINE_BLOCKS = 64    # blocks per line of the heap map
-SEGMENTS = 8        # the board's journal segments (hal/storage.py)
+BLOCK = 16  # bytes per block of MicroPython's heap (on the Pico too)
+LINE_BLOCKS = 64  # blocks per line of the heap map
+SEGMENTS = 8  # the board's journal segments (hal/storage.py)
 
 # The most players each game takes, up to the table's five seats.
 PLAYERS = [min(5, games.players(g)[1]) for g in range(games.count())]
@@ -236,9 +236,15 @@ print("end of map")
 def script(game, players, seed, steps):
     """The MicroPython source playing one match of `steps` parts at most."""
     head = "SEED = %d\nUNDO_EVERY = %d\nGAME = %d\nPLAYER_SEATS = %r\nSEGMENTS = %d\n" % (
-        seed, UNDO_EVERY, game, list(range(players)), SEGMENTS)
-    setup = SETUP.replace("\nclock = Clock()", "\nREGISTRY = %r\nclock = Clock()" % (
-        hands.full_registry(),))
+        seed,
+        UNDO_EVERY,
+        game,
+        list(range(players)),
+        SEGMENTS,
+    )
+    setup = SETUP.replace(
+        "\nclock = Clock()", "\nREGISTRY = %r\nclock = Clock()" % (hands.full_registry(),)
+    )
     return head + setup + STEP * steps + END
 
 
@@ -318,12 +324,16 @@ def frozen_saving(game):
 
     Returns {"firmware"/"game": (from the filesystem, frozen, saved)} in bytes."""
     source = (BOARD_CODE % GAMES[game]).replace(
-        "print(gc.mem_alloc())", "print(gc.mem_alloc())\nmicropython.qstr_info()")
+        "print(gc.mem_alloc())", "print(gc.mem_alloc())\nmicropython.qstr_info()"
+    )
 
     def marks(rom):
         out = mpy_wasm.run(source, rom=rom).split("\n")
-        return [(int(line), int(out[k + 1].rsplit("n_total_bytes=", 1)[1]))
-                for k, line in enumerate(out) if line.strip().isdigit()]
+        return [
+            (int(line), int(out[k + 1].rsplit("n_total_bytes=", 1)[1]))
+            for k, line in enumerate(out)
+            if line.strip().isdigit()
+        ]
 
     fs, rom = marks(False), marks(True)
     figures = {}
@@ -388,8 +398,11 @@ def measure(game, players, seed=1, steps=1500):
 
     def board(without, with_game):
         # The board's code (its own run) and the objects here.
-        return firmware + (game_code if with_game else 0) + (
-            without - code[0] - sim - (game_here if with_game else 0))
+        return (
+            firmware
+            + (game_code if with_game else 0)
+            + (without - code[0] - sim - (game_here if with_game else 0))
+        )
 
     fields = {}
     spent = []
@@ -427,26 +440,61 @@ def measure(game, players, seed=1, steps=1500):
 
 
 def main():
-    print("table app heap on MicroPython (WebAssembly build) with the Pico's %d-byte heap;"
-          " %d tags registered" % (mpy_wasm.PICO_GC_HEAP, len(hands.full_registry())))
-    print("board's share: the run's heap less the virtual parts and the harness (see"
-          " tools/bench/bench_heap.py); bytes")
-    print("%-8s %7s %7s %8s %8s %-9s %8s %8s %9s %9s %9s" % (
-        "game", "players", "actions", "median", "max", "max kind", "code", "booted",
-        "live peak", "free boot", "free end"))
+    print(
+        "table app heap on MicroPython (WebAssembly build) with the Pico's %d-byte heap;"
+        " %d tags registered" % (mpy_wasm.PICO_GC_HEAP, len(hands.full_registry()))
+    )
+    print(
+        "board's share: the run's heap less the virtual parts and the harness (see"
+        " tools/bench/bench_heap.py); bytes"
+    )
+    print(
+        "%-8s %7s %7s %8s %8s %-9s %8s %8s %9s %9s %9s"
+        % (
+            "game",
+            "players",
+            "actions",
+            "median",
+            "max",
+            "max kind",
+            "code",
+            "booted",
+            "live peak",
+            "free boot",
+            "free end",
+        )
+    )
     for game, players in enumerate(PLAYERS):
         r = measure(game, players)
-        print("%-8s %7d %7d %8d %8d %-9s %8d %8d %9d %9d %9d" % (
-            games.title(game), players, r["actions"], r["median"], r["max"], r["max_kind"],
-            r["firmware_code"], r["booted"], r["live_peak"], r["free_after_boot"],
-            r["free_at_end"]))
-    print("median/max: allocated per accepted action; code: the firmware's modules before"
-          " a game is chosen;")
-    print("booted/live peak: the board's live heap after boot and at most during the match;"
-          " free: the largest free block")
+        print(
+            "%-8s %7d %7d %8d %8d %-9s %8d %8d %9d %9d %9d"
+            % (
+                games.title(game),
+                players,
+                r["actions"],
+                r["median"],
+                r["max"],
+                r["max_kind"],
+                r["firmware_code"],
+                r["booted"],
+                r["live_peak"],
+                r["free_after_boot"],
+                r["free_at_end"],
+            )
+        )
+    print(
+        "median/max: allocated per accepted action; code: the firmware's modules before"
+        " a game is chosen;"
+    )
+    print(
+        "booted/live peak: the board's live heap after boot and at most during the match;"
+        " free: the largest free block"
+    )
     print()
-    print("Frozen firmware (firmware/manifest.py): heap the code takes, imported from the"
-          " filesystem / frozen (imported in place from ROMFS, less the string pool); bytes")
+    print(
+        "Frozen firmware (firmware/manifest.py): heap the code takes, imported from the"
+        " filesystem / frozen (imported in place from ROMFS, less the string pool); bytes"
+    )
     print("%-20s %8s %8s %8s" % ("modules", "loaded", "frozen", "saved"))
     for game in range(len(PLAYERS)):
         figures = frozen_saving(game)

@@ -69,24 +69,26 @@ from hal.mainloop import BUTTON_MS, FRAME_MS, GC_MS  # noqa: E402
 from hal.readers import AWAITED_MS  # noqa: E402
 from sim.hw import hands, vrp2  # noqa: E402
 
-sys.modules.setdefault("rp2", vrp2.VRP2())    # hal.ws2812's timing constants only
+sys.modules.setdefault("rp2", vrp2.VRP2())  # hal.ws2812's timing constants only
 from hal.ws2812 import LATCH_US, US_PER_LED  # noqa: E402
 from sim.hw.norflash import ERASE_US, PROGRAM_US  # noqa: E402
 
 NOKOSU = 4
-PARTS = 240               # parts of the app's measurement: a whole match ...
-EVENTS = 3                # ... each with this many accepted and refused events
-RUNS = 3                  # runs of the same events: each event's fastest
+PARTS = 240  # parts of the app's measurement: a whole match ...
+EVENTS = 3  # ... each with this many accepted and refused events
+RUNS = 3  # runs of the same events: each event's fastest
 TRIALS = 20000
 GC_US = GC_MS * 1000
 LEDS = (max(table_config.seats) + 1) * table_config.LEDS_PER_SEAT + table_config.RING_LEDS
 LED_WIRE_US = LEDS * US_PER_LED + LATCH_US
 TARGET_MS = 50
 PERIODS_MS = (10, 15, 20, 25, 30)
-PERIOD_TRIALS = 4000      # per cell of the table of periods
+PERIOD_TRIALS = 4000  # per cell of the table of periods
 NO_APP = [(0.0, 0)]
 
-APP = pico_cost.TIMER + """
+APP = (
+    pico_cost.TIMER
+    + """
 #: next run
 from dicetable.app import games, registry
 from dicetable.app.events import CENTRE, TAG_PLACED, TAG_REMOVED
@@ -106,6 +108,7 @@ REGISTRY = None
 #: next run
 storage.new_match(bytes([%(game)d, 5, 0, 0]), [SEATS_RECORD | 0x1F, SEED_RECORD | 1])
 """
+)
 
 BOOT = """
 #: next run
@@ -237,8 +240,13 @@ def app_costs():
     """{"accepted": [(Python us, flash us)], "refused": [...]} in Pico time: each
     event the fastest of RUNS runs of the same events."""
     script = "REGISTRY = %r\n" % (hands.full_registry(),) + APP % {"game": NOKOSU}
-    script += BOOT % {"game": NOKOSU, "program": PROGRAM_US, "erase": ERASE_US, "leds": LEDS,
-                      "budget": table_config.CURRENT_BUDGET_MA}
+    script += BOOT % {
+        "game": NOKOSU,
+        "program": PROGRAM_US,
+        "erase": ERASE_US,
+        "leds": LEDS,
+        "budget": table_config.CURRENT_BUDGET_MA,
+    }
     script += PART % EVENTS * PARTS
     runs = []
     for _ in range(RUNS):
@@ -247,11 +255,11 @@ def app_costs():
             word, units, flash = line.split()
             got[word].append((float(units) * pico_cost.UNIT_US, int(flash)))
         runs.append(got)
-    return {k: [min(r[k][i] for r in runs) for i in range(len(runs[0][k]))]
-            for k in runs[0]}
+    return {k: [min(r[k][i] for r in runs) for i in range(len(runs[0][k]))] for k in runs[0]}
 
 
 # --- the schedule ------------------------------------------------------------------
+
 
 class Schedule:
     """The main loop's passes on one CPU (see the module docstring).  The tag
@@ -275,9 +283,8 @@ class Schedule:
             steady, tags = calls["aside/%d" % fast], {0: calls["refused/%d" % fast]}
         else:
             steady = calls["awaited/%d" % fast]
-            tags = {phase: calls["tag/%d+%d" % (fast, phase)]
-                    for phase in range(0, recorded, fast)}
-            tags["late"] = calls["late/%d" % fast][1:]      # after the look at every reader
+            tags = {phase: calls["tag/%d+%d" % (fast, phase)] for phase in range(0, recorded, fast)}
+            tags["late"] = calls["late/%d" % fast][1:]  # after the look at every reader
         every = [c for c in steady if c.now % recorded == 0]
         alone = bench_readers.alone_calls(steady, recorded)
         self.look = bench_readers.total(every).us(scale) / len(every) + dispatch
@@ -286,7 +293,7 @@ class Schedule:
         self.chains = {}
         for phase, tag in tags.items():
             placed = next(k for k, c in enumerate(tag) if c.events)
-            self.chains[phase] = [(c.cost.us(scale) + dispatch, c.wait) for c in tag[:placed + 1]]
+            self.chains[phase] = [(c.cost.us(scale) + dispatch, c.wait) for c in tag[: placed + 1]]
         self.buttons = loop["buttons"] * scale + dispatch
         self.frames = loop["frames"] * scale + dispatch
 
@@ -294,23 +301,23 @@ class Schedule:
         """ms from the tag put down to the LEDs showing the answer, one trial."""
         p = self.period
         f = self.fast
-        t0 = 4 * p                                    # the look before the tag's
+        t0 = 4 * p  # the look before the tag's
         due = [0, 0, 0]
-        every = 0                                     # the next look at every reader
+        every = 0  # the next look at every reader
         if collecting:
             # A collection follows the look before the tag's; the tag comes during it.
             gc_start = t0 + self.look / 1000
             place = rng.uniform(gc_start, gc_start + GC_US / 1000)
         else:
             place = rng.uniform(t0, t0 + p)
-        t = rng.uniform(0, 1)                         # where in its ms the loop starts
-        chain = None                                  # the tag's calls, once found
+        t = rng.uniform(0, 1)  # where in its ms the loop starts
+        chain = None  # the tag's calls, once found
         while True:
-            i = 0 if due[0] <= due[1] else 1                 # the earliest, readers first
+            i = 0 if due[0] <= due[1] else 1  # the earliest, readers first
             if due[2] < due[i]:
                 i = 2
             if due[i] > t:
-                t = due[i] + self.turn / 1000         # asleep until then, then a turn
+                t = due[i] + self.turn / 1000  # asleep until then, then a turn
             tick = int(t)
             if i == 1:
                 t += self.buttons / 1000
@@ -321,7 +328,7 @@ class Schedule:
                 due[2] = tick + FRAME_MS - tick % FRAME_MS
                 continue
             if chain is None:
-                whole = tick >= every                 # else the awaited reader alone
+                whole = tick >= every  # else the awaited reader alone
                 if whole:
                     every = tick + p - tick % p
                 if t >= place and (whole or not self.aside):
@@ -357,13 +364,18 @@ def latencies(schedule, apps, collecting, seed=1, trials=TRIALS):
 
 
 def print_app(apps, scale):
-    print("The app's work per reader event on the Pico (tools/bench/bench_latency.py): reader_event"
-          " with")
-    print("the frame drawn and the journal append, and pixels.show; %d events of each kind,"
-          % len(apps["accepted"]))
-    print("a whole 5-player Nokosu Dice match, %d tags registered; flash: the time the chip"
-          " holds the CPU."
-          % len(hands.full_registry()))
+    print(
+        "The app's work per reader event on the Pico (tools/bench/bench_latency.py): reader_event"
+        " with"
+    )
+    print(
+        "the frame drawn and the journal append, and pixels.show; %d events of each kind,"
+        % len(apps["accepted"])
+    )
+    print(
+        "a whole 5-player Nokosu Dice match, %d tags registered; flash: the time the chip"
+        " holds the CPU." % len(hands.full_registry())
+    )
     print()
     print("| event | Python p50 ms | p90 | max | flash ms, max | calibrated p50 | max |")
     print("|---|---|---|---|---|---|---|")
@@ -371,9 +383,18 @@ def print_app(apps, scale):
         py = percentiles([p for p, _ in apps[kind]])
         flash = max(f for _, f in apps[kind])
         whole = percentiles([p * scale + f for p, f in apps[kind]])
-        print("| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
-            kind, py[50] / 1000, py[90] / 1000, py["max"] / 1000, flash / 1000,
-            whole[50] / 1000, whole["max"] / 1000))
+        print(
+            "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |"
+            % (
+                kind,
+                py[50] / 1000,
+                py[90] / 1000,
+                py["max"] / 1000,
+                flash / 1000,
+                whole[50] / 1000,
+                whole["max"] / 1000,
+            )
+        )
     print()
 
 
@@ -389,16 +410,23 @@ def print_parts(readers, loop, apps):
         mine = Schedule(readers, loop, k, f)
         other = Schedule(readers, loop, k, f, aside=True)
         alone, whole = mine.chains[f], other.chains[0]
-        rows = [("waiting for the next look at an awaited reader (mean; at most %d)" % f, f / 2),
-                ("... at another reader (mean; at most %d)" % other.period, other.period / 2),
-                ("the look at the awaited reader alone that finds it: REQA, the first read",
-                 alone[0][0] / 1000),
-                ("the look at every reader that finds it: REQA, the first read",
-                 whole[0][0] / 1000),
-                ("the confirming re-read (WUPA, the UID again), TAG_PLACED, after the first",
-                 sum(c for c, _ in alone[1:]) / 1000),
-                ("... after the second (another reader's look between)",
-                 sum(c for c, _ in whole[1:]) / 1000)]
+        rows = [
+            ("waiting for the next look at an awaited reader (mean; at most %d)" % f, f / 2),
+            ("... at another reader (mean; at most %d)" % other.period, other.period / 2),
+            (
+                "the look at the awaited reader alone that finds it: REQA, the first read",
+                alone[0][0] / 1000,
+            ),
+            ("the look at every reader that finds it: REQA, the first read", whole[0][0] / 1000),
+            (
+                "the confirming re-read (WUPA, the UID again), TAG_PLACED, after the first",
+                sum(c for c, _ in alone[1:]) / 1000,
+            ),
+            (
+                "... after the second (another reader's look between)",
+                sum(c for c, _ in whole[1:]) / 1000,
+            ),
+        ]
         for kind in ("accepted", "refused"):
             app = percentiles([p * k + fl for p, fl in apps[kind]])
             rows.append(("the app, %s (p50; p99 %.1f)" % (kind, app[99] / 1000), app[50] / 1000))
@@ -413,21 +441,33 @@ def print_parts(readers, loop, apps):
 
 def kinds(apps):
     """(name, app costs, on the awaited reader) of each latency row."""
-    return (("accepted", apps["accepted"], True), ("refused", apps["refused"], False),
-            ("no app, awaited reader", NO_APP, True), ("no app, another reader", NO_APP, False))
+    return (
+        ("accepted", apps["accepted"], True),
+        ("refused", apps["refused"], False),
+        ("no app, awaited reader", NO_APP, True),
+        ("no app, another reader", NO_APP, False),
+    )
 
 
 def print_latency(readers, loop, apps):
     scale = readers["scale"]
     period = readers["period"]
-    print("From a tag put down to the LEDs showing the answer (tools/bench/bench_latency.py): a"
-          " 7-byte tag on")
-    print("seat 0.  Accepted: seat 0 awaited (a look at it every %d ms), a tag held on every"
-          " other reader;" % AWAITED_MS)
-    print("refused: seat 1 awaited, a tag held on seats 2 on; every reader looked at every %d ms."
-          % period)
-    print("%d trials each; + the LEDs' %.1f ms on the wire; \"no app\": the reader path alone."
-          "  Target:" % (TRIALS, LED_WIRE_US / 1000))
+    print(
+        "From a tag put down to the LEDs showing the answer (tools/bench/bench_latency.py): a"
+        " 7-byte tag on"
+    )
+    print(
+        "seat 0.  Accepted: seat 0 awaited (a look at it every %d ms), a tag held on every"
+        " other reader;" % AWAITED_MS
+    )
+    print(
+        "refused: seat 1 awaited, a tag held on seats 2 on; every reader looked at every %d ms."
+        % period
+    )
+    print(
+        '%d trials each; + the LEDs\' %.1f ms on the wire; "no app": the reader path alone.'
+        "  Target:" % (TRIALS, LED_WIRE_US / 1000)
+    )
     print("p99 <= %d ms." % TARGET_MS)
     print()
     print("| model | event | when the tag comes | p50 ms | p90 | p99 | max |")
@@ -446,36 +486,68 @@ def print_latency(readers, loop, apps):
         for kind, app, awaited in kinds(apps):
             for collecting in (False, True):
                 got = lat(k, AWAITED_MS, kind, app, awaited, collecting)
-                print("| %s | %s | %s | %.1f | %.1f | %.1f | %.1f |" % (
-                    label, kind, "during a collection" if collecting else "any moment",
-                    got[50], got[90], got[99], got["max"]))
+                print(
+                    "| %s | %s | %s | %.1f | %.1f | %.1f | %.1f |"
+                    % (
+                        label,
+                        kind,
+                        "during a collection" if collecting else "any moment",
+                        got[50],
+                        got[90],
+                        got[99],
+                        got["max"],
+                    )
+                )
     print()
-    print("The awaited readers' period, calibrated: idle busy (tools/bench/bench_loop.py's passes,"
-          " the readers'")
-    print("calls of a recorded cycle) at the menu (nothing awaited), in a match (seat 0 awaited,"
-          " a tag")
-    print("on every other reader) and in provisioning (every reader awaited, none holding a"
-          " tag), and")
+    print(
+        "The awaited readers' period, calibrated: idle busy (tools/bench/bench_loop.py's passes,"
+        " the readers'"
+    )
+    print(
+        "calls of a recorded cycle) at the menu (nothing awaited), in a match (seat 0 awaited,"
+        " a tag"
+    )
+    print(
+        "on every other reader) and in provisioning (every reader awaited, none holding a tag), and"
+    )
     print("the p99 latency, any moment / during a collection (%d trials each)." % TRIALS)
     print()
-    print("| awaited readers | busy, menu | busy, match | busy, provisioning | p99 no app, awaited"
-          " | p99 accepted | p99 refused |")
+    print(
+        "| awaited readers | busy, menu | busy, match | busy, provisioning | p99 no app, awaited"
+        " | p99 accepted | p99 refused |"
+    )
     print("|---|---|---|---|---|---|---|")
     for fast in (None,) + tuple(sorted(readers["awaited"], reverse=True)):
-        cycles = ("idle", "held", "idle") if fast is None else \
-            ("idle", "awaited/%d" % fast, "every/%d" % fast)
+        cycles = (
+            ("idle", "held", "idle")
+            if fast is None
+            else ("idle", "awaited/%d" % fast, "every/%d" % fast)
+        )
         busy = [bench_loop.busy(loop, readers, scale, c)[1] for c in cycles]
         p99 = {}
         for kind, app, awaited in kinds(apps):
-            p99[kind] = "%.1f / %.1f" % tuple(lat(scale, fast, kind, app, awaited, c)[99]
-                                              for c in (False, True))
-        print("| %s | %.1f %% | %.1f %% | %.1f %% | %s | %s | %s |" % (
-            "every %d ms%s" % (fast, " (AWAITED_MS)" if fast == AWAITED_MS else "")
-            if fast else "as the others (before)", 100 * busy[0], 100 * busy[1],
-            100 * busy[2], p99["no app, awaited reader"], p99["accepted"], p99["refused"]))
+            p99[kind] = "%.1f / %.1f" % tuple(
+                lat(scale, fast, kind, app, awaited, c)[99] for c in (False, True)
+            )
+        print(
+            "| %s | %.1f %% | %.1f %% | %.1f %% | %s | %s | %s |"
+            % (
+                "every %d ms%s" % (fast, " (AWAITED_MS)" if fast == AWAITED_MS else "")
+                if fast
+                else "as the others (before)",
+                100 * busy[0],
+                100 * busy[1],
+                100 * busy[2],
+                p99["no app, awaited reader"],
+                p99["accepted"],
+                p99["refused"],
+            )
+        )
     print()
-    print("The period of the looks at every reader, nothing awaited, calibrated: idle busy and"
-          " the p99")
+    print(
+        "The period of the looks at every reader, nothing awaited, calibrated: idle busy and"
+        " the p99"
+    )
     print("latency, any moment or during a collection, whichever is worse.")
     print()
     print("| period | busy, menu | busy, 5 tags held | p99 no app | p99 accepted | p99 refused |")
@@ -483,11 +555,22 @@ def print_latency(readers, loop, apps):
     for p in PERIODS_MS:
         busy = [bench_loop.busy(loop, readers, scale, c, p)[1] for c in ("idle", "held")]
         schedule = Schedule(readers, loop, scale, period=p)
-        worst = [max(latencies(schedule, app, c, trials=PERIOD_TRIALS)[99] for c in (False, True))
-                 for app in (NO_APP, apps["accepted"], apps["refused"])]
-        print("| %d ms%s | %.1f %% | %.1f %% | %.1f | %.1f | %.1f |" % (
-            p, " (PERIOD_MS)" if p == period else "", 100 * busy[0], 100 * busy[1],
-            worst[0], worst[1], worst[2]))
+        worst = [
+            max(latencies(schedule, app, c, trials=PERIOD_TRIALS)[99] for c in (False, True))
+            for app in (NO_APP, apps["accepted"], apps["refused"])
+        ]
+        print(
+            "| %d ms%s | %.1f %% | %.1f %% | %.1f | %.1f | %.1f |"
+            % (
+                p,
+                " (PERIOD_MS)" if p == period else "",
+                100 * busy[0],
+                100 * busy[1],
+                worst[0],
+                worst[1],
+                worst[2],
+            )
+        )
     print()
 
 

@@ -48,7 +48,9 @@ import pico_cost  # noqa: E402
 from hal.mainloop import BUTTON_MS, FRAME_MS  # noqa: E402
 from hal.readers import AWAITED_MS  # noqa: E402
 
-SCRIPT = pico_cost.TIMER + """
+SCRIPT = (
+    pico_cost.TIMER
+    + """
 #: next run
 from sim.hw.rig import VirtualTable
 from hal.buttons import Buttons
@@ -190,6 +192,7 @@ queue.push(Task(task(), globals()))
 switch()
 print("switch", pico_us(switch, 200) + pico_us(look, 200))
 """
+)
 
 
 def measure():
@@ -201,10 +204,12 @@ def measure():
     return out
 
 
-CYCLES = {"idle": "nothing on the table (the menu)",
-          "held": "a tag held on every reader but one",
-          "awaited/%d": "a match: one reader awaited, a tag held on every other",
-          "every/%d": "every reader awaited, none holding a tag (provisioning)"}
+CYCLES = {
+    "idle": "nothing on the table (the menu)",
+    "held": "a tag held on every reader but one",
+    "awaited/%d": "a match: one reader awaited, a tag held on every other",
+    "every/%d": "every reader awaited, none holding a tag (provisioning)",
+}
 
 
 def busy(loop, readers, scale, cycle="idle", period=None):
@@ -213,24 +218,33 @@ def busy(loop, readers, scale, cycle="idle", period=None):
     name in tools/bench/bench_readers.py's measure(), whose readers these are),
     or, with `period`, its look at every reader every `period` ms."""
     from bench_readers import PERIODS, total
+
     calls = readers["calls"][cycle]
     look = total(calls).us(scale) / len(calls)
     dispatch = loop["dispatch"] * scale
     rate = 1000 / period if period else len(calls) * 1000 / (PERIODS * readers["period"])
-    rows = [("readers: a look at every reader" if len(calls) == PERIODS or period
-             else "readers: a look at every reader or the awaited alone (mean)",
-             look + dispatch, rate),
-            ("buttons: nothing pressed", loop["buttons"] * scale + dispatch, 1000 / BUTTON_MS),
-            ("frames: frame unchanged", loop["frames"] * scale + dispatch, 1000 / FRAME_MS),
-            ("the loop's turn, a wake", loop["turn"] * scale, 1000 / BUTTON_MS)]
+    rows = [
+        (
+            "readers: a look at every reader"
+            if len(calls) == PERIODS or period
+            else "readers: a look at every reader or the awaited alone (mean)",
+            look + dispatch,
+            rate,
+        ),
+        ("buttons: nothing pressed", loop["buttons"] * scale + dispatch, 1000 / BUTTON_MS),
+        ("frames: frame unchanged", loop["frames"] * scale + dispatch, 1000 / FRAME_MS),
+        ("the loop's turn, a wake", loop["turn"] * scale, 1000 / BUTTON_MS),
+    ]
     out = [(name, us, rate, us * rate / 1_000_000) for name, us, rate in rows]
     return out, sum(r[3] for r in out)
 
 
 def print_busy(loop, readers):
     scale = readers["scale"]
-    print("The main loop at idle (tools/bench/bench_loop.py): Pico us a pass (with MainLoop.due()"
-          " finding it)")
+    print(
+        "The main loop at idle (tools/bench/bench_loop.py): Pico us a pass (with MainLoop.due()"
+        " finding it)"
+    )
     print("and a wake; busy = us x times a second.")
     print()
     print("| what | times a second | modelled us | busy | calibrated us | busy |")
@@ -242,21 +256,29 @@ def print_busy(loop, readers):
         if "%" in name:
             what += ", every %d ms" % AWAITED_MS
         for (row, us, rate, b), (_, us_c, _, b_c) in zip(rows, rows_c, strict=True):
-            print("| %s | %.0f | %.0f | %.1f %% | %.0f | %.1f %% |"
-                  % (row, rate, us, 100 * b, us_c, 100 * b_c))
-        print("| **all, %s** | | | **%.1f %%** | | **%.1f %%** |"
-              % (what, 100 * whole, 100 * whole_c))
+            print(
+                "| %s | %.0f | %.0f | %.1f %% | %.0f | %.1f %% |"
+                % (row, rate, us, 100 * b, us_c, 100 * b_c)
+            )
+        print(
+            "| **all, %s** | | | **%.1f %%** | | **%.1f %%** |" % (what, 100 * whole, 100 * whole_c)
+        )
     print()
     passes = 1000 / readers["period"] + 1000 / BUTTON_MS + 1000 / FRAME_MS
-    print("  asyncio's switch to a task: %.0f us modelled (%.1f buttons passes); a task per"
-          " pass" % (loop["switch"], loop["switch"] / loop["buttons"]))
-    print("  would switch %.0f times a second: %.1f %% more busy than one task's turns."
-          % (passes, 100 * (passes * loop["switch"] - 1000 / BUTTON_MS * loop["turn"]) / 1e6))
+    print(
+        "  asyncio's switch to a task: %.0f us modelled (%.1f buttons passes); a task per"
+        " pass" % (loop["switch"], loop["switch"] / loop["buttons"])
+    )
+    print(
+        "  would switch %.0f times a second: %.1f %% more busy than one task's turns."
+        % (passes, 100 * (passes * loop["switch"] - 1000 / BUTTON_MS * loop["turn"]) / 1e6)
+    )
     print()
 
 
 def main():
     import bench_readers
+
     readers = bench_readers.measure()
     loop = measure()
     print_busy(loop, readers)

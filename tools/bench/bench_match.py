@@ -62,8 +62,11 @@ print(peak, gc.mem_alloc() - base, len(journal))
 
 def micropython_peak(game, players):
     match = play(game, players, 0, ["heuristic"] * players, 1)
-    script = (PEAK_SETUP % (game, list(match.journal), players)
-              + PEAK_STEP * len(match.journal) + PEAK_END)
+    script = (
+        PEAK_SETUP % (game, list(match.journal), players)
+        + PEAK_STEP * len(match.journal)
+        + PEAK_END
+    )
     out = mpy_wasm.run(script)
     peak, end, actions = (int(x) for x in out.split())
     return peak, end, actions
@@ -71,7 +74,7 @@ def micropython_peak(game, players):
 
 BEFORE = "496a2e2"  # the last commit whose resets made every buffer afresh
 LARGEST = (("dtwww", 4), ("walzer", 4), ("dicefull", 5), ("dtt", 3), ("nokosu", 5))
-CHUNK = 40      # actions per part: the list literal is compiled on the heap
+CHUNK = 40  # actions per part: the list literal is compiled on the heap
 
 UNDO_END = """
 #: next run
@@ -94,24 +97,36 @@ print(pico_us(refold, 1))
 
 
 def longest_journal(game, players):
-    return max((list(play(game, players, 0, ["heuristic"] * players, seed).journal)
-                for seed in range(1, 9)), key=len)
+    return max(
+        (
+            list(play(game, players, 0, ["heuristic"] * players, seed).journal)
+            for seed in range(1, 9)
+        ),
+        key=len,
+    )
 
 
 def folded(game, players, journal):
     """A script that makes the match `m` and folds `journal` into it."""
-    parts = ["import gc\nfrom dicetable.games.%s.match import new\nm = new(%d, 0)"
-             % (game, players)]
-    parts += ["for a in %r:\n    m.submit(a)" % (journal[i:i + CHUNK],)
-              for i in range(0, len(journal), CHUNK)]
+    parts = [
+        "import gc\nfrom dicetable.games.%s.match import new\nm = new(%d, 0)" % (game, players)
+    ]
+    parts += [
+        "for a in %r:\n    m.submit(a)" % (journal[i : i + CHUNK],)
+        for i in range(0, len(journal), CHUNK)
+    ]
     return mpy_wasm.parts(parts)
 
 
 @contextlib.contextmanager
 def firmware_at(rev):
     """MicroPython runs load the firmware as it was at commit `rev`."""
-    data = subprocess.run(["git", "archive", rev, "firmware", "sim/hw", "tests/cases"],
-                          cwd=ROOT, capture_output=True, check=True).stdout
+    data = subprocess.run(
+        ["git", "archive", rev, "firmware", "sim/hw", "tests/cases"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout
     with tempfile.TemporaryDirectory() as tmp:
         tarfile.open(fileobj=io.BytesIO(data)).extractall(tmp, filter="data")
         here = mpy_wasm.ROOT
@@ -127,8 +142,9 @@ def undo_figures(game, players):
     journal = longest_journal(game, players)
     with firmware_at(BEFORE):
         before = int(mpy_wasm.run(folded(game, players, journal) + UNDO_END))
-    now, pico = mpy_wasm.run(folded(game, players, journal) + UNDO_END + mpy_wasm.PART
-                             + pico_cost.TIMER + REFOLD).split()
+    now, pico = mpy_wasm.run(
+        folded(game, players, journal) + UNDO_END + mpy_wasm.PART + pico_cost.TIMER + REFOLD
+    ).split()
     return len(journal), before, int(now), float(pico)
 
 
@@ -146,16 +162,24 @@ def main():
     print("match engine figures")
     for game, players in (("nokosu", 5), ("dtwww", 4)):
         peak, end, actions = micropython_peak(game, players)
-        print("  %-7s %d players: peak live heap %6d B above baseline while folding %d actions"
-              " (%d B held at the end)" % (game, players, peak, actions, end))
-    print("  undo at the end of the longest match: bytes one undo allocates (before %s, now),"
-          " Pico time of one refold" % BEFORE)
+        print(
+            "  %-7s %d players: peak live heap %6d B above baseline while folding %d actions"
+            " (%d B held at the end)" % (game, players, peak, actions, end)
+        )
+    print(
+        "  undo at the end of the longest match: bytes one undo allocates (before %s, now),"
+        " Pico time of one refold" % BEFORE
+    )
     for game, players in LARGEST:
         actions, before, now, pico = undo_figures(game, players)
-        print("  %-8s %d players, %3d actions: %5d B -> %4d B, refold %5.0f ms"
-              % (game, players, actions, before, now, pico / 1000))
-    print("  d-TT: %.0f random complete deals per CPU-second (CPython, random bots)"
-          % dtt_deals_per_cpu_second())
+        print(
+            "  %-8s %d players, %3d actions: %5d B -> %4d B, refold %5.0f ms"
+            % (game, players, actions, before, now, pico / 1000)
+        )
+    print(
+        "  d-TT: %.0f random complete deals per CPU-second (CPython, random bots)"
+        % dtt_deals_per_cpu_second()
+    )
 
 
 if __name__ == "__main__":

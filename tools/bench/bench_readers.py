@@ -66,25 +66,25 @@ from sim.hw.vpin import VDecoder  # noqa: E402
 from sim.hw.vspi import VSIO, VSPI  # noqa: E402
 from sim.hw.vtag import VTag  # noqa: E402
 
-OLD = "1bfedd1"                  # the driver the board was timed with (issue 9)
+OLD = "1bfedd1"  # the driver the board was timed with (issue 9)
 MEASURED_MS = {"full read, 4-byte UID": 13.0, "full read, 7-byte UID": 23.2}
 MEASURED_EMPTY = "3.4-4.2"
 UID4 = bytes.fromhex("5A1B2C3D")
 UID7 = bytes.fromhex("04A1B2C3D4E5F6")
 FITTED = tuple(table_config.seats) + (CENTRE,)
-SEAT = 0                         # where the new tag goes
-ASIDE = 1                        # the reader awaited when the new tag's is not
-AWAITED_PERIODS = (10, 5)        # the awaited readers' periods weighed
-LATE = GC_MS + 3                 # the look after a collection that followed the look at
-                                 # every reader (3 ms, a tag on five readers)
-PERIODS = 8                      # a cycle: the WUPA sweep of an empty reader repeats every 8
-REPLAYED = 3000                  # calls timed per recorded cycle, in whole replays of it ...
-REPS = 100                       # ... at least this many
-PART_CALLS = 500                 # service() calls replayed per part of the script: the
-                                 # build collects between parts, and a timed call leaves floats
-OP_REPS = 4                      # replays of one driver operation, per batch
+SEAT = 0  # where the new tag goes
+ASIDE = 1  # the reader awaited when the new tag's is not
+AWAITED_PERIODS = (10, 5)  # the awaited readers' periods weighed
+LATE = GC_MS + 3  # the look after a collection that followed the look at
+# every reader (3 ms, a tag on five readers)
+PERIODS = 8  # a cycle: the WUPA sweep of an empty reader repeats every 8
+REPLAYED = 3000  # calls timed per recorded cycle, in whole replays of it ...
+REPS = 100  # ... at least this many
+PART_CALLS = 500  # service() calls replayed per part of the script: the
+# build collects between parts, and a timed call leaves floats
+OP_REPS = 4  # replays of one driver operation, per batch
 WIRE_US_PER_BYTE = 8 * 1_000_000 / table_config.SPI_BAUDRATE
-POLLS = (b"\x88\x00", b"\x88\x8c\x94\x98\xd4\xee\x00")   # ComIrqReg alone, the status burst
+POLLS = (b"\x88\x00", b"\x88\x8c\x94\x98\xd4\xee\x00")  # ComIrqReg alone, the status burst
 
 
 def _ignore(event, reader, uid):
@@ -92,6 +92,7 @@ def _ignore(event, reader, uid):
 
 
 # --- 1. counts and recordings ----------------------------------------------------
+
 
 class RecordingBus(VSPI):
     """Keeps every byte the chips answer (what the replay gives back), and
@@ -166,8 +167,7 @@ class Kit:
     def __init__(self, fitted=FITTED, old=None):
         self.clock = Clock()
         self.bus = RecordingBus(self.clock)
-        self.chips = [vm.VMFRC522(self.clock) if r in fitted else None
-                      for r in range(CENTRE + 1)]
+        self.chips = [vm.VMFRC522(self.clock) if r in fitted else None for r in range(CENTRE + 1)]
         outputs = [None] * 8
         for r in fitted:
             outputs[pins.CS_LINE[r]] = self.bus.cs(self.chips[r])
@@ -177,38 +177,59 @@ class Kit:
         if old is None:
             for k in range(3):
                 self.sio.attach(pins.CS_ADDRESS[k], self.decoder.pins[k])
-            self.selects = decoder_selects(self.sio, pins.CS_ADDRESS, pins.CS_LINE,
-                                           pins.CS_IDLE, fitted)
+            self.selects = decoder_selects(
+                self.sio, pins.CS_ADDRESS, pins.CS_LINE, pins.CS_IDLE, fitted
+            )
         else:
             address = [CountingPin(self, p) for p in self.decoder.pins]
-            self.selects = [old["DecoderSelect"](address, pins.CS_LINE[r], pins.CS_IDLE)
-                            if r in fitted else None for r in range(CENTRE + 1)]
+            self.selects = [
+                old["DecoderSelect"](address, pins.CS_LINE[r], pins.CS_IDLE)
+                if r in fitted
+                else None
+                for r in range(CENTRE + 1)
+            ]
 
     def _snapshot(self):
         c = [x for x in self.chips if x is not None]
-        return (self.bus.calls, self.bus.carried, self.bus.transferred,
-                sum(x.reg_reads + x.reg_writes for x in c), self.sio.stores + self.pin_writes,
-                self.bus.reads, len(self.bus.miso), self.bus.waited_us)
+        return (
+            self.bus.calls,
+            self.bus.carried,
+            self.bus.transferred,
+            sum(x.reg_reads + x.reg_writes for x in c),
+            self.sio.stores + self.pin_writes,
+            self.bus.reads,
+            len(self.bus.miso),
+            self.bus.waited_us,
+        )
 
     def measure(self, op):
         """Run op(); its counts, its replies and the radio time the CPU waited."""
         a = self._snapshot()
         op()
         b = self._snapshot()
-        return {"calls": b[0] - a[0], "transactions": b[1] - a[1], "bytes": b[2] - a[2],
-                "registers": b[3] - a[3], "cs": b[4] - a[4], "reads": b[5] - a[5],
-                "miso": bytes(self.bus.miso[a[6]:b[6]]), "radio_us": b[7] - a[7]}
+        return {
+            "calls": b[0] - a[0],
+            "transactions": b[1] - a[1],
+            "bytes": b[2] - a[2],
+            "registers": b[3] - a[3],
+            "cs": b[4] - a[4],
+            "reads": b[5] - a[5],
+            "miso": bytes(self.bus.miso[a[6] : b[6]]),
+            "radio_us": b[7] - a[7],
+        }
 
 
 def old_source(path):
-    return subprocess.run(["git", "show", "%s:%s" % (OLD, path)], cwd=ROOT,
-                          capture_output=True, text=True, check=True).stdout
+    return subprocess.run(
+        ["git", "show", "%s:%s" % (OLD, path)], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
 
 
 def old_decoder_select():
     src = old_source("firmware/hal/board.py")
-    node = next(n for n in ast.parse(src).body
-                if isinstance(n, ast.ClassDef) and n.name == "DecoderSelect")
+    node = next(
+        n for n in ast.parse(src).body if isinstance(n, ast.ClassDef) and n.name == "DecoderSelect"
+    )
     return ast.get_source_segment(src, node)
 
 
@@ -232,15 +253,17 @@ def old_ops(old):
     """{row: (counts, replay code)} for the 1bfedd1 driver: a look is ensure() +
     read_uid(); a new tag is confirmed by its first look and a second one."""
     out = {}
-    cases = ((EMPTY, None, "chip.ensure()\nchip.read_uid(buf, False)\n"),
-             (HELD, UID7, "chip.ensure()\nchip.read_uid(buf, True)\n"),
-             (READ4, UID4, "chip.read_uid(buf, True)\n"),
-             (READ7, UID7, "chip.read_uid(buf, True)\n"),
-             (FIRST, UID7, "chip.ensure()\nchip.read_uid(buf, False)\n"),
-             (AGAIN, UID7, "chip.ensure()\nchip.read_uid(buf, True)\n"))
+    cases = (
+        (EMPTY, None, "chip.ensure()\nchip.read_uid(buf, False)\n"),
+        (HELD, UID7, "chip.ensure()\nchip.read_uid(buf, True)\n"),
+        (READ4, UID4, "chip.read_uid(buf, True)\n"),
+        (READ7, UID7, "chip.read_uid(buf, True)\n"),
+        (FIRST, UID7, "chip.ensure()\nchip.read_uid(buf, False)\n"),
+        (AGAIN, UID7, "chip.ensure()\nchip.read_uid(buf, True)\n"),
+    )
     kit = scope = None
     for name, uid, code in cases:
-        if name != AGAIN:                  # the re-read goes on from the first look
+        if name != AGAIN:  # the re-read goes on from the first look
             kit = Kit((SEAT,), old)
             chip = old["MFRC522"](kit.bus, kit.selects[SEAT])
             chip.init()
@@ -291,7 +314,7 @@ class Cycle:
         self.ms = PERIODS * self.period
         self.warm = []
         self._to_look(4)
-        if new_tag:                  # once through, so that the cycle starts as it ends
+        if new_tag:  # once through, so that the cycle starts as it ends
             self._cycle()
             self._to_look(0)
         self.warm_miso = len(kit.bus.miso)
@@ -301,8 +324,9 @@ class Cycle:
         # The cycle repeats exactly: the replay runs it again and again.
         again = self._cycle()
         self.warm = recording
-        assert [(c["now"] + self.ms, c["miso"]) for c in self.calls] == \
-            [(c["now"], c["miso"]) for c in again], "%s: a cycle does not repeat" % name
+        assert [(c["now"] + self.ms, c["miso"]) for c in self.calls] == [
+            (c["now"], c["miso"]) for c in again
+        ], "%s: a cycle does not repeat" % name
 
     def emit(self, event, reader, uid):
         self.events.append((event, reader))
@@ -352,7 +376,9 @@ class Cycle:
 
 # --- 2. Python time under MicroPython ----------------------------------------
 
-HEAD = pico_cost.TIMER + r"""
+HEAD = (
+    pico_cost.TIMER
+    + r"""
 import io
 from array import array
 from hal.mfrc522 import MFRC522
@@ -410,6 +436,7 @@ def no_call():
 print('shim', pico_us(shim_call, 500) - pico_us(builtin_call, 500))
 print('clock', min(-clock() + clock() for _ in range(200)) / unit_us())
 """
+)
 
 OP = r"""
 #: next run
@@ -483,16 +510,30 @@ def python_us(old_table, new_table, cycles):
             if which == "new":
                 setup = NEW_SETUP
             else:
-                setup = OLD_SETUP % {"old": old_source("firmware/hal/mfrc522.py"),
-                                     "select": old_decoder_select()}
-            script += OP % {"setup": setup, "miso": counts["miso"], "body": indent(code, 4),
-                            "name": which + ":" + name, "reps": OP_REPS}
-    selects = "[%s]" % ", ".join("ChipSelect({}, 0, 1, 0, 2)" if r in FITTED else "None"
-                                 for r in range(CENTRE + 1))
+                setup = OLD_SETUP % {
+                    "old": old_source("firmware/hal/mfrc522.py"),
+                    "select": old_decoder_select(),
+                }
+            script += OP % {
+                "setup": setup,
+                "miso": counts["miso"],
+                "body": indent(code, 4),
+                "name": which + ":" + name,
+                "reps": OP_REPS,
+            }
+    selects = "[%s]" % ", ".join(
+        "ChipSelect({}, 0, 1, 0, 2)" if r in FITTED else "None" for r in range(CENTRE + 1)
+    )
     for cycle in cycles:
-        script += CYCLE % {"miso": cycle.miso, "selects": selects, "warm": cycle.warm,
-                           "fast": cycle.readers.awaited_ms, "awaited": cycle.readers.awaited,
-                           "start": cycle.warm_miso, "nows": [c["now"] for c in cycle.calls]}
+        script += CYCLE % {
+            "miso": cycle.miso,
+            "selects": selects,
+            "warm": cycle.warm,
+            "fast": cycle.readers.awaited_ms,
+            "awaited": cycle.readers.awaited,
+            "start": cycle.warm_miso,
+            "nows": [c["now"] for c in cycle.calls],
+        }
         per = PART_CALLS // len(cycle.calls)
         for _ in range(max(REPS, REPLAYED // len(cycle.calls)) // per):
             script += CYCLE_REPS % {"reps": per, "ms": cycle.ms, "name": cycle.name}
@@ -521,9 +562,14 @@ def python_us(old_table, new_table, cycles):
     for cycle in cycles:
         runs = samples[cycle.name]
         per_call[cycle.name] = [
-            max(0.0, statistics.median(r[k] for r in runs) * pico_cost.UNIT_US - clock
-                - cycle.calls[k]["reads"] * shim)
-            for k in range(len(cycle.calls))]
+            max(
+                0.0,
+                statistics.median(r[k] for r in runs) * pico_cost.UNIT_US
+                - clock
+                - cycle.calls[k]["reads"] * shim,
+            )
+            for k in range(len(cycle.calls))
+        ]
     return out, per_call, shim
 
 
@@ -544,18 +590,24 @@ class Cost:
     @classmethod
     def of(cls, recorded, python_us):
         """From Kit.measure()'s counts and the replay's Python us."""
-        return cls({k: recorded[k] for k in KEYS}, python_us,
-                   recorded["bytes"] * WIRE_US_PER_BYTE, recorded["radio_us"])
+        return cls(
+            {k: recorded[k] for k in KEYS},
+            python_us,
+            recorded["bytes"] * WIRE_US_PER_BYTE,
+            recorded["radio_us"],
+        )
 
     def us(self, scale=1.0):
         """Pico us, with Python x scale."""
         return self.python_us * scale + self.wire_us + self.radio_us
 
     def _with(self, other, sign, div=1):
-        return Cost({k: (self.counts[k] + sign * other.counts[k]) / div for k in KEYS},
-                    (self.python_us + sign * other.python_us) / div,
-                    (self.wire_us + sign * other.wire_us) / div,
-                    (self.radio_us + sign * other.radio_us) / div)
+        return Cost(
+            {k: (self.counts[k] + sign * other.counts[k]) / div for k in KEYS},
+            (self.python_us + sign * other.python_us) / div,
+            (self.wire_us + sign * other.wire_us) / div,
+            (self.radio_us + sign * other.radio_us) / div,
+        )
 
     def plus(self, other):
         return self._with(other, 1)
@@ -595,19 +647,22 @@ def measure():
     new_table = new_reads()
     others = [r for r in FITTED if r != SEAT]
     aside = [r for r in others if r != ASIDE]
-    cycles = [Cycle("idle", (), False), Cycle("held", others, False),
-              Cycle("tag", others, True)]
+    cycles = [Cycle("idle", (), False), Cycle("held", others, False), Cycle("tag", others, True)]
     for f in AWAITED_PERIODS:
         cycles.append(Cycle("awaited/%d" % f, others, False, 1 << SEAT, f))
-        cycles += [Cycle("tag/%d+%d" % (f, phase), others, True, 1 << SEAT, f, phase)
-                   for phase in range(0, cycles[0].period, f)]
+        cycles += [
+            Cycle("tag/%d+%d" % (f, phase), others, True, 1 << SEAT, f, phase)
+            for phase in range(0, cycles[0].period, f)
+        ]
         cycles.append(Cycle("late/%d" % f, others, True, 1 << SEAT, f, late=LATE))
         cycles.append(Cycle("aside/%d" % f, aside, False, 1 << ASIDE, f))
         cycles.append(Cycle("refused/%d" % f, aside, True, 1 << ASIDE, f))
         cycles.append(Cycle("every/%d" % f, (), False, -1, f))
     py, per_call, shim = python_us(old_table, new_table, cycles)
-    calls = {c.name: [Call(r, us) for r, us in zip(c.calls, per_call[c.name], strict=True)]
-             for c in cycles}
+    calls = {
+        c.name: [Call(r, us) for r, us in zip(c.calls, per_call[c.name], strict=True)]
+        for c in cycles
+    }
     empty = total(calls["idle"]).per(PERIODS * len(FITTED))
     new = {
         EMPTY: empty,
@@ -620,15 +675,22 @@ def measure():
     placed = next(k for k, c in enumerate(tag) if c.events)
     steady = total(calls["held"]).per(PERIODS)
     new[FIRST] = tag[0].cost.minus(steady)
-    new[AGAIN] = total(tag[1:placed + 1])
+    new[AGAIN] = total(tag[1 : placed + 1])
     alone = alone_calls(calls["awaited/%d" % AWAITED_MS], cycles[0].period)
     new[ALONE] = total(alone).per(len(alone))
     olds = {name: Cost.of(c, py[("old", name)]) for name, (c, _) in old_table.items()}
     # The board's Python over the model's, on the two reads timed on the Pico.
     board = sum(MEASURED_MS[n] * 1000 - olds[n].wire_us - olds[n].radio_us for n in MEASURED_MS)
     scale = board / sum(olds[n].python_us for n in MEASURED_MS)
-    return {"old": olds, "new": new, "scale": scale, "shim": shim,
-            "calls": calls, "period": cycles[0].period, "awaited": AWAITED_PERIODS}
+    return {
+        "old": olds,
+        "new": new,
+        "scale": scale,
+        "shim": shim,
+        "calls": calls,
+        "period": cycles[0].period,
+        "awaited": AWAITED_PERIODS,
+    }
 
 
 def alone_calls(calls, period):
@@ -639,43 +701,83 @@ def alone_calls(calls, period):
 def print_costs(m):
     """The table of driver operations, modelled and calibrated."""
     scale = m["scale"]
-    print("Reader costs on the Pico (tools/bench/bench_readers.py): Python modelled in the"
-          " WebAssembly build")
-    print("(less the replay's read shim, %.1f us a call), wire at %d bit/s,"
-          % (m["shim"], table_config.SPI_BAUDRATE))
-    print("radio at 106 kbit/s; calibrated = Python x %.2f (see below).  Six readers, the"
-          " 74HC138 behind" % scale)
-    print("the SIO (1bfedd1: three address pins); a look at an empty or held reader is"
-          " its share of a")
-    print("period of the whole table; the look that finds a new tag is that period's"
-          " call over a period")
-    print("without it, the re-read every call after it until TAG_PLACED (%s: two looks);"
-          % OLD)
-    print("an awaited reader's look alone (every %d ms, between the looks at every reader)"
-          " is a call" % AWAITED_MS)
+    print(
+        "Reader costs on the Pico (tools/bench/bench_readers.py): Python modelled in the"
+        " WebAssembly build"
+    )
+    print(
+        "(less the replay's read shim, %.1f us a call), wire at %d bit/s,"
+        % (m["shim"], table_config.SPI_BAUDRATE)
+    )
+    print(
+        "radio at 106 kbit/s; calibrated = Python x %.2f (see below).  Six readers, the"
+        " 74HC138 behind" % scale
+    )
+    print(
+        "the SIO (1bfedd1: three address pins); a look at an empty or held reader is its share of a"
+    )
+    print(
+        "period of the whole table; the look that finds a new tag is that period's"
+        " call over a period"
+    )
+    print("without it, the re-read every call after it until TAG_PLACED (%s: two looks);" % OLD)
+    print(
+        "an awaited reader's look alone (every %d ms, between the looks at every reader)"
+        " is a call" % AWAITED_MS
+    )
     print("that made one, seat 0 awaited and a tag held on every other reader.")
     print()
-    head = ("operation", "driver", "SPI calls", "transactions", "bytes", "registers",
-            "CS writes", "Python ms", "wire ms", "radio ms", "Pico ms", "calibrated ms")
+    head = (
+        "operation",
+        "driver",
+        "SPI calls",
+        "transactions",
+        "bytes",
+        "registers",
+        "CS writes",
+        "Python ms",
+        "wire ms",
+        "radio ms",
+        "Pico ms",
+        "calibrated ms",
+    )
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for name in (EMPTY, HELD, READ4, READ7, FIRST, AGAIN, ALONE):
         for which in ("old", "new") if name in m["old"] else ("new",):
             c = m[which][name]
-            print("| %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.2f | %.2f"
-                  " | %.2f |" % (name, OLD if which == "old" else "new", c.counts["calls"],
-                     c.counts["transactions"], c.counts["bytes"], c.counts["registers"],
-                     c.counts["cs"], c.python_us / 1000, c.wire_us / 1000, c.radio_us / 1000,
-                     c.us() / 1000, c.us(scale) / 1000))
+            print(
+                "| %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.2f | %.2f"
+                " | %.2f |"
+                % (
+                    name,
+                    OLD if which == "old" else "new",
+                    c.counts["calls"],
+                    c.counts["transactions"],
+                    c.counts["bytes"],
+                    c.counts["registers"],
+                    c.counts["cs"],
+                    c.python_us / 1000,
+                    c.wire_us / 1000,
+                    c.radio_us / 1000,
+                    c.us() / 1000,
+                    c.us(scale) / 1000,
+                )
+            )
     print()
-    print("Calibration against the board (the %s driver timed on a Pico at 125 MHz, issue 9):"
-          % OLD)
-    print("  %-24s model %.1f ms, measured %s ms" % (EMPTY, m["old"][EMPTY].us() / 1000,
-                                                     MEASURED_EMPTY))
+    print(
+        "Calibration against the board (the %s driver timed on a Pico at 125 MHz, issue 9):" % OLD
+    )
+    print(
+        "  %-24s model %.1f ms, measured %s ms"
+        % (EMPTY, m["old"][EMPTY].us() / 1000, MEASURED_EMPTY)
+    )
     for name, ms in MEASURED_MS.items():
         print("  %-24s model %.1f ms, measured %.1f ms" % (name, m["old"][name].us() / 1000, ms))
-    print("  less wire and radio, the board's Python took %.2f x the model's: every"
-          " calibrated figure" % scale)
+    print(
+        "  less wire and radio, the board's Python took %.2f x the model's: every"
+        " calibrated figure" % scale
+    )
     print("  is Python x %.2f + wire + radio" % scale)
     print()
 

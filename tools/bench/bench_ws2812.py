@@ -105,7 +105,7 @@ def driver():
 def wire_figures():
     ws2812, rp2 = driver()
     strip = ws2812.WS2812("pin", LEDS)
-    strip.buf[:] = bytes([0x5A]) * (3 * LEDS)        # zeros and ones alike
+    strip.buf[:] = bytes([0x5A]) * (3 * LEDS)  # zeros and ones alike
     strip.write()
     sm = rp2.machines[0]
     words = sm.puts[-1]
@@ -115,21 +115,33 @@ def wire_figures():
     pulses = runs(levels)[1:-1]
     shapes = sorted({(pulses[i][1], pulses[i + 1][1]) for i in range(0, len(pulses) - 1, 2)})
     for high, low in shapes:
-        print("bit %d: high %.1f ns, low %.1f ns (%d + %d cycles at %d Hz)"
-              % (high > low, high * ns_per_cycle, low * ns_per_cycle, high, low, sm.freq))
+        print(
+            "bit %d: high %.1f ns, low %.1f ns (%d + %d cycles at %d Hz)"
+            % (high > low, high * ns_per_cycle, low * ns_per_cycle, high, low, sm.freq)
+        )
     rises = [i for i in range(1, len(levels)) if levels[i] and not levels[i - 1]]
     bit_cycles = rises[1] - rises[0]
-    print("wire busy for %d LEDs: %.1f us (%d bits)"
-          % (LEDS, (rises[-1] + bit_cycles - rises[0]) * ns_per_cycle / 1000, len(rises)))
+    print(
+        "wire busy for %d LEDs: %.1f us (%d bits)"
+        % (LEDS, (rises[-1] + bit_cycles - rises[0]) * ns_per_cycle / 1000, len(rises))
+    )
     # put() returns once the last word is in the FIFO: when at most
     # FIFO_DEPTH - 1 words wait there before it.
     settings = emulator_settings(sm.program)
-    steps = emulate(list(sm.program[0]), initial_state=State(transmit_fifo=deque(words)),
-                    stop_when=lambda _, s: len(s.transmit_fifo) < FIFO_DEPTH, **settings)
-    _, state = deque(steps, maxlen=1)[0]     # the state when put() would return
-    print("a blocking put(buf, 24) instead of DMA: the CPU held %.0f us of the %.0f"
-          % ((state.clock - rises[0]) * ns_per_cycle / 1000,
-             (rises[-1] + bit_cycles - rises[0]) * ns_per_cycle / 1000))
+    steps = emulate(
+        list(sm.program[0]),
+        initial_state=State(transmit_fifo=deque(words)),
+        stop_when=lambda _, s: len(s.transmit_fifo) < FIFO_DEPTH,
+        **settings,
+    )
+    _, state = deque(steps, maxlen=1)[0]  # the state when put() would return
+    print(
+        "a blocking put(buf, 24) instead of DMA: the CPU held %.0f us of the %.0f"
+        % (
+            (state.clock - rises[0]) * ns_per_cycle / 1000,
+            (rises[-1] + bit_cycles - rises[0]) * ns_per_cycle / 1000,
+        )
+    )
 
 
 def cpu_figure():
@@ -142,14 +154,22 @@ def cpu_figure():
     def units_per(total_ms):
         return (total_ms - t_empty) / (reps * n_writes) / unit_ms
 
-    print("write(): %.1f units = %.0f us on the Pico by the unit, of which the stand-in's "
-          "config() %.1f units (one C call on the board) and the clock readings %.1f units "
-          "(calls out to JavaScript in this build)"
-          % (units_per(t_writes), units_per(t_writes) * PICO_US_PER_UNIT,
-             units_per(t_configs), units_per(t_clocks)))
-    print("  (WebAssembly build, least of 5 tries: %d writes %d ms, as many config() %d ms, "
-          "clock readings %d ms, empty loop %d ms; %d units %d ms)"
-          % (reps * n_writes, t_writes, t_configs, t_clocks, t_empty, reps * units, t_unit))
+    print(
+        "write(): %.1f units = %.0f us on the Pico by the unit, of which the stand-in's "
+        "config() %.1f units (one C call on the board) and the clock readings %.1f units "
+        "(calls out to JavaScript in this build)"
+        % (
+            units_per(t_writes),
+            units_per(t_writes) * PICO_US_PER_UNIT,
+            units_per(t_configs),
+            units_per(t_clocks),
+        )
+    )
+    print(
+        "  (WebAssembly build, least of 5 tries: %d writes %d ms, as many config() %d ms, "
+        "clock readings %d ms, empty loop %d ms; %d units %d ms)"
+        % (reps * n_writes, t_writes, t_configs, t_clocks, t_empty, reps * units, t_unit)
+    )
 
 
 if __name__ == "__main__":

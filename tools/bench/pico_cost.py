@@ -40,16 +40,17 @@ import pathlib
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "tests"), str(ROOT)]   # mpy_wasm, and sim for it
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT)]  # mpy_wasm, and sim for it
 
 import mpy_wasm  # noqa: E402
 
 UNIT_CYCLES = 574
 CPU_HZ = 125_000_000
-UNIT_US = UNIT_CYCLES * 1_000_000 / CPU_HZ      # 4.592
+UNIT_US = UNIT_CYCLES * 1_000_000 / CPU_HZ  # 4.592
 NODE_ARGS = ("--no-liftoff",)
 
-TIMER = """
+TIMER = (
+    """
 import js
 
 clock_ms = js.performance.now
@@ -95,7 +96,9 @@ def pico_us(fn, calls, batches=40):
         ratios.append(2 * d / (u + unit_us()))
     ratios.sort()
     return ratios[batches // 2] * %r
-""" % UNIT_US
+"""
+    % UNIT_US
+)
 WARM_UP = """
 _t = clock()
 while clock() - _t < 1000000:
@@ -126,7 +129,7 @@ for _k in range(25):
 
 def main():
     for name, args in (("node " + " ".join(NODE_ARGS), NODE_ARGS), ("node", ())):
-        out = mpy_wasm.run(TIMER[:-len(WARM_UP)] + COLD, node_args=args).split()
+        out = mpy_wasm.run(TIMER[: -len(WARM_UP)] + COLD, node_args=args).split()
         print("%s: the unit loop, us an iteration, s into the run" % name)
         print("  " + "  ".join("%s s: %s" % (out[k], out[k + 1]) for k in range(0, len(out), 4)))
 

@@ -13,9 +13,9 @@ down further when the estimated current would exceed the supply's budget.
 
 from micropython import const
 
-ORDER = (1, 0, 2)         # where R, G and B go within an LED's bytes: G, R, B
+ORDER = (1, 0, 2)  # where R, G and B go within an LED's bytes: G, R, B
 OFF = (0, 0, 0)
-IDLE = (3, 3, 3)          # a seat in the match that is not waited on
+IDLE = (3, 3, 3)  # a seat in the match that is not waited on
 WHITE = (32, 32, 32)
 RED = (48, 0, 0)
 GREEN = (0, 48, 0)
@@ -40,23 +40,23 @@ TEN = BLUE
 FIVE = WHITE
 ONE = GREEN
 BINARY = VIOLET
-NEGATIVE = PINK           # marker of a negative number
+NEGATIVE = PINK  # marker of a negative number
 
 # Refusals: red counts the match engine's code, purple the table's own.
 ERROR = RED
 TAG_ERROR = (32, 0, 48)
-APP_CODES = const(16)     # refusal codes from here up are the table's own
+APP_CODES = const(16)  # refusal codes from here up are the table's own
 
-WINNER = GREEN            # trick result: the seat that won it
-LEADER = BLUE             # trick result: the seat that leads next
+WINNER = GREEN  # trick result: the seat that won it
+LEADER = BLUE  # trick result: the seat that leads next
 PLACES = ((48, 32, 0), (20, 20, 28), (40, 12, 0), (16, 0, 0))  # gold, silver, bronze, other
 
 # Provisioning's sector of the menu ring, after the games' (each game's
 # colour is its entry in dicetable.games).
 PROVISION_RGB = (48, 8, 24)
 
-BLINK_MS = const(250)     # error blink half-period
-CHASE_MS = const(125)     # ring chase step while the centre waits for a scan
+BLINK_MS = const(250)  # error blink half-period
+CHASE_MS = const(125)  # ring chase step while the centre waits for a scan
 
 
 def led_count(config):
@@ -82,7 +82,7 @@ class Layout:
 def put(buf, led, c, shift=0):
     """Set one LED to colour c = (R, G, B), dimmed by `shift` bits."""
     i = 3 * led
-    buf[i] = c[1] >> shift          # G, R, B: ORDER
+    buf[i] = c[1] >> shift  # G, R, B: ORDER
     buf[i + 1] = c[0] >> shift
     buf[i + 2] = c[2] >> shift
 
@@ -97,7 +97,7 @@ def fill(buf, first, n, c, shift=0):
     i = 3 * first
     end = i + 3 * n
     while i < end:
-        buf[i] = g                  # G, R, B: ORDER
+        buf[i] = g  # G, R, B: ORDER
         buf[i + 1] = r
         buf[i + 2] = b
         i += 3
@@ -158,7 +158,7 @@ def progress(buf, first, width, have, need, c, rest):
     """A bar filling as items are scanned: have/need of the segment in `c`."""
     lit = width if need <= 0 else (have * width) // need
     if have and not lit:
-        lit = 1                 # the first scan always shows
+        lit = 1  # the first scan always shows
     fill(buf, first, width, rest)
     fill(buf, first, lit, c)
 

@@ -172,4 +172,3 @@ def has_tricks(g):
 def has_pass(g):
     """True when OK alone is an action of the game (Dicefull's pass)."""
     return table(g).HAS_PASS
-

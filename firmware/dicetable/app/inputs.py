@@ -50,7 +50,7 @@ class Inputs:
         w = m.waiting()
         self.table = m.legal_actions(TABLE) if w & TABLE_BIT else _NONE
         entry = games.table_entry_seat(g, m) if self.table else -1
-        self.entry = entry   # the player entering the table's values, or -1
+        self.entry = entry  # the player entering the table's values, or -1
         self.own = [m.legal_actions(p) if w & (1 << p) else _NONE for p in range(m.players)]
         # Per seat: the first item kind of its own actions, and its PASS.
         self._kind = bytearray(m.players)
@@ -64,9 +64,9 @@ class Inputs:
                     self._kind[p] = k
         # The table's own draws (a roll, a challenge, a colour to remove).
         self.auto = []
-        self._centre = 0                        # the item kind the centre is asked for
-        self._dealt = bytearray(m.players)      # per seat, the item kind dealt to it
-        self._value = 0                         # the kind of the table's first value action
+        self._centre = 0  # the item kind the centre is asked for
+        self._dealt = bytearray(m.players)  # per seat, the item kind dealt to it
+        self._value = 0  # the kind of the table's first value action
         table = self.table
         kinds = self._kinds
         shift = SEAT_SHIFT
@@ -134,7 +134,7 @@ class Inputs:
                 break
         else:
             if p != self.entry:
-                return own      # the engine's list as it is: no copy
+                return own  # the engine's list as it is: no copy
         out = [a for a in own if kind_of(a) != PASS and not self._item(a)]
         if p == self.entry:
             out.extend([a for a in self.table if not self._item(a)])
@@ -198,7 +198,7 @@ class Inputs:
         else:
             if not self.active(p):
                 return OUT_OF_TURN
-            k = self.item_kind(p) or PLAY    # asked for a value: the engine says WRONG_PHASE
+            k = self.item_kind(p) or PLAY  # asked for a value: the engine says WRONG_PHASE
         a = action(k, p, games.meant_value(self.g, m, k, ident))
         code = m.refusal(a)
         # the engine would take it although it did not list it: say so, take nothing
@@ -207,8 +207,10 @@ class Inputs:
     @property
     def seats(self):
         """Per seat, every action it may make (its own, then the table's it makes)."""
-        return [list(self.own[p]) + [a for a in self.table if self._makes(a, p)]
-                for p in range(len(self.own))]
+        return [
+            list(self.own[p]) + [a for a in self.table if self._makes(a, p)]
+            for p in range(len(self.own))
+        ]
 
     @property
     def centre(self):

@@ -30,9 +30,9 @@ F_LENGTH = const(5)
 
 FIELD_NAMES = ("game", "seats", "hands", "rolls", "variant", "length")
 FIELD_COLOURS = (fr.WHITE, fr.GREY, fr.CYAN, fr.ORANGE, fr.MAGENTA, fr.YELLOW)
-_FLAG_OF = (0, 0, OPEN_PLAY, TABLE_ROLLS, VARIANT, COUNT)   # games.options(g): the fields shown
+_FLAG_OF = (0, 0, OPEN_PLAY, TABLE_ROLLS, VARIANT, COUNT)  # games.options(g): the fields shown
 
-START = "start"            # button() results besides None
+START = "start"  # button() results besides None
 ENTER_PROVISION = "provision"
 
 
@@ -40,13 +40,13 @@ class Menu:
     """The choices so far; `joined` holds the seats that play."""
 
     def __init__(self, seats, state=None):
-        self.seats = seats          # the table's seats, the first drives the menu
+        self.seats = seats  # the table's seats, the first drives the menu
         self.lead = seats[0]
         self.field = F_GAME
         if state is None:
             self.game = 0
             self.joined = [seats[0]]
-            self.values = [0, 0, 0, 0, 0, 0]   # per field (game and seats kept apart)
+            self.values = [0, 0, 0, 0, 0, 0]  # per field (game and seats kept apart)
         else:
             self.game, self.joined, self.values = state
 
@@ -181,8 +181,9 @@ class Menu:
     def render(self, buf, layout):
         """Ring: the game as a lit sector; joined seats dim white; the menu
         seat shows the current field's value (number LEDs, field colour last)."""
-        fr.sectors(buf, layout.ring, layout.ring_leds, games.count() + 1, self.game,
-                   games.menu_colour)
+        fr.sectors(
+            buf, layout.ring, layout.ring_leds, games.count() + 1, self.game, games.menu_colour
+        )
         for s in self.joined:
             fr.fill(buf, layout.first(s), layout.width, fr.GREY)
         marker = games.menu_colour(self.game) if self.field == F_GAME else FIELD_COLOURS[self.field]

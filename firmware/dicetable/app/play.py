@@ -43,8 +43,8 @@ from dicetable.match.actions import (
 from dicetable.match.actions import OK as ACCEPTED
 
 # The table's records in the journal: action words of kinds no game uses.
-SEATS_RECORD = const(0xF00000)     # | mask of the physical seats that play
-SEED_RECORD = const(0xE00000)      # | the seed of the table's draws (20 bits)
+SEATS_RECORD = const(0xF00000)  # | mask of the physical seats that play
+SEED_RECORD = const(0xE00000)  # | the seed of the table's draws (20 bits)
 SEATS_KIND = const(0xF)
 SEED_KIND = const(0xE)
 SEED_BITS = const(0xFFFFF)
@@ -72,6 +72,7 @@ def rewrite_journal(t):
 
 
 # --- scans ----------------------------------------------------------------------------
+
 
 def scan(t, reader, uid):
     """A tag put on `reader` (a seat or CENTRE) during play."""
@@ -104,16 +105,18 @@ def scan(t, reader, uid):
 def _refuse_scan(t, reader, p, item, cands):
     # A scan that means no action now, refused with the engine's reason.
     if cands:
-        code = WRONG_PHASE          # several meanings at the centre: no buttons there
+        code = WRONG_PHASE  # several meanings at the centre: no buttons there
     else:
         code = t.inputs.refusal(t.match, p, item)
     if item == t.last_ident[reader] and (
-            code == NOT_IN_HAND or code == OUT_OF_TURN or code == WRONG_PHASE):
-        code = ALREADY_PLACED       # the item this reader took last, put back on it
+        code == NOT_IN_HAND or code == OUT_OF_TURN or code == WRONG_PHASE
+    ):
+        code = ALREADY_PLACED  # the item this reader took last, put back on it
     t._refuse(reader, code, games.item_name(t.game, item))
 
 
 # --- taking an action ----------------------------------------------------------------------
+
 
 def commit(t, a, seat):
     """Take action `a`, made at physical seat `seat` (or CENTRE): the engine
@@ -167,16 +170,25 @@ def _taken(t, a, scored):
         _trick_done(t, m)
     if len(m.history) > scored:
         scores = m.history[-1]
-        t.say("scored: " + ", ".join(["seat %d %+d" % (t.phys[p], scores[p])
-                                      for p in range(m.players)]))
+        t.say(
+            "scored: "
+            + ", ".join(["seat %d %+d" % (t.phys[p], scores[p]) for p in range(m.players)])
+        )
         if not m.over():
             since = t.now + (TRICK_MS if t.trick_show is not None else 0)
             t.score_show = (_places(scores), since)
     if m.over():
         t.mode = OVER
         places = m.standings()
-        t.say("final: " + ", ".join(["seat %d place %d (%d)" % (
-            t.phys[p], places[p], m.totals[p]) for p in range(m.players)]))
+        t.say(
+            "final: "
+            + ", ".join(
+                [
+                    "seat %d place %d (%d)" % (t.phys[p], places[p], m.totals[p])
+                    for p in range(m.players)
+                ]
+            )
+        )
 
 
 def _trick_done(t, m):
@@ -251,12 +263,13 @@ def mark(t, i, drawn):
 
 # --- buttons -------------------------------------------------------------------------------
 
+
 def button(t, seat, code):
     """A seat's button during a match or at its standings."""
     if t.match is None or t.inputs is None:
         return
     if t.score_show is not None:
-        t._clear_shows()            # the first press only puts the scores away
+        t._clear_shows()  # the first press only puts the scores away
         t._render()
     elif t.confirm:
         _confirmed(t, seat, code)
@@ -298,8 +311,15 @@ def _seat_button(t, seat, code):
             return
         r = e.move(1 if code == PLUS else -1)
         if r != ACCEPTED:
-            t._refuse(seat, r, "%s to %s" % ("lowest" if code == MINUS else "highest",
-                                             games.action_words(t.game, e.current())))
+            t._refuse(
+                seat,
+                r,
+                "%s to %s"
+                % (
+                    "lowest" if code == MINUS else "highest",
+                    games.action_words(t.game, e.current()),
+                ),
+            )
             return
         t._render()
     elif code == OK:
@@ -326,6 +346,7 @@ def _ok(t, seat, p):
 
 # --- undo ----------------------------------------------------------------------------------
 
+
 def undo(t, seat):
     """Take back the last action a player made and the table's draws that
     followed it, with one fold of the match; journalled (an UNDO record per
@@ -339,7 +360,7 @@ def undo(t, seat):
     while first >= 0 and (flags[first >> 3] >> (first & 7)) & 1:
         first -= 1
     if first < 0:
-        t._refuse(seat, NOTHING_TO_UNDO)    # nothing of the players' to take back
+        t._refuse(seat, NOTHING_TO_UNDO)  # nothing of the players' to take back
         return
     words = _words(t, m, first, last)
     done = _undo_records(t, last - first + 1)
@@ -348,7 +369,7 @@ def undo(t, seat):
         return
     m.undo(last - first + 1)
     if done <= last - first:
-        rewrite_journal(t)          # part recorded: make storage match the match
+        rewrite_journal(t)  # part recorded: make storage match the match
     t.say("seat %d undo: took back %s" % (seat, words))
     t.mode = PLAY_MODE
     t._clear_shows()

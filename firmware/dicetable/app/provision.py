@@ -35,9 +35,9 @@ class Provisioning:
         self.uid = b""
         self.reader = -1
         self.game = 0
-        self.items = []             # the items offered for the tag in hand
+        self.items = []  # the items offered for the tag in hand
         self.index = 0
-        self._all = {}              # game -> all its items, listed once
+        self._all = {}  # game -> all its items, listed once
 
     def _game_items(self, g):
         items = self._all.get(g)
@@ -51,8 +51,11 @@ class Provisioning:
         registry = self.t.registry
         taken = registry.registered(g)
         mine = registry.lookup(self.uid)
-        return [i for i in self._game_items(g)
-                if i not in taken or (mine is not None and mine == (g, i))]
+        return [
+            i
+            for i in self._game_items(g)
+            if i not in taken or (mine is not None and mine == (g, i))
+        ]
 
     def tag(self, reader, uid):
         """A tag put on a reader: it is the one to register."""
@@ -62,8 +65,10 @@ class Provisioning:
         found = t.registry.lookup(uid)
         if found is not None:
             self.game = found[0]
-            t.say("tag %s is %s %s: choose again to replace it" % (
-                uid_hex(uid), games.title(found[0]), games.item_name(found[0], found[1])))
+            t.say(
+                "tag %s is %s %s: choose again to replace it"
+                % (uid_hex(uid), games.title(found[0]), games.item_name(found[0], found[1]))
+            )
         else:
             t.say("tag %s: choose the game with -/+, OK" % uid_hex(uid))
         self.stage = CHOOSE_GAME
@@ -113,21 +118,25 @@ class Provisioning:
         g = self.game
         item = self.items[self.index]
         registry = t.registry
-        before = registry.records       # add() makes new records
+        before = registry.records  # add() makes new records
         registry.add(self.uid, g, item)
         try:
             t.storage.save_registry(registry.records)
         except (OSError, ValueError) as e:
             registry.records = before
             return STORAGE_ERROR, "registry not saved: %r" % (e,)
-        t.say("registered tag %s as %s %s" % (uid_hex(self.uid), games.title(g),
-                                              games.item_name(g, item)))
+        t.say(
+            "registered tag %s as %s %s"
+            % (uid_hex(self.uid), games.title(g), games.item_name(g, item))
+        )
         return None
 
     def _say_item(self):
         g = self.game
-        self.t.say("item %d of %d: %s" % (self.index + 1, len(self.items),
-                                          games.item_name(g, self.items[self.index])))
+        self.t.say(
+            "item %d of %d: %s"
+            % (self.index + 1, len(self.items), games.item_name(g, self.items[self.index]))
+        )
 
     def render(self, buf, lay, lines):
         """The frame (and the display's lines unless None) for the stage."""
@@ -151,5 +160,6 @@ class Provisioning:
             n, c = games.item_view(g, item)
             fr.number(buf, first, lay.width, n, c)
             if lines is not None:
-                lines.append("%d/%d %s" % (self.index + 1, len(self.items),
-                                           games.item_name(g, item)))
+                lines.append(
+                    "%d/%d %s" % (self.index + 1, len(self.items), games.item_name(g, item))
+                )

@@ -28,8 +28,8 @@ from dicetable.match.engine import GAMES
 
 RECORD = const(14)
 UID_MAX = const(10)
-MAX_TAGS = const(256)       # a tag per item of every game is 201
-_KEY = const(11)            # the sort key: uid length and uid
+MAX_TAGS = const(256)  # a tag per item of every game is 201
+_KEY = const(11)  # the sort key: uid length and uid
 _GAME = const(11)
 _ITEM = const(12)
 
@@ -137,13 +137,14 @@ class Registry:
         for k in range(n):
             at = k * RECORD
             if not valid_record(records, at) or (
-                    kept and _compare(records, (kept - 1) * RECORD, at) == 0):
+                kept and _compare(records, (kept - 1) * RECORD, at) == 0
+            ):
                 continue
             if kept != k:
-                records[kept * RECORD:(kept + 1) * RECORD] = records[at:at + RECORD]
+                records[kept * RECORD : (kept + 1) * RECORD] = records[at : at + RECORD]
             kept += 1
         if kept != n:
-            records = records[:kept * RECORD]
+            records = records[: kept * RECORD]
         self.records = records
         return n - kept
 
@@ -157,8 +158,12 @@ class Registry:
         for entry in entries:
             try:
                 uid, game, item = entry
-                ok = (len(uid) in (4, 7, UID_MAX) and 0 <= game < len(GAMES)
-                      and 0 <= item <= 0xFFFF and (game << 16 | item) not in items)
+                ok = (
+                    len(uid) in (4, 7, UID_MAX)
+                    and 0 <= game < len(GAMES)
+                    and 0 <= item <= 0xFFFF
+                    and (game << 16 | item) not in items
+                )
             except (TypeError, ValueError):
                 ok = False
             if not ok:
@@ -199,8 +204,11 @@ class Registry:
         recs = self.records
         for k in range(len(self)):
             at = k * RECORD
-            if (recs[at + _GAME] == game and recs[at + _ITEM] == item & 0xFF
-                    and recs[at + _ITEM + 1] == item >> 8):
+            if (
+                recs[at + _GAME] == game
+                and recs[at + _ITEM] == item & 0xFF
+                and recs[at + _ITEM + 1] == item >> 8
+            ):
                 return k
         return -1
 
@@ -210,7 +218,7 @@ class Registry:
         if k < 0:
             return None
         at = k * RECORD
-        return bytes(self.records[at + 1:at + 1 + self.records[at]])
+        return bytes(self.records[at + 1 : at + 1 + self.records[at]])
 
     def add(self, uid, game, item):
         """Register a tag as an item: replaces what the tag was, and takes the
@@ -218,14 +226,14 @@ class Registry:
         recs = self.records
         k = self._item_at(game, item)
         if k >= 0:
-            recs = recs[:k * RECORD] + recs[(k + 1) * RECORD:]
+            recs = recs[: k * RECORD] + recs[(k + 1) * RECORD :]
         self.records = recs
         k = self._find(uid)
         if k >= 0:
-            recs = recs[:k * RECORD] + recs[(k + 1) * RECORD:]
+            recs = recs[: k * RECORD] + recs[(k + 1) * RECORD :]
         else:
             k = -k - 1
-        self.records = recs[:k * RECORD] + _record(uid, game, item) + recs[k * RECORD:]
+        self.records = recs[: k * RECORD] + _record(uid, game, item) + recs[k * RECORD :]
 
     def registered(self, game):
         """The items of a game that have a tag."""
@@ -237,8 +245,13 @@ class Registry:
         out = []
         for k in range(len(self)):
             at = k * RECORD
-            out.append((bytes(recs[at + 1:at + 1 + recs[at]]), recs[at + _GAME],
-                        recs[at + _ITEM] | (recs[at + _ITEM + 1] << 8)))
+            out.append(
+                (
+                    bytes(recs[at + 1 : at + 1 + recs[at]]),
+                    recs[at + _GAME],
+                    recs[at + _ITEM] | (recs[at + _ITEM + 1] << 8),
+                )
+            )
         out.sort(key=lambda e: (e[1], e[2], e[0]))
         return out
 

@@ -13,11 +13,11 @@ from dicetable.app import games
 from dicetable.app.events import CENTRE, MAX_SEATS
 from dicetable.match.actions import DEAL, PASS, ROLL
 
-ERROR_MS = const(2000)    # an error pattern blinks this long
-TRICK_MS = const(2000)    # a trick's winner and next leader show this long
-SCORE_MS = const(8000)    # round scores show this long (or until a button)
+ERROR_MS = const(2000)  # an error pattern blinks this long
+TRICK_MS = const(2000)  # a trick's winner and next leader show this long
+SCORE_MS = const(8000)  # round scores show this long (or until a button)
 
-_PERIOD = const(0x40000000)   # time.ticks_ms() wraps at 2**30 on MicroPython
+_PERIOD = const(0x40000000)  # time.ticks_ms() wraps at 2**30 on MicroPython
 _HALF = const(0x20000000)
 
 # The table's modes, as Table.mode holds them.
@@ -35,7 +35,7 @@ def ticks_diff(a, b):
 def draw(t, buf, lines):
     """Table t's frame into buf and, unless lines is None, the text display's lines."""
     lay = t.layout
-    buf[:] = t._dark                # one copy in C, not a loop over every LED
+    buf[:] = t._dark  # one copy in C, not a loop over every LED
     menu = t.menu
     if t.mode == MENU and menu is not None:
         menu.render(buf, lay)
@@ -52,7 +52,7 @@ def draw(t, buf, lines):
 
 def _errors(t, buf, lay):
     if not any(t.err_code) and not any(t.fault):
-        return                      # the usual frame: nothing to overlay
+        return  # the usual frame: nothing to overlay
     for s in range(MAX_SEATS + 1):
         code = t.err_code[s]
         if s != CENTRE and s not in t.seats:
@@ -79,12 +79,17 @@ def _play(t, buf, lay, lines):
         return
     g = t.game
     if lines is not None:
-        lines.append("%s %s" % (games.title(g), "over" if m.over() else "%s %d" % (
-            games.length_word(g)[:-1], len(m.history) + 1)))
+        lines.append(
+            "%s %s"
+            % (
+                games.title(g),
+                "over" if m.over() else "%s %d" % (games.length_word(g)[:-1], len(m.history) + 1),
+            )
+        )
     trick = _trick_shown(t)
     if t.mode == OVER:
         _standings(t, buf, lay, lines, m)
-        if trick is not None:       # the last trick's result shows first
+        if trick is not None:  # the last trick's result shows first
             _trick(buf, lay, trick)
         return
     score = _score_shown(t, trick)
@@ -102,7 +107,7 @@ def _play(t, buf, lay, lines):
         fr.fill(buf, lay.first(t.lead), lay.width, fr.PINK)
         if lines is not None:
             lines.append("abandon? OK")
-    if not rolled_at_centre:        # the ring shows the centre die's roll otherwise
+    if not rolled_at_centre:  # the ring shows the centre die's roll otherwise
         _ring(t, buf, lay, lines, m, ins)
 
 
@@ -166,8 +171,9 @@ def _ring(t, buf, lay, lines, m, ins):
         fr.chase(buf, lay.ring, lay.ring_leds, now, fr.PROMPTS[centre or ins.entry_kind()])
         t._soon(now + fr.CHASE_MS - now % fr.CHASE_MS)
         if lines is not None:
-            lines.append("centre: %s" % ("scan" if centre else
-                                         "seat %d enters" % t.phys[ins.entry]))
+            lines.append(
+                "centre: %s" % ("scan" if centre else "seat %d enters" % t.phys[ins.entry])
+            )
         return
     g = t.game
     view = games.ring_view(g, m)

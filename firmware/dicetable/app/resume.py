@@ -32,14 +32,15 @@ def boot(t):
     m = new_match(GAMES[header[0]], header[1], header[2] | (header[3] << 8))
     mask, seed, rewrite = _fold(t, header[0], m, actions)
     if torn:
-        t.say("journal: torn last record dropped")   # storage cuts it off
+        t.say("journal: torn last record dropped")  # storage cuts it off
     players = header[1]
     seats = [s for s in t.seats if (mask >> s) & 1]
     if len(seats) != players:
         seats = t.seats[:players]
     if len(seats) != players:
-        t.say("journal needs %d seats, the table has %d: choose a new match"
-              % (players, len(t.seats)))
+        t.say(
+            "journal needs %d seats, the table has %d: choose a new match" % (players, len(t.seats))
+        )
         t._to_menu(False)
         return
     t.say("resumed %s at action %d" % (games.title(header[0]), len(m.journal)))
@@ -97,8 +98,7 @@ def _journal(t):
             t.say("journal corrupt: no match to resume; choose a new match")
         return None
     if word == "corrupt":
-        t.say("journal corrupt after %d records: not resumed; choose a new match"
-              % len(actions))
+        t.say("journal corrupt after %d records: not resumed; choose a new match" % len(actions))
         return None
     why = header_refusal(header)
     if why is not None:
@@ -126,12 +126,17 @@ def _fold(t, g, m, actions):
             # The table's own draws: its actions with no item that no seat
             # enters (Inputs(g, m).auto of the state before, without listing
             # its actions).
-            drawn = (seat_of(a) == TABLE and not games.is_item_kind(g, kind_of(a))
-                     and games.table_entry_seat(g, m) < 0)
+            drawn = (
+                seat_of(a) == TABLE
+                and not games.is_item_kind(g, kind_of(a))
+                and games.table_entry_seat(g, m) < 0
+            )
             code = m.submit(a)
             if code != ACCEPTED:
-                t.say("journal record %d (%#x) refused: %s; resumed before it"
-                      % (i, a, refusal_name(code)))
+                t.say(
+                    "journal record %d (%#x) refused: %s; resumed before it"
+                    % (i, a, refusal_name(code))
+                )
                 return mask, seed, True
             mark(t, len(m.journal) - 1, drawn)
     return mask, seed, False
@@ -142,6 +147,7 @@ def header_refusal(header):
     A game imported only to hear it refuse the header is forgotten again:
     the board holds only the game it plays."""
     import sys
+
     try:
         g = header[0] if header[0] < len(GAMES) else -1
         new = g >= 0 and "dicetable.games." + GAMES[g] not in sys.modules
@@ -151,4 +157,3 @@ def header_refusal(header):
     if why is not None and new:
         forget(g)
     return why
-

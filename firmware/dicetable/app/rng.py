@@ -51,7 +51,7 @@ def draw(seed, pos, n):
     if hi == 0 and lo == 0:
         hi = 0x9E37
         lo = 0x79B9
-    rest = ((0x10000 % n) * (0x10000 % n)) % n      # 2**32 % n
+    rest = ((0x10000 % n) * (0x10000 % n)) % n  # 2**32 % n
     k = 0
     while True:
         # x ^= x << 13; x ^= x >> 17; x ^= x << 5 (Rng.next32), on (hi, lo)

@@ -70,6 +70,7 @@ def _module(name):
 
 def _forget(name, package="dicetable.app"):
     import sys
+
     full = package + "." + name
     if full in sys.modules:
         del sys.modules[full]
@@ -90,33 +91,33 @@ class Table:
         self._log = log
         self.frame = bytearray(3 * self.layout.leds)
         self._buf = bytearray(3 * self.layout.leds)
-        self._dark = bytearray(3 * self.layout.leds)    # a frame starts as a copy of it
+        self._dark = bytearray(3 * self.layout.leds)  # a frame starts as a copy of it
         self.frame_version = 0
-        self._text = []                     # None: built when read (text)
-        self._drawn_at = 0                  # the time the frame was drawn at
+        self._text = []  # None: built when read (text)
+        self._drawn_at = 0  # the time the frame was drawn at
         self.mode = BOOT
         self.now = 0
         self.registry = Registry()
         self.menu = None  # type: Menu | None  # while the menu shows
-        self._choices = None                # the menu's choices last made
+        self._choices = None  # the menu's choices last made
         self.match = None
         self.game = -1
-        self.seed = 0                       # of the match's table draws
-        self.phys = []                      # player -> physical seat
+        self.seed = 0  # of the match's table draws
+        self.phys = []  # player -> physical seat
         self.player = [-1] * (MAX_SEATS + 1)  # physical seat -> player (-1: none)
         self.inputs = None
-        self._drawn = bytearray(16)         # a bit per journal action: the table drew it
+        self._drawn = bytearray(16)  # a bit per journal action: the table drew it
         self.entries = []  # type: list  # per player: an Entry or None
-        self.err_code = bytearray(MAX_SEATS + 1)   # per seat and the centre
+        self.err_code = bytearray(MAX_SEATS + 1)  # per seat and the centre
         self.err_since = [0] * (MAX_SEATS + 1)
         self.fault = bytearray(MAX_SEATS + 1)
-        self.last_ident = [-1] * (MAX_SEATS + 1)   # last item accepted per reader
-        self.trick_show = None              # (winner seat, next leader seat or -1, since)
-        self.roll_show = None               # (reader, number, since): the table rolled
-        self.score_show = None              # (places per player, since)
-        self.confirm = False                # the menu seat asked to abandon the match
+        self.last_ident = [-1] * (MAX_SEATS + 1)  # last item accepted per reader
+        self.trick_show = None  # (winner seat, next leader seat or -1, since)
+        self.roll_show = None  # (reader, number, since): the table rolled
+        self.score_show = None  # (places per player, since)
+        self.confirm = False  # the menu seat asked to abandon the match
         self.last_line = ""
-        self._wake = None                   # when the frame changes next by itself
+        self._wake = None  # when the frame changes next by itself
         self.provision = None  # type: Provisioning | None  # in provisioning mode
 
     # --- log and refusals ----------------------------------------------------------
@@ -134,8 +135,10 @@ class Table:
         if 0 <= seat <= MAX_SEATS:
             self.err_code[seat] = code
             self.err_since[seat] = self.now
-        self.say("%s refused: %s%s" % (self._where(seat), refusal_name(code),
-                                       " (" + what + ")" if what else ""))
+        self.say(
+            "%s refused: %s%s"
+            % (self._where(seat), refusal_name(code), " (" + what + ")" if what else "")
+        )
         self._render()
 
     # --- boot ------------------------------------------------------------------------
@@ -191,9 +194,14 @@ class Table:
         except (OSError, ValueError) as e:
             self._refuse(self.lead, STORAGE_ERROR, "%r" % (e,))
             return
-        self.say("new match: %s, seats %s, %s" % (
-            games.title(g), " ".join([str(s) for s in seats]),
-            ", ".join([menu.describe(f) for f in menu.fields()[2:]]) or "default"))
+        self.say(
+            "new match: %s, seats %s, %s"
+            % (
+                games.title(g),
+                " ".join([str(s) for s in seats]),
+                ", ".join([menu.describe(f) for f in menu.fields()[2:]]) or "default",
+            )
+        )
         self.seed = seed
         self._begin(g, m, seats)
 
@@ -258,15 +266,16 @@ class Table:
             self._refuse(reader, TWO_TAGS_CODE, "one item at a time")
             return
         if event != TAG_PLACED or uid is None:
-            return                      # a tag taken off changes nothing
+            return  # a tag taken off changes nothing
         if self.mode == PROVISION and self.provision is not None:
             self.provision.tag(reader, uid)
             self._render()
         elif self.mode == PLAY_MODE:
             play.scan(self, reader, uid)
         else:
-            self.say("%s: tag %s ignored in the %s" % (self._where(reader), uid_hex(uid),
-                                                       self.mode))
+            self.say(
+                "%s: tag %s ignored in the %s" % (self._where(reader), uid_hex(uid), self.mode)
+            )
 
     def button(self, seat, code):
         """A seat's button: MINUS, PLUS or OK, plus LONG for a long press."""
@@ -364,7 +373,7 @@ class Table:
         if self._text is None:
             lines = []
             now = self.now
-            self.now = self._drawn_at   # the frame's own time: the same lines it showed
+            self.now = self._drawn_at  # the frame's own time: the same lines it showed
             render.draw(self, self._buf, lines)
             self.now = now
             self._text = lines

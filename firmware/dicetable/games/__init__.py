@@ -23,10 +23,10 @@ from micropython import const
 from dicetable.match.actions import DEAL, KEEP, PASS_ITEM, PICK, PLAY, REVEAL, ZERO_BID
 
 # Option bits of a journal header (engine.options() packs them with a length).
-OPEN_PLAY = const(1)     # hands are not scanned: accept what cannot be disproved
-TABLE_ROLLS = const(2)   # the table rolls for the players instead of their entries
-VARIANT = const(4)       # the game's published variant (each game says which)
-COUNT = const(0x100)     # the length field (bits 8-15): set when a game reads it
+OPEN_PLAY = const(1)  # hands are not scanned: accept what cannot be disproved
+TABLE_ROLLS = const(2)  # the table rolls for the players instead of their entries
+VARIANT = const(4)  # the game's published variant (each game says which)
+COUNT = const(0x100)  # the length field (bits 8-15): set when a game reads it
 
 # Per entry: key, title, fewest and most players, the options it reads, its
 # longest length, the length's word, the variant's word ("" for none), and
@@ -34,17 +34,66 @@ COUNT = const(0x100)     # the length field (bits 8-15): set when a game reads i
 # on the menu ring (r, g, b).  The match engine's class says the same of
 # players, options and length (tests/test_games_registry.py checks it).
 _ENTRIES = [
-    ("dtwww", "DTwww", 2, 4, OPEN_PLAY | TABLE_ROLLS | VARIANT | COUNT, 6,
-     "games", "dice total", (1 << DEAL) | (1 << PLAY), (48, 16, 0)),
-    ("walzer", "Walzer", 3, 4, OPEN_PLAY | COUNT, 9,
-     "rounds", "", (1 << DEAL) | (1 << PASS_ITEM) | (1 << PLAY), (0, 16, 48)),
-    ("dicefull", "Dicefull", 2, 5, TABLE_ROLLS | VARIANT | COUNT, 12,
-     "challenges", "2d6 length", 1 << PICK, (0, 48, 8)),
-    ("dtt", "d-TT", 3, 3, OPEN_PLAY | COUNT, 6,
-     "deals", "", (1 << REVEAL) | (1 << DEAL) | (1 << KEEP) | (1 << PLAY), (40, 0, 40)),
-    ("nokosu", "Nokosu", 3, 5, OPEN_PLAY | TABLE_ROLLS | COUNT, 5,
-     "rounds", "", (1 << DEAL) | (1 << PICK) | (1 << ZERO_BID) | (1 << PLAY),
-     (40, 36, 0)),
+    (
+        "dtwww",
+        "DTwww",
+        2,
+        4,
+        OPEN_PLAY | TABLE_ROLLS | VARIANT | COUNT,
+        6,
+        "games",
+        "dice total",
+        (1 << DEAL) | (1 << PLAY),
+        (48, 16, 0),
+    ),
+    (
+        "walzer",
+        "Walzer",
+        3,
+        4,
+        OPEN_PLAY | COUNT,
+        9,
+        "rounds",
+        "",
+        (1 << DEAL) | (1 << PASS_ITEM) | (1 << PLAY),
+        (0, 16, 48),
+    ),
+    (
+        "dicefull",
+        "Dicefull",
+        2,
+        5,
+        TABLE_ROLLS | VARIANT | COUNT,
+        12,
+        "challenges",
+        "2d6 length",
+        1 << PICK,
+        (0, 48, 8),
+    ),
+    (
+        "dtt",
+        "d-TT",
+        3,
+        3,
+        OPEN_PLAY | COUNT,
+        6,
+        "deals",
+        "",
+        (1 << REVEAL) | (1 << DEAL) | (1 << KEEP) | (1 << PLAY),
+        (40, 0, 40),
+    ),
+    (
+        "nokosu",
+        "Nokosu",
+        3,
+        5,
+        OPEN_PLAY | TABLE_ROLLS | COUNT,
+        5,
+        "rounds",
+        "",
+        (1 << DEAL) | (1 << PICK) | (1 << ZERO_BID) | (1 << PLAY),
+        (40, 36, 0),
+    ),
 ]
 KEY = const(0)
 TITLE = const(1)
@@ -57,9 +106,9 @@ VARIANT_WORD = const(7)
 ITEM_KINDS = const(8)
 MENU_RGB = const(9)
 
-GAMES = [str(e[KEY]) for e in _ENTRIES]   # the keys, in journal order (str: for pyright)
-_PACKAGES = [None] * len(GAMES)               # None: dicetable.games.<key>
-_MODULES = [{} for _ in GAMES]                # per game: part name -> module
+GAMES = [str(e[KEY]) for e in _ENTRIES]  # the keys, in journal order (str: for pyright)
+_PACKAGES = [None] * len(GAMES)  # None: dicetable.games.<key>
+_MODULES = [{} for _ in GAMES]  # per game: part name -> module
 
 
 def fact(g, which):
@@ -112,6 +161,7 @@ def forget(g):
     the heap holds no code of a game that is not played: the power-up loads
     a journal's game to check its header, and forgets it if it is refused."""
     import sys
+
     package = _PACKAGES[g] or "dicetable.games." + GAMES[g]
     for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
         del sys.modules[name]

@@ -48,10 +48,10 @@ from dicetable.games import GAMES, OPEN_PLAY, TABLE_ROLLS, VARIANT, number, part
 from dicetable.match.actions import CHOOSE, NOTHING_TO_UNDO, OK
 
 _COUNT_SHIFT = const(8)  # bits 8-15: a count overriding the game's default length
-LONGEST = const(12)      # the longest length any game takes (each game's MAX_COUNT)
-_SEAT_HIGH = const(0x80000)    # bit 19: no seat number uses it
+LONGEST = const(12)  # the longest length any game takes (each game's MAX_COUNT)
+_SEAT_HIGH = const(0x80000)  # bit 19: no seat number uses it
 
-_HEADER = const(4)       # journal bytes: game, players, options (2 bytes)
+_HEADER = const(4)  # journal bytes: game, players, options (2 bytes)
 
 
 def fill(buf, value):
@@ -89,7 +89,11 @@ def refusal_of_header(cls, players, options):
         if cls.MIN_PLAYERS == cls.MAX_PLAYERS:
             return "%s is for exactly %d players, not %d" % (name, cls.MIN_PLAYERS, players)
         return "%s is for %d to %d players, not %d" % (
-            name, cls.MIN_PLAYERS, cls.MAX_PLAYERS, players)
+            name,
+            cls.MIN_PLAYERS,
+            cls.MAX_PLAYERS,
+            players,
+        )
     if not 0 <= options <= 0xFFFF:
         return "options are 16 bits (0 to 65535), not %d" % options
     extra = options & ((1 << _COUNT_SHIFT) - 1) & ~cls.OPTIONS
@@ -145,8 +149,8 @@ class Match:
     GAME = ""
     MIN_PLAYERS = 0
     MAX_PLAYERS = 0
-    OPTIONS = 0            # the option flags (bits 0-7) the game reads
-    MAX_COUNT = LONGEST    # the longest length its options may ask for (see each game)
+    OPTIONS = 0  # the option flags (bits 0-7) the game reads
+    MAX_COUNT = LONGEST  # the longest length its options may ask for (see each game)
 
     def __init__(self, players, options=0):
         self.players = players
@@ -228,8 +232,7 @@ class Match:
 
     def header(self):
         """The journal's 4-byte header: game, players, options (low byte, high byte)."""
-        return bytes((number(self.GAME), self.players, self.options & 0xFF,
-                      self.options >> 8))
+        return bytes((number(self.GAME), self.players, self.options & 0xFF, self.options >> 8))
 
     def journal_bytes(self):
         """The match as bytes: a 4-byte header, then 4 bytes per action, little-endian."""
@@ -249,7 +252,10 @@ def journal_header_refusal(data):
         return "a journal header is %d bytes, not %d" % (_HEADER, len(data))
     if data[0] >= len(GAMES):
         return "no game %d: the games are 0 to %d (%s)" % (
-            data[0], len(GAMES) - 1, ", ".join(GAMES))
+            data[0],
+            len(GAMES) - 1,
+            ", ".join(GAMES),
+        )
     return header_refusal(GAMES[data[0]], data[1], data[2] | (data[3] << 8))
 
 

@@ -55,11 +55,11 @@ from micropython import const
 
 # --- Face codes ---------------------------------------------------------------
 
-SYMBOL = const(10000)       # from here up: no number
+SYMBOL = const(10000)  # from here up: no number
 BLANK = const(10000)
 PLUS = const(10001)
 MINUS = const(10002)
-COLOUR = const(10100)       # colour faces: COLOUR..COLOUR_LAST
+COLOUR = const(10100)  # colour faces: COLOUR..COLOUR_LAST
 RED = const(10100)
 BLACK = const(10101)
 COLOUR_LAST = const(10199)
@@ -72,53 +72,55 @@ NO_VALUE = const(10202)
 # --- Dice kinds ---------------------------------------------------------------
 
 D4 = const(0)
-D6 = const(1)               # Arabic digits 1-6
-D6_PIPS = const(2)          # pips, read as 1-6
+D6 = const(1)  # Arabic digits 1-6
+D6_PIPS = const(2)  # pips, read as 1-6
 D8 = const(3)
-D10 = const(4)              # 0-9
+D10 = const(4)  # 0-9
 D12 = const(5)
 D20 = const(6)
-BLANK_D6 = const(7)         # no number on any face
-ZERO_TWO = const(8)         # 0-2 die
-DOUBLING = const(9)         # doubling cube
-PLUS_MINUS = const(10)      # ± die
+BLANK_D6 = const(7)  # no number on any face
+ZERO_TWO = const(8)  # 0-2 die
+DOUBLING = const(9)  # doubling cube
+PLUS_MINUS = const(10)  # ± die
 RED_BLACK = const(11)
-HAKKE = const(12)           # 八卦 die: bars read as numbers (R8)
-DIGITAL = const(13)         # digital-number d6
-DOUBLE = const(14)          # double die: one pick, two d6 results
-DECIMAL = const(15)         # decimal d10, 0.0-0.9 (R7)
+HAKKE = const(12)  # 八卦 die: bars read as numbers (R8)
+DIGITAL = const(13)  # digital-number d6
+DOUBLE = const(14)  # double die: one pick, two d6 results
+DECIMAL = const(15)  # decimal d10, 0.0-0.9 (R7)
 
 # One row per kind, in kind-number order: (results per pick, face codes).
 # A list, so that a row can be replaced at run time (dicefull.set_faces).
 KINDS = [
-    (1, (10, 20, 30, 40)),                                  # D4
-    (1, (10, 20, 30, 40, 50, 60)),                          # D6
-    (1, (10, 20, 30, 40, 50, 60)),                          # D6_PIPS
-    (1, (10, 20, 30, 40, 50, 60, 70, 80)),                  # D8
-    (1, (0, 10, 20, 30, 40, 50, 60, 70, 80, 90)),           # D10
+    (1, (10, 20, 30, 40)),  # D4
+    (1, (10, 20, 30, 40, 50, 60)),  # D6
+    (1, (10, 20, 30, 40, 50, 60)),  # D6_PIPS
+    (1, (10, 20, 30, 40, 50, 60, 70, 80)),  # D8
+    (1, (0, 10, 20, 30, 40, 50, 60, 70, 80, 90)),  # D10
     (1, (10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120)),  # D12
-    (1, (10, 20, 30, 40, 50, 60, 70, 80, 90, 100,
-         110, 120, 130, 140, 150, 160, 170, 180, 190, 200)),  # D20
-    (1, (BLANK, BLANK, BLANK, BLANK, BLANK, BLANK)),        # BLANK_D6
-    (1, (0, 0, 10, 10, 20, 20)),                            # ZERO_TWO
-    (1, (20, 40, 80, 160, 320, 640)),                       # DOUBLING
-    (1, (PLUS, PLUS, MINUS, MINUS, BLANK, BLANK)),          # PLUS_MINUS
-    (1, (RED, RED, RED, BLACK, BLACK, BLACK)),              # RED_BLACK
-    (1, (30, 40, 40, 50, 50, 60)),                          # HAKKE, R8 default
-    (1, (10, 20, 30, 40, 50, 60)),                          # DIGITAL
-    (2, (10, 20, 30, 40, 50, 60)),                          # DOUBLE
-    (1, (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)),                    # DECIMAL, R7 tenths
+    (
+        1,
+        (10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160, 170, 180, 190, 200),
+    ),  # D20
+    (1, (BLANK, BLANK, BLANK, BLANK, BLANK, BLANK)),  # BLANK_D6
+    (1, (0, 0, 10, 10, 20, 20)),  # ZERO_TWO
+    (1, (20, 40, 80, 160, 320, 640)),  # DOUBLING
+    (1, (PLUS, PLUS, MINUS, MINUS, BLANK, BLANK)),  # PLUS_MINUS
+    (1, (RED, RED, RED, BLACK, BLACK, BLACK)),  # RED_BLACK
+    (1, (30, 40, 40, 50, 50, 60)),  # HAKKE, R8 default
+    (1, (10, 20, 30, 40, 50, 60)),  # DIGITAL
+    (2, (10, 20, 30, 40, 50, 60)),  # DOUBLE
+    (1, (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)),  # DECIMAL, R7 tenths
 ]
 
 
 # --- Challenges (R9) ----------------------------------------------------------
 
 # Families: the icon on the card's back.
-COMPARE = const(0)          # 剣: compare with the other players
-HIGH_LOW = const(1)         # 矢印: high or low numbers
-SPECIAL = const(2)          # !?: something unusual
-FACES = const(3)            # ダイス: which faces show
-TOTALS = const(4)           # 電卓: the total
+COMPARE = const(0)  # 剣: compare with the other players
+HIGH_LOW = const(1)  # 矢印: high or low numbers
+SPECIAL = const(2)  # !?: something unusual
+FACES = const(3)  # ダイス: which faces show
+TOTALS = const(4)  # 電卓: the total
 FAMILY_COUNT = const(5)
 
 # Comparison tests (numbered first: a test <= CLOSEST_TOTAL is a comparison).
@@ -151,26 +153,26 @@ VP = const(4)
 
 # The table's challenge set: (family, test, k, v, vp), numbers in tenths.
 CHALLENGES = [
-    (COMPARE, MOST_TOTAL, 0, 0, 2),             # highest total
-    (COMPARE, LEAST_TOTAL, 0, 0, 2),            # lowest total
-    (COMPARE, MOST_SINGLE, 0, 0, 1),            # highest single number
-    (COMPARE, LEAST_SINGLE, 0, 0, 1),           # lowest single number
-    (COMPARE, CLOSEST_TOTAL, 210, 0, 2),        # total closest to 21
-    (HIGH_LOW, HIGH_AT_LEAST, 150, 0, 1),       # a number of 15 or more
-    (HIGH_LOW, LOW_AT_MOST, 5, 0, 1),           # a number of 0.5 or less
-    (HIGH_LOW, ALL_AT_LEAST, 40, 3, 2),         # 3+ numbers, all 4 or more
-    (HIGH_LOW, ALL_AT_MOST, 20, 3, 2),          # 3+ numbers, all 2 or less
-    (SPECIAL, TOTAL_AT_MOST, -1, 0, 3),         # a total below zero
+    (COMPARE, MOST_TOTAL, 0, 0, 2),  # highest total
+    (COMPARE, LEAST_TOTAL, 0, 0, 2),  # lowest total
+    (COMPARE, MOST_SINGLE, 0, 0, 1),  # highest single number
+    (COMPARE, LEAST_SINGLE, 0, 0, 1),  # lowest single number
+    (COMPARE, CLOSEST_TOTAL, 210, 0, 2),  # total closest to 21
+    (HIGH_LOW, HIGH_AT_LEAST, 150, 0, 1),  # a number of 15 or more
+    (HIGH_LOW, LOW_AT_MOST, 5, 0, 1),  # a number of 0.5 or less
+    (HIGH_LOW, ALL_AT_LEAST, 40, 3, 2),  # 3+ numbers, all 4 or more
+    (HIGH_LOW, ALL_AT_MOST, 20, 3, 2),  # 3+ numbers, all 2 or less
+    (SPECIAL, TOTAL_AT_MOST, -1, 0, 3),  # a total below zero
     (SPECIAL, COUNT_EXACTLY, 0, ANY_NUMBER, 2),  # not a single number
-    (SPECIAL, TOTAL_EXACTLY, 0, 0, 2),          # a total of exactly 0
-    (SPECIAL, COUNT_AT_LEAST, 1, 640, 2),       # a 64
-    (FACES, SAME_AT_LEAST, 2, 0, 1),            # a pair
-    (FACES, SAME_AT_LEAST, 3, 0, 3),            # three of a kind
-    (FACES, ALL_DIFFERENT, 5, 0, 2),            # 5+ numbers, all different
-    (FACES, COUNT_AT_LEAST, 2, 60, 2),          # two or more 6s
-    (FACES, COUNT_AT_LEAST, 1, RED, 1),         # a red face
-    (TOTALS, TOTAL_AT_LEAST, 300, 0, 2),        # a total of 30 or more
-    (TOTALS, TOTAL_AT_MOST, 50, 0, 1),          # a total of 5 or less
-    (TOTALS, TOTAL_EXACTLY, 210, 0, 3),         # a total of exactly 21
-    (TOTALS, TOTAL_MULTIPLE, 100, 0, 2),        # a total that is a multiple of 10
+    (SPECIAL, TOTAL_EXACTLY, 0, 0, 2),  # a total of exactly 0
+    (SPECIAL, COUNT_AT_LEAST, 1, 640, 2),  # a 64
+    (FACES, SAME_AT_LEAST, 2, 0, 1),  # a pair
+    (FACES, SAME_AT_LEAST, 3, 0, 3),  # three of a kind
+    (FACES, ALL_DIFFERENT, 5, 0, 2),  # 5+ numbers, all different
+    (FACES, COUNT_AT_LEAST, 2, 60, 2),  # two or more 6s
+    (FACES, COUNT_AT_LEAST, 1, RED, 1),  # a red face
+    (TOTALS, TOTAL_AT_LEAST, 300, 0, 2),  # a total of 30 or more
+    (TOTALS, TOTAL_AT_MOST, 50, 0, 1),  # a total of 5 or less
+    (TOTALS, TOTAL_EXACTLY, 210, 0, 3),  # a total of exactly 21
+    (TOTALS, TOTAL_MULTIPLE, 100, 0, 2),  # a total that is a multiple of 10
 ]

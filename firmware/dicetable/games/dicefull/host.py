@@ -5,8 +5,7 @@ from dicetable.games.dicefull import rules as df
 from dicetable.games.dicefull import table
 from dicetable.match.actions import PASS, PICK, TABLE, action, kind_of, seat_of, value_of
 
-SYMBOL_NAMES = {df.BLANK: "blank", df.PLUS: "+", df.MINUS: "-", df.RED: "red",
-                df.BLACK: "black"}
+SYMBOL_NAMES = {df.BLANK: "blank", df.PLUS: "+", df.MINUS: "-", df.RED: "red", df.BLACK: "black"}
 FAMILY_NAMES = ("compare", "high/low", "special", "faces", "totals")
 
 
@@ -98,8 +97,10 @@ def _round_lines(match):
         lines.append("%s met it: +%d VP" % (_seats(met), row[df.VP]))
     else:
         lines.append("nobody met it")
-    lines.append("VP this round %s; totals %s" % (
-        " ".join(str(x) for x in match.history[-1]), " ".join(str(x) for x in match.totals)))
+    lines.append(
+        "VP this round %s; totals %s"
+        % (" ".join(str(x) for x in match.history[-1]), " ".join(str(x) for x in match.totals))
+    )
     if match.phase == engine.PICKING:
         if match.last_first_passer == engine.NOBODY:
             why = " (nobody passed: the start player stays, R6)"
@@ -107,11 +108,15 @@ def _round_lines(match):
             why = " (the first to pass)"
         lines.append("dice back to the centre; " + _round_header(match) + why)
     elif match.phase == engine.ROLL_OFF:
-        lines.append("game over after %d rounds: %s tied on %d VP, roll-off with a d6" % (
-            match.round, _seats(match.tied), max(match.totals)))
+        lines.append(
+            "game over after %d rounds: %s tied on %d VP, roll-off with a d6"
+            % (match.round, _seats(match.tied), max(match.totals))
+        )
     else:
-        lines.append("game over after %d rounds: seat %d wins with %d VP" % (
-            match.round, match.winner, match.totals[match.winner]))
+        lines.append(
+            "game over after %d rounds: seat %d wins with %d VP"
+            % (match.round, match.winner, match.totals[match.winner])
+        )
     return lines
 
 
@@ -121,16 +126,18 @@ def narrate(match, a):
     lines = []
     if len(match.journal) == 1 and phase != engine.SETUP:
         lines.append(_round_header(match))
-    narrator = {engine.SETUP: _narrate_setup, engine.PICKING: _narrate_picking,
-                engine.CHECK: _narrate_check, engine.ROLLING: _narrate_rolling}.get(
-                    phase, _narrate_roll_off)
+    narrator = {
+        engine.SETUP: _narrate_setup,
+        engine.PICKING: _narrate_picking,
+        engine.CHECK: _narrate_check,
+        engine.ROLLING: _narrate_rolling,
+    }.get(phase, _narrate_roll_off)
     narrator(match, a, lines)
     return lines
 
 
 def _narrate_setup(match, a, lines):
-    roller = "the table" if match.flag(engine.TABLE_ROLLS) else "seat %d" % (
-        match.length_roller())
+    roller = "the table" if match.flag(engine.TABLE_ROLLS) else "seat %d" % (match.length_roller())
     lines.append("%s rolls the game-length 2d6: %d" % (roller, engine.d6_number(value_of(a))))
     if match.phase != engine.SETUP:
         first, second = (engine.d6_number(x) for x in match.length_rolls)
@@ -141,8 +148,9 @@ def _narrate_setup(match, a, lines):
 def _narrate_picking(match, a, lines):
     seat = seat_of(a)
     if kind_of(a) == PICK:
-        lines.append("seat %d picks the %s (%d held)" % (seat, describe(value_of(a)),
-                                                          match.held[seat]))
+        lines.append(
+            "seat %d picks the %s (%d held)" % (seat, describe(value_of(a)), match.held[seat])
+        )
     else:
         first = " — first to pass: starts the next round" if match.first_passer == seat else ""
         lines.append("seat %d passes with %d dice%s" % (seat, match.held[seat], first))
@@ -156,8 +164,10 @@ def _narrate_picking(match, a, lines):
 
 def _narrate_check(match, a, lines):
     value = value_of(a)
-    lines.append("challenge %d of %d revealed: #%d %s" % (
-        match.round + 1, match.rounds, value, challenge_text(df.CHALLENGES[value])))
+    lines.append(
+        "challenge %d of %d revealed: #%d %s"
+        % (match.round + 1, match.rounds, value, challenge_text(df.CHALLENGES[value]))
+    )
     if match.phase != engine.ROLLING:
         lines.extend(_round_lines(match))
 
@@ -166,8 +176,10 @@ def _narrate_rolling(match, a, lines):
     who = "seat %d" % match.last_roll_seat
     if seat_of(a) == TABLE:
         who = "the table for seat %d" % match.last_roll_seat
-    lines.append("%s rolls the %s: %s" % (who, describe(match.last_result),
-                                          face_text(df.face(match.last_result))))
+    lines.append(
+        "%s rolls the %s: %s"
+        % (who, describe(match.last_result), face_text(df.face(match.last_result)))
+    )
     if match.phase != engine.ROLLING:
         lines.extend(_round_lines(match))
 
@@ -179,8 +191,7 @@ def _narrate_roll_off(match, a, lines):
     if match.phase == engine.OVER:
         lines.append("seat %d wins the roll-off and the game" % match.winner)
     elif all(match.off_done[s] == 0 for s in match.tied):
-        lines.append("%s rolled highest and are still tied: they roll again"
-                     % _seats(match.tied))
+        lines.append("%s rolled highest and are still tied: they roll again" % _seats(match.tied))
 
 
 # --- the heuristic bot --------------------------------------------------------------
@@ -190,9 +201,22 @@ def _narrate_roll_off(match, a, lines):
 # The double die gives two numbers; the ± die can make a total negative or
 # exactly 0; a blank or colour die helps with few challenges.
 USEFUL = {
-    df.DOUBLE: 9, df.PLUS_MINUS: 7, df.D20: 7, df.D12: 7, df.DOUBLING: 6, df.D10: 6,
-    df.D8: 6, df.D6: 5, df.D6_PIPS: 5, df.DIGITAL: 5, df.HAKKE: 5, df.ZERO_TWO: 5,
-    df.DECIMAL: 5, df.D4: 4, df.RED_BLACK: 3, df.BLANK_D6: 1,
+    df.DOUBLE: 9,
+    df.PLUS_MINUS: 7,
+    df.D20: 7,
+    df.D12: 7,
+    df.DOUBLING: 6,
+    df.D10: 6,
+    df.D8: 6,
+    df.D6: 5,
+    df.D6_PIPS: 5,
+    df.DIGITAL: 5,
+    df.HAKKE: 5,
+    df.ZERO_TWO: 5,
+    df.DECIMAL: 5,
+    df.D4: 4,
+    df.RED_BLACK: 3,
+    df.BLANK_D6: 1,
 }
 
 
@@ -219,4 +243,3 @@ def open_play_journal(journal, players, options):
     picked from the open centre onto the seat's reader (the table must know
     its kind to read the roll), so open play has the same actions."""
     return list(journal)
-

@@ -91,7 +91,7 @@ ROLLING = const(3)
 ROLL_OFF = const(4)
 OVER = const(5)
 
-NOBODY = const(255)         # no seat (the core's NOBODY)
+NOBODY = const(255)  # no seat (the core's NOBODY)
 NO_CHALLENGE = const(0xFFFF)  # no challenge revealed yet
 
 # The dice in the centre, as configuration: None means one die of every kind
@@ -137,8 +137,8 @@ class DicefullMatch(Match):
         self.held = bytearray(n)
         self.passed = bytearray(n)
         self.rolls = [array("H", [0] * core.MAX_RESULTS) for _ in range(n)]
-        self.nres = bytearray(n)       # results entered this round
-        self.need = bytearray(n)       # results this round's dice give
+        self.nres = bytearray(n)  # results entered this round
+        self.need = bytearray(n)  # results this round's dice give
         self.used = bytearray(len(core.CHALLENGES))
         self.length_rolls = bytearray(2)
         self.totals = [0] * n
@@ -146,11 +146,11 @@ class DicefullMatch(Match):
         # The round's picks in order (a Trick: seat, die); kept after the
         # round is scored until the next round's first pick.
         self.trick = Trick(dice)
-        self.last_winners = []         # seats that met the last challenge
-        self.tied = []                 # seats in the current roll-off
+        self.last_winners = []  # seats that met the last challenge
+        self.tied = []  # seats in the current roll-off
         self.off_values = bytearray(n)  # their d6 face indices
         self.off_done = bytearray(n)
-        self.stage = [0] * n           # roll-off rounds survived (standings)
+        self.stage = [0] * n  # roll-off rounds survived (standings)
         Match.__init__(self, players, options)
 
     def reset(self):
@@ -169,24 +169,24 @@ class DicefullMatch(Match):
         self.challenge = NO_CHALLENGE
         fill(self.length_rolls, 0)
         self.nlength = 0
-        self.start = 0                 # first start player: seat 0
+        self.start = 0  # first start player: seat 0
         self.turn = NOBODY
         self.first_passer = NOBODY
-        self.round = 0                 # rounds scored
+        self.round = 0  # rounds scored
         fill(self.totals, 0)
         self.history.clear()
         fill(self.trick.items, 0)
         fill(self.trick.seats, 0)
         self.trick.clear()
-        self.last_leader = NOBODY      # start player of the round last scored
+        self.last_leader = NOBODY  # start player of the round last scored
         self.last_first_passer = NOBODY  # its first passer (NOBODY: none, R6)
-        self.last_winners.clear()      # the core's list: emptied, not made anew
-        self.last_winner = NOBODY      # the first of them, or NOBODY
+        self.last_winners.clear()  # the core's list: emptied, not made anew
+        self.last_winner = NOBODY  # the first of them, or NOBODY
         self.last_challenge = NO_CHALLENGE
-        self.last_roll_seat = NOBODY   # whose die the last ROLL was for
-        self.last_result = 0           # that result (die with face index)
-        self.acted_phase = SETUP       # the phase the last action was taken in
-        self.tied.clear()              # the core's too
+        self.last_roll_seat = NOBODY  # whose die the last ROLL was for
+        self.last_result = 0  # that result (die with face index)
+        self.acted_phase = SETUP  # the phase the last action was taken in
+        self.tied.clear()  # the core's too
         fill(self.off_values, 0)
         fill(self.off_done, 0)
         fill(self.stage, 0)
@@ -352,7 +352,7 @@ class DicefullMatch(Match):
             if value >= len(self.used):
                 return UNKNOWN_ITEM
             if self.used[value]:
-                return ALREADY_PLACED       # no repeats within a game
+                return ALREADY_PLACED  # no repeats within a game
             return OK
         if kind != ROLL:
             return WRONG_PHASE
@@ -368,11 +368,17 @@ class DicefullMatch(Match):
         elif _find(self.dice, len(self.dice), value_of(a)) < 0:
             return UNKNOWN_ITEM
         elif _find(self.centre, self.ncentre, value_of(a)) < 0:
-            return ALREADY_PLACED           # taken already, by this seat or another
-        if not is_legal(self.hands[seat], self.held[seat], self.centre, self.ncentre,
-                        core.PASS if kind_of(a) == PASS else value_of(a), self.passed[seat],
-                        self.players):
-            return ILLEGAL_PLAY             # (a PASS: no die held yet)
+            return ALREADY_PLACED  # taken already, by this seat or another
+        if not is_legal(
+            self.hands[seat],
+            self.held[seat],
+            self.centre,
+            self.ncentre,
+            core.PASS if kind_of(a) == PASS else value_of(a),
+            self.passed[seat],
+            self.players,
+        ):
+            return ILLEGAL_PLAY  # (a PASS: no die held yet)
         return OK
 
     # --- Applying ---------------------------------------------------------------
@@ -420,7 +426,7 @@ class DicefullMatch(Match):
         for s in range(self.players):
             self.held[s] = 0
             self.passed[s] = 0
-        for i in range(len(self.dice)):     # every die back to the centre
+        for i in range(len(self.dice)):  # every die back to the centre
             self.centre[i] = self.dice[i]
         self.ncentre = len(self.dice)
         self.first_passer = NOBODY
@@ -429,7 +435,7 @@ class DicefullMatch(Match):
 
     def _pick(self, seat, item):
         if self.ncentre == len(self.dice):
-            self.trick.clear()              # the round's first pick
+            self.trick.clear()  # the round's first pick
         i = _find(self.centre, self.ncentre, item)
         while i < self.ncentre - 1:
             self.centre[i] = self.centre[i + 1]
@@ -443,7 +449,7 @@ class DicefullMatch(Match):
     def _pass(self, seat):
         self.passed[seat] = 1
         if self.first_passer == NOBODY:
-            self.first_passer = seat        # the next round's start player
+            self.first_passer = seat  # the next round's start player
         self._next_turn(seat)
 
     def _next_turn(self, seat):
@@ -453,8 +459,7 @@ class DicefullMatch(Match):
             for s in range(self.players):
                 self.need[s] = core.result_count(self.hands[s], self.held[s])
         else:
-            self.turn = core.next_picker(seat, self.held, self.passed, self.players,
-                                         self.ncentre)
+            self.turn = core.next_picker(seat, self.held, self.passed, self.players, self.ncentre)
 
     def _after_roll(self):
         for s in range(self.players):
@@ -474,12 +479,12 @@ class DicefullMatch(Match):
         for s in range(self.players):
             self.totals[s] += gained[s]
         self.round += 1
-        self.start = core.next_start(self.first_passer, self.start)   # R6
+        self.start = core.next_start(self.first_passer, self.start)  # R6
         self.challenge = NO_CHALLENGE
         if self.round < self.rounds:
             self._start_round()
             return
-        self._start_round()                 # the dice go back to the centre
+        self._start_round()  # the dice go back to the centre
         self.turn = NOBODY
         self.tied = core.leaders(self.totals)
         if len(self.tied) > 1:
@@ -489,7 +494,7 @@ class DicefullMatch(Match):
 
     def _after_roll_off(self):
         if self._rolling_seat(TABLE) != NOBODY:
-            return                          # a tied seat has still to roll
+            return  # a tied seat has still to roll
         # Three locals, no comprehension: a frame within the board's C stack.
         # `values` is the tied seats' d6 numbers (face codes), then the seats
         # still tied.
@@ -502,7 +507,7 @@ class DicefullMatch(Match):
         if len(values) == 1:
             self._finish(values[0])
             return
-        for i in range(len(values)):        # still tied: they roll again
+        for i in range(len(values)):  # still tied: they roll again
             self.stage[values[i]] += 1
             self.off_done[values[i]] = 0
         self.tied = values

@@ -105,13 +105,13 @@ from dicetable.games.dicefull.data import (
 MIN_PLAYERS = const(2)
 MAX_PLAYERS = const(5)
 PICK_LIMIT = const(6)
-PICK_LIMIT_FIVE = const(5)      # with five players
+PICK_LIMIT_FIVE = const(5)  # with five players
 FIRST_GAME_CHALLENGES = const(6)
 MAX_KINDS = const(31)
-PASS = const(0xFFFF)            # the pass action (kind 31, never a die)
-NOBODY = const(255)             # no seat (nobody passed; nobody picks)
-MAX_RESULTS = const(16)         # results evaluate() takes: 6 double dice give 12
-NO_SCORE = const(-1000000)      # comparison score of a player with no number
+PASS = const(0xFFFF)  # the pass action (kind 31, never a die)
+NOBODY = const(255)  # no seat (nobody passed; nobody picks)
+MAX_RESULTS = const(16)  # results evaluate() takes: 6 double dice give 12
+NO_SCORE = const(-1000000)  # comparison score of a player with no number
 
 _FACE_MASK = const(0x1F)
 _KIND_SHIFT = const(5)
@@ -123,6 +123,7 @@ _ROW_FACES = const(1)
 
 
 # --- Items --------------------------------------------------------------------
+
 
 def die(kind, serial):
     """The die of `kind` with `serial` (0-63), as it lies in the centre or a hand."""
@@ -189,6 +190,7 @@ def is_colour(code):
 
 # --- Pick phase -----------------------------------------------------------------
 
+
 def pick_limit(players):
     """Most dice one player may pick: 6, or 5 with five players."""
     if players == 5:
@@ -216,13 +218,14 @@ def may_pass(held):
 # The per-play calls below keep to small frames (at most 11 words, so that the
 # board keeps them on the C stack): few locals, helpers of three arguments.
 
+
 def is_legal(hand, n, centre, c, action, passed, players):
     """May the player holding `n` dice (`hand`) take `action` now.
 
     `action` is a die item from the `c` dice in `centre`, or PASS.  `passed`
     says whether this player has passed this round.
     """
-    if c == 0 or is_done(n, passed, players):   # R6: an empty centre ends picking
+    if c == 0 or is_done(n, passed, players):  # R6: an empty centre ends picking
         return False
     if action == PASS:
         return may_pass(n)
@@ -241,7 +244,7 @@ def _in_centre(centre, c, item):
 
 def legal_plays(hand, n, centre, c, out, passed, players):
     """Write every legal action into `out` (centre dice, then PASS); return the count."""
-    if c == 0 or is_done(n, passed, players):   # R6: an empty centre ends picking
+    if c == 0 or is_done(n, passed, players):  # R6: an empty centre ends picking
         return 0
     _copy(centre, c, out)
     if not may_pass(n):
@@ -268,7 +271,7 @@ def picking_over(held, passed, players, centre_count):
 
 def next_picker(seat, held, passed, players, centre_count):
     """The next seat clockwise after `seat` (itself last) still picking, or NOBODY."""
-    if centre_count == 0:   # R6
+    if centre_count == 0:  # R6
         return NOBODY
     return _first_picking(seat + 1, held, passed, players)
 
@@ -302,20 +305,20 @@ def challenge_count(first_game, two_d6_total):
 # --- Evaluating a roll against a challenge ------------------------------------------
 
 # One roll under evaluation.  Module buffers, so that evaluate() allocates nothing.
-_num = array("i", [0] * MAX_RESULTS)      # the roll's numbers, in tenths (R7)
-_used = bytearray(MAX_RESULTS)            # _num[i] is an operand of a ± sign
-_combo = array("i", [0] * MAX_RESULTS)    # numbers made by ± signs so far
-_work = array("i", [0] * MAX_RESULTS)     # the numbers one choice leaves
-_first = bytearray(MAX_RESULTS)           # per sign: the first number of its pair
-_ctx = array("i", [0] * 8)                # the evaluation's ints, below
+_num = array("i", [0] * MAX_RESULTS)  # the roll's numbers, in tenths (R7)
+_used = bytearray(MAX_RESULTS)  # _num[i] is an operand of a ± sign
+_combo = array("i", [0] * MAX_RESULTS)  # numbers made by ± signs so far
+_work = array("i", [0] * MAX_RESULTS)  # the numbers one choice leaves
+_first = bytearray(MAX_RESULTS)  # per sign: the first number of its pair
+_ctx = array("i", [0] * 8)  # the evaluation's ints, below
 _TEST = const(0)
 _K = const(1)
 _V = const(2)
-_SYMBOLS = const(3)     # results showing v, when v is a symbol or NO_VALUE/ANY_COLOUR
-_NUMBERS = const(4)     # numbers in _num
-_PLUSES = const(5)      # + signs; signs 0.._PLUSES-1 are +, the rest -
+_SYMBOLS = const(3)  # results showing v, when v is a symbol or NO_VALUE/ANY_COLOUR
+_NUMBERS = const(4)  # numbers in _num
+_PLUSES = const(5)  # + signs; signs 0.._PLUSES-1 are +, the rest -
 _SIGNS = const(6)
-_ENOUGH = const(7)      # a score this high ends the search (1 for threshold tests)
+_ENOUGH = const(7)  # a score this high ends the search (1 for threshold tests)
 
 
 def is_comparison(test):
@@ -341,7 +344,7 @@ def evaluate(results, n, test, k, v):
     else:
         _ctx[_ENOUGH] = 1
         if n == 0:
-            return 0    # a player without dice meets nothing
+            return 0  # a player without dice meets nothing
     _read_roll(results, n, v)
     return _search(0, 0)
 
@@ -401,6 +404,7 @@ def _shows(code, v):
 # a sign after an alike sign only takes a pair whose first number comes after
 # that sign's, and once one is left unused the rest of its kind are too.
 # _first[sign] is the first number of the sign's pair (NUMBERS if unused).
+
 
 def _search(sign, made):
     """Best score using signs sign.., with `made` numbers already made by the
@@ -588,6 +592,7 @@ def _count(v, d):
 
 
 # --- Scoring a round and the game ---------------------------------------------------
+
 
 def met_by(rolls, counts, challenge):
     """Seats that meet `challenge` (a CHALLENGES row); rolls[s] holds counts[s] results.

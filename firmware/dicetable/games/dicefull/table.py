@@ -6,12 +6,27 @@ from dicetable.games.dicefull import rules as c
 from dicetable.match.actions import ROLL, TABLE, kind_of, seat_of, value_of
 
 HAS_TRICKS = False
-HAS_PASS = True          # OK alone passes (picks no more this round)
+HAS_PASS = True  # OK alone passes (picks no more this round)
 
-KINDS = ("d4", "d6", "d6 pips", "d8", "d10", "d12", "d20", "blank d6", "0-2 d6",
-          "doubling", "+- die", "red/black", "hakke", "digital d6", "double", "decimal")
-_SYMBOL_RGB = {10000: fr.GREY, 10001: fr.GREEN, 10002: fr.PINK, 10100: fr.RED,
-               10101: fr.BLUE}
+KINDS = (
+    "d4",
+    "d6",
+    "d6 pips",
+    "d8",
+    "d10",
+    "d12",
+    "d20",
+    "blank d6",
+    "0-2 d6",
+    "doubling",
+    "+- die",
+    "red/black",
+    "hakke",
+    "digital d6",
+    "double",
+    "decimal",
+)
+_SYMBOL_RGB = {10000: fr.GREY, 10001: fr.GREEN, 10002: fr.PINK, 10100: fr.RED, 10101: fr.BLUE}
 
 
 def identity(v):
@@ -58,7 +73,7 @@ def entry_view(m, a):
     if code >= c.SYMBOL:
         return None, _SYMBOL_RGB.get(code, fr.GREY)
     if c.kind_of(m.pending_die(seat)) == c.DECIMAL:
-        return code, fr.VIOLET         # tenths
+        return code, fr.VIOLET  # tenths
     return code // 10, prompt
 
 

@@ -50,11 +50,13 @@ def _signed(n):
 
 # --- the transcript -----------------------------------------------------------------
 
+
 def _reveal_lines(match, card):
     lines = []
     if match.faceup_n == 1:
-        lines.append("deal %d of %d: seat %d deals" % (
-            len(match.history) + 1, match.deals, match.dealer))
+        lines.append(
+            "deal %d of %d: seat %d deals" % (len(match.history) + 1, match.deals, match.dealer)
+        )
     lines.append("the table turns up %s" % describe(card))
     if match.faceup_n == dtt.FACE_UP:
         faceup = [match.faceup[i] for i in range(match.faceup_n)]
@@ -65,11 +67,15 @@ def _reveal_lines(match, card):
             for c in faceup[1:]:
                 if dtt.outranks(c, best):
                     best = c
-            lines.append("face up: %s -> %s (from %s)" % (
-                describe_cards(faceup), describe_trump(match.trump), describe(best)))
+            lines.append(
+                "face up: %s -> %s (from %s)"
+                % (describe_cards(faceup), describe_trump(match.trump), describe(best))
+            )
         if match.open:
-            lines.append("(open play: the players deal and draft the first 6 cards "
-                         "themselves, passing left; then everyone bids)")
+            lines.append(
+                "(open play: the players deal and draft the first 6 cards "
+                "themselves, passing left; then everyone bids)"
+            )
     return lines
 
 
@@ -89,8 +95,9 @@ def _keep_lines(match):
     kept = ", ".join("seat %d keeps %s" % (s, describe(match.kept[s])) for s in range(3))
     lines = ["draft %d, pick %d: %s; the packets pass %s" % (number, pick, kept, direction)]
     if finished:
-        last = ", ".join("seat %d %s" % (s, describe(match.hands[s][match.hand_n[s] - 1]))
-                         for s in range(3))
+        last = ", ".join(
+            "seat %d %s" % (s, describe(match.hands[s][match.hand_n[s] - 1])) for s in range(3)
+        )
         lines.append("draft %d, pick 6: the last card passed joins the hand: %s" % (number, last))
         for s in range(3):
             lines.append("  seat %d holds %s" % (s, describe_cards(_hand(match, s))))
@@ -106,14 +113,19 @@ def _bid_lines(match, seat):
         return ["seat %d has bid (hidden until everyone has)" % seat]
     lines = ["bids: " + ", ".join("seat %d %d" % (s, match.bids[s]) for s in range(3))]
     if match.open:
-        lines.append("(open play: the players deal and draft the other 6 cards themselves, "
-                     "passing right)")
+        lines.append(
+            "(open play: the players deal and draft the other 6 cards themselves, passing right)"
+        )
         lines.append("seat %d leads trick 1 (%s)" % (match.turn, describe_trump(match.trump)))
     return lines
 
 
-OUTCOMES = {0: "nobody made the bid", 1: "one made the bid", 2: "two made the bid",
-            3: "all three made the bid"}
+OUTCOMES = {
+    0: "nobody made the bid",
+    1: "one made the bid",
+    2: "two made the bid",
+    3: "all three made the bid",
+}
 
 
 def _deal_lines(match):
@@ -121,9 +133,17 @@ def _deal_lines(match):
     made = [dtt.made(match.bids[s], match.taken[s]) for s in range(3)]
     lines = ["deal %d scored: %s" % (len(match.history), OUTCOMES[sum(made)])]
     for s in range(3):
-        lines.append("  seat %d bid %d, took %d, %s -> %s, total %d" % (
-            s, match.bids[s], match.taken[s], "made" if made[s] else "missed",
-            _signed(scores[s]), match.totals[s]))
+        lines.append(
+            "  seat %d bid %d, took %d, %s -> %s, total %d"
+            % (
+                s,
+                match.bids[s],
+                match.taken[s],
+                "made" if made[s] else "missed",
+                _signed(scores[s]),
+                match.totals[s],
+            )
+        )
     if match.over():
         lines.append("the match is over")
     return lines
@@ -140,8 +160,10 @@ def narrate(match, a):
         if match.phase not in (engine.DRAFT_1, engine.DRAFT_2):
             return []
         number = _draft_number(match)
-        lines = ["draft %d: 6 cards dealt to each seat (kept cards pass %s)" % (
-            number, "left" if number == 1 else "right")]
+        lines = [
+            "draft %d: 6 cards dealt to each seat (kept cards pass %s)"
+            % (number, "left" if number == 1 else "right")
+        ]
         for s in range(3):
             lines.append("  seat %d is dealt %s" % (s, describe_cards(_packet(match, s))))
         return lines
@@ -156,10 +178,12 @@ def narrate(match, a):
     if match.trick.count:
         return lines
     # The trick is complete; it was copied to last_trick_* and cleared.
-    best = [match.last_trick_items[i] for i in range(3)
-            if match.last_trick_seats[i] == match.last_winner][0]
-    line = "trick %d: seat %d wins with %s" % (match.tricks_done, match.last_winner,
-                                              describe(best))
+    best = [
+        match.last_trick_items[i]
+        for i in range(3)
+        if match.last_trick_seats[i] == match.last_winner
+    ][0]
+    line = "trick %d: seat %d wins with %s" % (match.tricks_done, match.last_winner, describe(best))
     if match.tricks_done < dtt.TRICKS:
         line += "; seat %d leads next" % match.last_winner
     lines.append(line)

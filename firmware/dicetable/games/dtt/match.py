@@ -100,21 +100,21 @@ PLAYING = const(6)
 OVER = const(7)
 
 FIRST_DEALER = const(0)
-PICKS = const(5)        # KEEP picks per draft; the 6th card comes by itself
-LEFT = const(1)         # draft 1: a packet goes from seat s to s + 1
-RIGHT = const(2)        # draft 2: from s to s - 1 (= s + 2 with 3 players)
+PICKS = const(5)  # KEEP picks per draft; the 6th card comes by itself
+LEFT = const(1)  # draft 1: a packet goes from seat s to s + 1
+RIGHT = const(2)  # draft 2: from s to s - 1 (= s + 2 with 3 players)
 
 # Where a card is: where[card] (one byte per card encoding, 64 slots).
-_STOCK = const(0)       # undealt; in open play also "in some hand, unseen"
+_STOCK = const(0)  # undealt; in open play also "in some hand, unseen"
 _FACE_UP = const(1)
-_HAND = const(2)        # 2, 3, 4: seat's kept cards
-_PACKET = const(5)      # 5, 6, 7: the draft packet seat holds now
+_HAND = const(2)  # 2, 3, 4: seat's kept cards
+_PACKET = const(5)  # 5, 6, 7: the draft packet seat holds now
 _TRICK = const(8)
-_WON = const(9)         # 9, 10, 11: seat's won tricks this deal
+_WON = const(9)  # 9, 10, 11: seat's won tricks this deal
 
-_VOID = const(255)      # a slot of `where` that is no card (rank index 10-15)
-_SLOTS = const(64)      # `where` is indexed by the card's own encoding
-_ALL = const(7)         # every seat's bit
+_VOID = const(255)  # a slot of `where` that is no card (rank index 10-15)
+_SLOTS = const(64)  # `where` is indexed by the card's own encoding
+_ALL = const(7)  # every seat's bit
 
 
 def is_card(value):

@@ -56,6 +56,7 @@ _FACES = (2, 4, 5, 6, 7, 11, 12, 13, 3, 1)
 
 # --- Items -------------------------------------------------------------------
 
+
 def card(suit, rank):
     """The card of `suit` with rank index `rank` (TWO .. ACE)."""
     return (suit << _SUIT_SHIFT) | rank
@@ -95,6 +96,7 @@ def deck():
 
 # --- Trump -------------------------------------------------------------------
 
+
 def outranks(a, b):
     """True if face-up card `a` beats `b` for choosing trump.
 
@@ -121,6 +123,7 @@ def trump_suit(cards):
 
 
 # --- Follow obligation ---------------------------------------------------------
+
 
 def in_hand(hand, n, item):
     """True if `item` is one of the first `n` items of `hand`."""
@@ -190,6 +193,7 @@ def keep_satisfying(out, n, s):
 
 # --- Trick result ----------------------------------------------------------------
 
+
 def highest_of_suit(trick, s):
     """Position of the highest card of suit `s` in the trick (-1 if none)."""
     best = -1
@@ -210,6 +214,7 @@ def resolve(trick, trump):
 
 
 # --- Bids and deal scoring -----------------------------------------------------------
+
 
 def bid_ok(bid):
     """True if `bid` is a bid a player may make: 0 to 12 tricks."""
@@ -286,6 +291,7 @@ def deal_scores(bids, taken, cumulative):
 
 
 # --- Match -------------------------------------------------------------------------
+
 
 def standings(totals):
     """Final place per player, 1 = winner: highest total first; equal totals

@@ -12,7 +12,7 @@ SUITS = ("spades", "hearts", "diamonds", "clubs")
 FACES = ("", "A", "2", "3", "4", "5", "6", "7", "", "", "", "J", "Q", "K")
 _RGB = (fr.BLUE, fr.RED, fr.ORANGE, fr.GREEN)
 
-identity = None          # a card is its own identity
+identity = None  # a card is its own identity
 
 
 def all_items():

@@ -40,14 +40,19 @@ def narrate(match, action):
     if ev & engine.EV_GAME:
         return _game_lines(match)
     if kind == DEAL or (kind == ROLL and match.phase == engine.PHASE_DEAL):
-        return lines            # the deal is printed once complete
+        return lines  # the deal is printed once complete
     if ev & engine.EV_DEALT:
         lines.append("game %d: every hand is registered" % (match.game + 1))
         for s in range(match.players):
             hand = match.hand(s)
-            lines.append("  seat %d: public %s; private %s" % (
-                s, " ".join(describe(d) for d in hand[:3]),
-                " ".join(describe(d) for d in hand[3:])))
+            lines.append(
+                "  seat %d: public %s; private %s"
+                % (
+                    s,
+                    " ".join(describe(d) for d in hand[:3]),
+                    " ".join(describe(d) for d in hand[3:]),
+                )
+            )
         lines.append("seat %d leads trick 1" % match.leader)
         return lines
     if kind == PLAY:
@@ -67,7 +72,10 @@ def _trick_lines(match):
     n = match.last_trick_count
     won = [i for i in range(n) if match.last_trick_seats[i] == match.last_winner][0]
     line = "trick %d: seat %d wins with %s (a score die)" % (
-        match.tricks_played, match.last_winner, describe(match.last_trick_items[won]))
+        match.tricks_played,
+        match.last_winner,
+        describe(match.last_trick_items[won]),
+    )
     if match.phase == engine.PHASE_SCORE:
         return [line, "%d tricks played: every score die is rolled" % dt.TRICKS]
     return [line + "; seat %d leads next" % match.leader]
@@ -78,22 +86,29 @@ def _game_lines(match):
     variant = match.mode == dt.SCORE_TOTAL
     lines = ["game %d scored%s:" % (match.game, " (variant: dice totals)" if variant else "")]
     for s in range(n):
-        dice = match.game_dice[s][:match.game_counts[s]]
+        dice = match.game_dice[s][: match.game_counts[s]]
         count = match.game_counts[s]
         if count:
             rolled = "%s = %d (%d %s)" % (
                 " + ".join("%s %d" % (describe_die(d), dt.number(d)) for d in dice),
-                match.game_totals[s], count, "die" if count == 1 else "dice")
+                match.game_totals[s],
+                count,
+                "die" if count == 1 else "dice",
+            )
         else:
             rolled = "no score die"
-        lines.append("  seat %d: %s, rank %d, +%d -> %d" % (
-            s, rolled, match.game_ranks[s], match.game_points[s], match.totals[s]))
+        lines.append(
+            "  seat %d: %s, rank %d, +%d -> %d"
+            % (s, rolled, match.game_ranks[s], match.game_points[s], match.totals[s])
+        )
     if match.phase in (engine.PHASE_DEAL, engine.PHASE_PLAY):
         lines.append("game %d: seat %d (last-ranked) leads" % (match.game + 1, match.game_leader))
     if match.event & engine.EV_ROLLOFF:
         tied = [s for s in range(n) if match.contenders[s]]
-        lines.append("seats %s tie with %d points: roll-off, each with a die of their choice"
-                     % (_seats(tied), match.totals[tied[0]]))
+        lines.append(
+            "seats %s tie with %d points: roll-off, each with a die of their choice"
+            % (_seats(tied), match.totals[tied[0]])
+        )
     if match.event & engine.EV_OVER:
         lines.append("match over: seat %d has the most points" % match.winner)
     return lines
@@ -103,8 +118,11 @@ def _rolloff_lines(match, seat, value):
     s = match.roll_seat
     rolled = match.last_rolls[s] if match.event & engine.EV_ROLLOFF_ROUND else match.rolls[s]
     size = rolled >> engine.ROLLOFF_SIZE_SHIFT
-    lines = ["%s rolls %s for seat %d: %d" % (_who(seat), SIZES[size], s, rolled & 0xFF)
-             if seat == TABLE else "seat %d rolls a %s: %d" % (s, SIZES[size], rolled & 0xFF)]
+    lines = [
+        "%s rolls %s for seat %d: %d" % (_who(seat), SIZES[size], s, rolled & 0xFF)
+        if seat == TABLE
+        else "seat %d rolls a %s: %d" % (s, SIZES[size], rolled & 0xFF)
+    ]
     if match.event & engine.EV_OVER:
         lines.append("seat %d wins the roll-off" % match.winner)
     elif match.event & engine.EV_ROLLOFF_ROUND:
@@ -114,6 +132,7 @@ def _rolloff_lines(match, seat, value):
 
 
 # --- the bot ----------------------------------------------------------------
+
 
 def _wins_now(match, item):
     """Would `item`, played now, be the trick's winner so far (core resolve)?"""
@@ -151,8 +170,7 @@ def heuristic(match, seat, legal, rng):
     if kind == CHOOSE:
         return [a for a in legal if value_of(a) == dt.D20][0]
     if kind == ROLL and match.phase == engine.PHASE_ROLLOFF and seat != TABLE:
-        return rng.choice([a for a in legal
-                           if value_of(a) >> engine.ROLLOFF_SIZE_SHIFT == dt.D20])
+        return rng.choice([a for a in legal if value_of(a) >> engine.ROLLOFF_SIZE_SHIFT == dt.D20])
     return rng.choice(legal)
 
 

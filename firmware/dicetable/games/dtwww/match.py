@@ -102,16 +102,16 @@ PHASE_ROLLOFF = const(4)
 PHASE_OVER = const(5)
 
 # `event` bits: what the last applied action completed (for transcripts).
-EV_DEALT = const(1)          # every hand is registered: play starts
-EV_TRICK = const(2)          # a trick completed
-EV_GAME = const(4)           # a game was scored (and the next one set up)
-EV_ROLLOFF = const(8)        # the final roll-off starts (tied most points)
+EV_DEALT = const(1)  # every hand is registered: play starts
+EV_TRICK = const(2)  # a trick completed
+EV_GAME = const(4)  # a game was scored (and the next one set up)
+EV_ROLLOFF = const(8)  # the final roll-off starts (tied most points)
 EV_ROLLOFF_ROUND = const(16)  # a roll-off round completed
-EV_OVER = const(32)          # the match is over
+EV_OVER = const(32)  # the match is over
 
-NO_ROLL = const(0xFFFF)      # `rolls` entry: this seat has not rolled this round
-NO_CHOICE = const(0xFF)      # `choice` entry: no die chosen yet
-_UNROLLED = const(-2)        # _rolloff_best(): a contender has still to roll
+NO_ROLL = const(0xFFFF)  # `rolls` entry: this seat has not rolled this round
+NO_CHOICE = const(0xFF)  # `choice` entry: no die chosen yet
+_UNROLLED = const(-2)  # _rolloff_best(): a contender has still to roll
 
 ROLLOFF_SIZE_SHIFT = const(8)  # roll-off ROLL value: size << 8 | number
 
@@ -120,14 +120,14 @@ _NUMBER_BITS = const(0x1F)
 _IDENTITY_BITS = const(0x7E0)  # size, colour, copy: the die without its number
 
 # `place` of each die, by box index
-_BAG = const(0)       # in the bag, not seen this game
-_HAND = const(1)      # 1 + seat: in that seat's hand (registered hands)
-_TRICK = const(8)     # in the current trick
-_SCORE = const(9)     # 9 + seat: that seat's score die
+_BAG = const(0)  # in the bag, not seen this game
+_HAND = const(1)  # 1 + seat: in that seat's hand (registered hands)
+_TRICK = const(8)  # in the current trick
+_SCORE = const(9)  # 9 + seat: that seat's score die
 _RETURNED = const(15)  # back in the bag, played this game
 
 _BOX = dt.box()
-_PLAYS = array("H", [0] * dt.MAX_PLAYS)   # legal_plays scratch (not match state)
+_PLAYS = array("H", [0] * dt.MAX_PLAYS)  # legal_plays scratch (not match state)
 
 
 def _index_table():
@@ -137,7 +137,7 @@ def _index_table():
     return table
 
 
-_INDEX = _index_table()     # die identity >> 5 -> index in box(), 0xFF for no such die
+_INDEX = _index_table()  # die identity >> 5 -> index in box(), 0xFF for no such die
 
 
 def die_index(d):
@@ -220,7 +220,7 @@ class DtwwwMatch(Match):
         self.public = bytearray(DICE)  # 1: a public die (a seat's first 3 scans)
         self.hands = [array("H", [0] * dt.HAND_SIZE) for _ in range(n)]
         self.hand_n = bytearray(n)
-        self.pending = bytearray(n)   # 1: the seat's last scanned die awaits its roll
+        self.pending = bytearray(n)  # 1: the seat's last scanned die awaits its roll
         self.played_n = bytearray(n)  # dice each seat has played this game
         self.score = [array("H", [0] * dt.TRICKS) for _ in range(n)]
         self.score_n = bytearray(n)
@@ -249,8 +249,8 @@ class DtwwwMatch(Match):
         self.games = self.count_option(self.players)
         fill(self.totals, 0)
         self.history.clear()
-        self.game = 0                 # games scored so far
-        self.game_leader = 0          # seat leading the current game's first trick
+        self.game = 0  # games scored so far
+        self.game_leader = 0  # seat leading the current game's first trick
         self.event = 0
         for s in range(self.players):
             fill(self.hands[s], 0)
@@ -267,7 +267,7 @@ class DtwwwMatch(Match):
         fill(self.game_counts, 0)
         fill(self.game_ranks, 0)
         fill(self.game_points, 0)
-        self.roll_seat = -1           # the seat the last ROLL was for (TABLE rolls too)
+        self.roll_seat = -1  # the seat the last ROLL was for (TABLE rolls too)
         fill(self.contenders, 0)
         fill(self.choice, NO_CHOICE)
         fill(self.rolls, NO_ROLL)
@@ -405,7 +405,7 @@ class DtwwwMatch(Match):
                 return WRONG_PHASE
             s = self._pending_seat()
         elif (k == ROLL) != (self.pending[s] == 1) or (k == ROLL and self.table_rolls):
-            return WRONG_PHASE     # a roll is awaited from this seat, or a scan
+            return WRONG_PHASE  # a roll is awaited from this seat, or a scan
         if k == ROLL:
             return self._face_refusal(self.hands[s][self.hand_n[s] - 1], v)
         i = die_index(v)
@@ -429,7 +429,7 @@ class DtwwwMatch(Match):
             if self.place[i] != _BAG or self.played_n[s] >= dt.HAND_SIZE:
                 return NOT_IN_HAND
             if not dt.open_legal(self.trick, v):
-                return ILLEGAL_PLAY     # a white die shows its holder could follow
+                return ILLEGAL_PLAY  # a white die shows its holder could follow
             return OK
         return self._hand_refusal(s, v)
 
@@ -453,7 +453,7 @@ class DtwwwMatch(Match):
             return OK
         if self.table_rolls:
             if k != CHOOSE:
-                return WRONG_PHASE   # the seat chooses its die; the table rolls it
+                return WRONG_PHASE  # the seat chooses its die; the table rolls it
             if v > dt.D20:
                 return OUT_OF_RANGE
             return OK
@@ -506,7 +506,7 @@ class DtwwwMatch(Match):
         if seat == TABLE:
             _rolloff_faces(out, seat, self.choice[self._rolloff_seat()])
         elif self.table_rolls:
-            append_values(out, action(CHOOSE, seat, 0), dt.D20 + 1)   # D4 (0) to D20
+            append_values(out, action(CHOOSE, seat, 0), dt.D20 + 1)  # D4 (0) to D20
         else:
             for size in range(dt.D4, dt.D20 + 1):
                 _rolloff_faces(out, seat, size)
@@ -526,7 +526,7 @@ class DtwwwMatch(Match):
         # (a die of the box has no number bits).  A while loop: a range
         # loop's two stack words would take this frame past 11.
         item = d + _lowest_face(d)
-        d += _highest_face(d) + 1           # from here: past the last face
+        d += _highest_face(d) + 1  # from here: past the last face
         while item < d:
             self._open_white(out, base, item)
             item += 1
@@ -620,7 +620,7 @@ class DtwwwMatch(Match):
         t = self.trick
         w = dt.resolve(t)
         for i in range(t.count):
-            self._gather(i, w)     # reads the trick, changes nothing in it
+            self._gather(i, w)  # reads the trick, changes nothing in it
         self.last_trick_count = t.count
         self.last_winner = t.seats[w]
         self.last_leader = t.seats[0]
@@ -737,8 +737,10 @@ class DtwwwMatch(Match):
         the others are out.  Returns how many stay."""
         tied = 0
         for t in range(self.players):
-            if self.contenders[t] and \
-                    _rolloff_compare(self.rolls[t], self.rolls[best]) == dt.ROLL_AGAIN:
+            if (
+                self.contenders[t]
+                and _rolloff_compare(self.rolls[t], self.rolls[best]) == dt.ROLL_AGAIN
+            ):
                 tied += 1
             else:
                 self.contenders[t] = 0

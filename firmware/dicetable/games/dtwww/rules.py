@@ -38,13 +38,13 @@ D20 = const(5)
 
 MIN_PLAYERS = const(2)
 MAX_PLAYERS = const(4)
-HAND_SIZE = const(9)        # dice per player at the deal
-TRICKS = const(9)           # tricks per game
-MAX_PLAYS = const(27)       # legal_plays output room for a full hand: 3 per die
+HAND_SIZE = const(9)  # dice per player at the deal
+TRICKS = const(9)  # tricks per game
+MAX_PLAYS = const(27)  # legal_plays output room for a full hand: 3 per die
 
 # game_points modes
-SCORE_VP = const(0)         # victory points by rank (the standard game)
-SCORE_TOTAL = const(1)      # ☆得点計算ヴァリアント: the dice total itself
+SCORE_VP = const(0)  # victory points by rank (the standard game)
+SCORE_TOTAL = const(1)  # ☆得点計算ヴァリアント: the dice total itself
 
 # roll_off results
 FIRST_WINS = const(1)
@@ -59,15 +59,15 @@ _COLOUR_MASK = const(0x3)
 _COPY_SHIFT = const(10)
 _DIE_MASK = const(0x7FF)
 _DECL_SHIFT = const(11)
-_DECL_FLAG = const(4)       # bit 13, seen from bit 11
+_DECL_FLAG = const(4)  # bit 13, seen from bit 11
 
 
 # --- encoding -------------------------------------------------------------
 
+
 def die(colour, size, number, copy):
     """The item for one die: colour RED..WHITE, size D4..D20, rolled number, copy 0/1."""
-    return (number | (size << _SIZE_SHIFT) | (colour << _COLOUR_SHIFT)
-            | (copy << _COPY_SHIFT))
+    return number | (size << _SIZE_SHIFT) | (colour << _COLOUR_SHIFT) | (copy << _COPY_SHIFT)
 
 
 def play(die, declared):
@@ -158,6 +158,7 @@ def box():
 
 # --- playing a die ----------------------------------------------------------
 
+
 def declaration_ok(item):
     """A white die is played declared red, blue or green, never white; any other
     die is played with no declaration."""
@@ -170,8 +171,7 @@ def declaration_ok(item):
 def follows(lead, item):
     """True when the played `item` follows `lead`: same (effective) colour or same
     number, or both. A white die counts as its declared colour on either side."""
-    return (effective_colour(item) == effective_colour(lead)
-            or number(item) == number(lead))
+    return effective_colour(item) == effective_colour(lead) or number(item) == number(lead)
 
 
 def can_follow(hand, n, lead):
@@ -273,6 +273,7 @@ def keep_following(out, k, lead):
 
 # --- trick result -----------------------------------------------------------
 
+
 def resolve(trick):
     """Position of the trick's winner: the lowest number among the followers (the
     leader and every die matching the lead's colour or number); equal lowest
@@ -305,12 +306,13 @@ def next_leader(trick):
 
 # --- scoring a game ---------------------------------------------------------
 
+
 def ranks_above(total_a, count_a, total_b, count_b):
     """True when a player whose score dice show total_a on count_a dice ranks above
     one with total_b on count_b: higher total, then fewer score dice. R2: any
     player who took a trick ranks above every player who took none."""
     if (count_a > 0) != (count_b > 0):
-        return count_a > 0   # R2
+        return count_a > 0  # R2
     if total_a != total_b:
         return total_a > total_b
     return count_a < count_b
@@ -328,7 +330,7 @@ def ranks(totals, counts):
         for j in range(n):
             if ranks_above(totals[j], counts[j], totals[i], counts[i]):
                 above += 1
-        result.append(above + 1)   # R1: rank = 1 + players strictly above
+        result.append(above + 1)  # R1: rank = 1 + players strictly above
     return result
 
 
@@ -366,13 +368,14 @@ def next_game_leader(game_ranks, leader):
         if game_ranks[i] > last:
             last = game_ranks[i]
     for k in range(n):
-        seat = (leader + k) % n   # R3: k = 0 is the leader seat itself
+        seat = (leader + k) % n  # R3: k = 0 is the leader seat itself
         if game_ranks[seat] == last:
             return seat
     return leader
 
 
 # --- end of the match -------------------------------------------------------
+
 
 def match_winners(points):
     """Seats with the most match points (victory points, or dice totals in the

@@ -32,13 +32,17 @@ def _items(items):
 
 def _sorted(items):
     # cards first, by colour and number; then dice likewise
-    return sorted(items, key=lambda i: (core.is_die(i), core.colour(i), core.number(i),
-                                        core.index(i)))
+    return sorted(
+        items, key=lambda i: (core.is_die(i), core.colour(i), core.number(i), core.index(i))
+    )
 
 
 def _round_header(match):
     return "round %d of %d: seat %d is the start player" % (
-        match.round + 1, match.rounds, match.start)
+        match.round + 1,
+        match.rounds,
+        match.start,
+    )
 
 
 def narrate(match, a):
@@ -47,16 +51,24 @@ def narrate(match, a):
     lines = []
     if len(match.journal) == 1 and k != CHOOSE:
         lines.append(_round_header(match))
-    narrator = {CHOOSE: _narrate_setup, DEAL: _narrate_deal, ROLL: _narrate_roll,
-                PICK: _narrate_pick, ZERO_BID: _narrate_pick, PLAY: _narrate_play}.get(k)
+    narrator = {
+        CHOOSE: _narrate_setup,
+        DEAL: _narrate_deal,
+        ROLL: _narrate_roll,
+        PICK: _narrate_pick,
+        ZERO_BID: _narrate_pick,
+        PLAY: _narrate_play,
+    }.get(k)
     if narrator is not None:
         narrator(match, a, lines)
     return lines
 
 
 def _narrate_setup(match, a, lines):
-    lines.append("setup: the table removes %s (its cards and dice), every 7, and one die "
-                 "of each other colour" % COLOUR_NAMES[value_of(a)])
+    lines.append(
+        "setup: the table removes %s (its cards and dice), every 7, and one die "
+        "of each other colour" % COLOUR_NAMES[value_of(a)]
+    )
     lines.append(_round_header(match))
 
 
@@ -73,12 +85,16 @@ def _narrate_roll(match, a, lines):
         owner = seat_of(match.journal[-2])
         shown = core.rolled(die, value_of(a))
         roller = "the table rolls" if seat_of(a) == TABLE else "rolls"
-        lines.append("seat %d draws a %s die from the bag, %s %d" % (
-            owner, COLOUR_NAMES[core.colour(die)], roller, core.number(shown)))
+        lines.append(
+            "seat %d draws a %s die from the bag, %s %d"
+            % (owner, COLOUR_NAMES[core.colour(die)], roller, core.number(shown))
+        )
     elif match.phase == engine.DRAFTING:
         centre = _sorted(match.centre())
-        lines.append("seat %d, the start player, rolls %d dice into the centre: %s" % (
-            match.start, len(centre), _items(centre)))
+        lines.append(
+            "seat %d, the start player, rolls %d dice into the centre: %s"
+            % (match.start, len(centre), _items(centre))
+        )
 
 
 def _narrate_pick(match, a, lines):
@@ -86,13 +102,20 @@ def _narrate_pick(match, a, lines):
     if kind_of(a) == PICK:
         lines.append("seat %d takes %s from the centre" % (seat, describe(v)))
     else:
-        lines.append("seat %d bids zero: takes a black die and returns %s to the bag" % (
-            seat, describe(v)))
+        lines.append(
+            "seat %d bids zero: takes a black die and returns %s to the bag" % (seat, describe(v))
+        )
     if match.phase == engine.PLAYING:
         ind = match.item(match.indicator)
-        lines.append("trump indicator: %s; %s is trump and every %d counts as %s" % (
-            describe(ind), COLOUR_NAMES[match.trump_colour], match.trump_number,
-            COLOUR_NAMES[match.trump_colour]))
+        lines.append(
+            "trump indicator: %s; %s is trump and every %d counts as %s"
+            % (
+                describe(ind),
+                COLOUR_NAMES[match.trump_colour],
+                match.trump_number,
+                COLOUR_NAMES[match.trump_colour],
+            )
+        )
         for s in range(match.players):
             dice = [i for i in match.hand(s) if core.is_die(i)]
             lines.append("  seat %d dice: %s" % (s, _items(_sorted(dice))))
@@ -125,15 +148,24 @@ def _trick_lines(match):
     lines.append("round %d scores:" % len(match.history))
     for s in range(match.players):
         kept = match.kept[s]
-        lines.append("  seat %d: kept %s (bid %d), took %s: %s, total %d" % (
-            s, describe(kept), match.last_bids[s], _count(match.last_tricks[s], "trick"),
-            _count(scores[s], "point"), match.totals[s]))
+        lines.append(
+            "  seat %d: kept %s (bid %d), took %s: %s, total %d"
+            % (
+                s,
+                describe(kept),
+                match.last_bids[s],
+                _count(match.last_tricks[s], "trick"),
+                _count(scores[s], "point"),
+                match.totals[s],
+            )
+        )
     if not match.over():
         lines.append(_round_header(match))
     return lines
 
 
 # ---------------------------------------------------------------- the bot
+
 
 def _closest(dice, target):
     return min(dice, key=lambda d: (abs(core.number(d) - target), -core.number(d), d))
@@ -186,8 +218,10 @@ def _play(match, seat, legal, rng):
         plays.remove(keep)
     trick = match.trick
     if trick.count == 0:
+
         def power(i):
             return core.strength(i, core.effective_colour(i, tc, tn), tc, tn)
+
         wins = plays
     else:
         led = core.led_colour(trick, tc, tn)
@@ -195,12 +229,13 @@ def _play(match, seat, legal, rng):
 
         def power(i):
             return core.strength(i, led, tc, tn)
+
         wins = [i for i in plays if power(i) > 0 and power(i) >= best]
     need = bid - match.tricks[seat]
     order = sorted(plays, key=lambda i: (power(i), core.number(i), i))
     if need > 0:
         if trick.count == 0:
-            choice = order[-1]                     # lead the strongest
+            choice = order[-1]  # lead the strongest
         elif wins:
             choice = min(wins, key=lambda i: (power(i), core.number(i), i))  # win cheaply
         else:
@@ -208,7 +243,7 @@ def _play(match, seat, legal, rng):
     else:
         losers = [i for i in plays if i not in wins]
         if trick.count == 0:
-            choice = order[0]                      # lead the weakest
+            choice = order[0]  # lead the weakest
         elif losers:
             choice = max(losers, key=lambda i: (core.number(i), i))  # dump the highest loser
         else:

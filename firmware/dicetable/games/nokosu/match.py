@@ -141,15 +141,15 @@ OVER = const(6)
 FIRST_START = const(0)  # the first round's start player
 
 # Places of an item (loc[slot]).
-BOX = const(0)          # not in this match's configuration
-DECK = const(1)         # a card not dealt (open play: not yet played)
-BAG = const(2)          # a coloured die in the bag
-BESIDE = const(3)       # a black die beside the bag
-IN_CENTRE = const(4)    # a die in the centre, not yet taken
-INDICATOR = const(5)    # the trump indicator
-IN_TRICK = const(6)     # played to the trick in progress
-HAND = const(8)         # HAND + seat: held by a seat (cards hidden, dice in front)
-WON = const(16)         # WON + seat: in a trick that seat took
+BOX = const(0)  # not in this match's configuration
+DECK = const(1)  # a card not dealt (open play: not yet played)
+BAG = const(2)  # a coloured die in the bag
+BESIDE = const(3)  # a black die beside the bag
+IN_CENTRE = const(4)  # a die in the centre, not yet taken
+INDICATOR = const(5)  # the trump indicator
+IN_TRICK = const(6)  # played to the trick in progress
+HAND = const(8)  # HAND + seat: held by a seat (cards hidden, dice in front)
+WON = const(16)  # WON + seat: in a trick that seat took
 
 # Slots: one per physical item.  Cards colour*8 + number (0-39), coloured
 # dice 40 + colour*5 + index (40-64), black dice 65-66.
@@ -228,8 +228,11 @@ def _is_coloured_die(slot):
 
 def _items(players, removed):
     """Every item of a configuration, as identities: the core's R12 sets."""
-    return (core.cards_in_play(players, removed) + core.dice_in_bag(players, removed)
-            + core.black_dice())
+    return (
+        core.cards_in_play(players, removed)
+        + core.dice_in_bag(players, removed)
+        + core.black_dice()
+    )
 
 
 def _configurations(players):
@@ -260,7 +263,7 @@ class NokosuMatch(Match):
     def __init__(self, players, options=0):
         check_header(NokosuMatch, players, options)
         n = players
-        self.in_play = _configurations(n)   # per slot: with which colour removed
+        self.in_play = _configurations(n)  # per slot: with which colour removed
         self.loc = bytearray(SLOTS)
         self.face = bytearray(SLOTS)
         self.cards_left = bytearray(n)
@@ -287,10 +290,10 @@ class NokosuMatch(Match):
         self.rounds = self.count_option(self.players)
         self.removed = core.NO_COLOUR
         self.removes_colour = row[core.SETUP_COLOURS_REMOVED] != 0
-        fill(self.loc, BOX)                  # every slot starts in the box
-        fill(self.face, 0)                   # a coloured die's face, 0 unrolled
-        fill(self.cards_left, 0)             # cards a seat holds
-        fill(self.tricks, 0)                 # tricks taken this round
+        fill(self.loc, BOX)  # every slot starts in the box
+        fill(self.face, 0)  # a coloured die's face, 0 unrolled
+        fill(self.cards_left, 0)  # cards a seat holds
+        fill(self.tricks, 0)  # tricks taken this round
         fill(self.trick.items, 0)
         fill(self.trick.seats, 0)
         self.trick.clear()
@@ -299,21 +302,21 @@ class NokosuMatch(Match):
         self.last_winner = -1
         self.last_leader = -1
         self.last_trick_no = 0
-        fill(self.kept, 0)                   # the kept item per seat, last scored round
-        fill(self.last_bids, 0)              # the kept die's number (black 0)
+        fill(self.kept, 0)  # the kept item per seat, last scored round
+        fill(self.last_bids, 0)  # the kept die's number (black 0)
         fill(self.last_tricks, 0)
         fill(self.totals, 0)
         self.history.clear()
-        self.round = 0                       # rounds scored so far
+        self.round = 0  # rounds scored so far
         self.start = FIRST_START
-        self.turn = -1                       # the seat on turn (draw, draft, play)
-        self.leader = -1                     # the seat that led the trick in progress
-        self.pending = -1                    # slot of a drawn die awaiting its roll
-        self.left = 0                        # dice still to draw (this seat / the centre)
-        self.takes = 0                       # centre dice still to take this round
+        self.turn = -1  # the seat on turn (draw, draft, play)
+        self.leader = -1  # the seat that led the trick in progress
+        self.pending = -1  # slot of a drawn die awaiting its roll
+        self.left = 0  # dice still to draw (this seat / the centre)
+        self.takes = 0  # centre dice still to take this round
         self.trump_colour = core.NO_COLOUR
         self.trump_number = -1
-        self.indicator = -1                  # slot of the trump indicator
+        self.indicator = -1  # slot of the trump indicator
         self.tricks_done = 0
         if self.removes_colour:
             self.phase = CHOOSING
@@ -356,8 +359,14 @@ class NokosuMatch(Match):
 
     def places(self):
         """[(place name, items as they show)], every place that holds an item."""
-        names = {DECK: "deck", BAG: "bag", BESIDE: "beside the bag", IN_CENTRE: "centre",
-                 INDICATOR: "indicator", IN_TRICK: "trick"}
+        names = {
+            DECK: "deck",
+            BAG: "bag",
+            BESIDE: "beside the bag",
+            IN_CENTRE: "centre",
+            INDICATOR: "indicator",
+            IN_TRICK: "trick",
+        }
         found = {}
         for slot in range(SLOTS):
             where = self.loc[slot]

@@ -54,15 +54,16 @@ _INDEX_SHIFT = const(7)
 _INDEX_MASK = const(0x07)
 
 # Strength tiers, strongest first (original section 5, example 3).
-TIER_TRUMP_BOTH = const(4)    # trump colour and trump number as printed
+TIER_TRUMP_BOTH = const(4)  # trump colour and trump number as printed
 TIER_TRUMP_NUMBER = const(3)  # any other item showing the trump number
 TIER_TRUMP_COLOUR = const(2)
 TIER_LED = const(1)
-TIER_NONE = const(0)          # other colours never win
-_TIER_SHIFT = const(3)        # strength = tier * 8 + number; numbers are 0-7
+TIER_NONE = const(0)  # other colours never win
+_TIER_SHIFT = const(3)  # strength = tier * 8 + number; numbers are 0-7
 
 
 # ---------------------------------------------------------------- encoding
+
 
 def card(colour, number):
     """The card of this colour (RED..PURPLE) and number (0-7)."""
@@ -115,6 +116,7 @@ def is_black(item):
 
 
 # ------------------------------------------------------------------ colour
+
 
 def effective_colour(item, trump_colour, trump_number):
     """The colour an item counts as: any item showing the trump number is trump colour.
@@ -261,6 +263,7 @@ def legal_plays(hand, n, trick, out, trump_colour, trump_number):
 
 # ------------------------------------------------------------ trick result
 
+
 def tier(item, led, trump_colour, trump_number):
     """Strength tier of an item, TIER_TRUMP_BOTH (strongest) .. TIER_NONE (never wins)."""
     if number(item) == trump_number and not is_black(item):
@@ -306,6 +309,7 @@ def resolve(trick, trump_colour, trump_number):
 
 
 # ----------------------------------------------------------------- scoring
+
 
 def bid_of(kept):
     """The bid a kept die makes: its number; a black die bids 0."""
@@ -371,21 +375,21 @@ def standings(totals, last_bids):
 MIN_PLAYERS = const(3)
 MAX_PLAYERS = const(5)
 
-SETUP_CARDS_EACH = const(0)      # cards dealt to each player
-SETUP_DICE_DRAWN = const(1)      # dice each player draws from the bag and rolls
-SETUP_CENTRE = const(2)          # dice the start player rolls into the centre
-SETUP_TAKEN_EACH = const(3)      # centre dice each player takes (one stays: trump)
-SETUP_ITEMS = const(4)           # hand size: cards + drawn + taken
-SETUP_TRICKS = const(5)          # tricks in a round: every item but the kept die
-SETUP_HIGH_CARD = const(6)       # highest card number in play
+SETUP_CARDS_EACH = const(0)  # cards dealt to each player
+SETUP_DICE_DRAWN = const(1)  # dice each player draws from the bag and rolls
+SETUP_CENTRE = const(2)  # dice the start player rolls into the centre
+SETUP_TAKEN_EACH = const(3)  # centre dice each player takes (one stays: trump)
+SETUP_ITEMS = const(4)  # hand size: cards + drawn + taken
+SETUP_TRICKS = const(5)  # tricks in a round: every item but the kept die
+SETUP_HIGH_CARD = const(6)  # highest card number in play
 SETUP_COLOURS_REMOVED = const(7)  # colours taken out entirely (cards and dice)
-SETUP_DICE_REMOVED = const(8)    # dice removed from each remaining colour
+SETUP_DICE_REMOVED = const(8)  # dice removed from each remaining colour
 
 SETUP = (
     # cards drawn centre taken items tricks high-card colours-out dice-out
-    (9, 1, 10, 3, 13, 12, 6, 1, 1),   # 3 players (R12)
+    (9, 1, 10, 3, 13, 12, 6, 1, 1),  # 3 players (R12)
     (10, 2, 13, 3, 15, 14, 7, 0, 0),  # 4 players (R12)
-    (8, 1, 16, 3, 12, 11, 7, 0, 0),   # 5 players (original's ☆ values)
+    (8, 1, 16, 3, 12, 11, 7, 0, 0),  # 5 players (original's ☆ values)
 )
 
 
@@ -414,8 +418,9 @@ def cards_in_play(players, removed):
     R12: with 3 players the removed colour and every 7 stay in the box.
     """
     high = setup(players)[SETUP_HIGH_CARD]
-    return [card(c, num) for c in colours_in_play(players, removed)
-            for num in range(CARD_LOW, high + 1)]
+    return [
+        card(c, num) for c in colours_in_play(players, removed) for num in range(CARD_LOW, high + 1)
+    ]
 
 
 def dice_in_bag(players, removed):
@@ -425,8 +430,7 @@ def dice_in_bag(players, removed):
     box; which one is immaterial, so the highest-indexed one goes.
     """
     per_colour = DICE_PER_COLOUR - setup(players)[SETUP_DICE_REMOVED]
-    return [die(c, i, 0) for c in colours_in_play(players, removed)
-            for i in range(per_colour)]
+    return [die(c, i, 0) for c in colours_in_play(players, removed) for i in range(per_colour)]
 
 
 def black_dice():

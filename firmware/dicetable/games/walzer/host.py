@@ -26,8 +26,7 @@ def _round_header(match):
 
 
 def _hand_lines(match):
-    return ["  seat %d holds %s" % (s, describe_cards(match.hand(s)))
-            for s in range(match.players)]
+    return ["  seat %d holds %s" % (s, describe_cards(match.hand(s))) for s in range(match.players)]
 
 
 def _piles_before_last_trick(match):
@@ -37,8 +36,7 @@ def _piles_before_last_trick(match):
     prior = engine.new(match.players, match.options)
     prior.replay(match.journal[:-1])
     piles = [prior.won_pile(s) for s in range(match.players)]
-    piles[match.last_winner].extend(
-        match.last_trick_items[i] for i in range(match.players))
+    piles[match.last_winner].extend(match.last_trick_items[i] for i in range(match.players))
     return piles
 
 
@@ -59,12 +57,16 @@ def _round_lines(match):
     scores = match.history[-1]
     piles = _piles_before_last_trick(match)
     parts = _colour_scores(piles)
-    lines = ["round %d scored (fewest of a colour: sum of numbers; others: count;"
-             " red x1, blue x2, green x3):" % len(match.history)]
+    lines = [
+        "round %d scored (fewest of a colour: sum of numbers; others: count;"
+        " red x1, blue x2, green x3):" % len(match.history)
+    ]
     for s in range(match.players):
         lines.append("  seat %d took %s" % (s, describe_cards(piles[s])))
-        lines.append("    red %d + blue %d + green %d = %d points, total %d" % (
-            parts[s][0], parts[s][1], parts[s][2], scores[s], match.totals[s]))
+        lines.append(
+            "    red %d + blue %d + green %d = %d points, total %d"
+            % (parts[s][0], parts[s][1], parts[s][2], scores[s], match.totals[s])
+        )
     if match.open and not match.over():
         lines.append(_round_header(match) + " (open play: hands not scanned)")
         lines.append("seat %d (the dealer) leads trick 1" % match.dealer)
@@ -85,8 +87,9 @@ def narrate(match, a):
             lines.extend(_hand_lines(match))
         return lines
     if k == PASS_ITEM:
-        lines.append("seat %d passes %s to seat %d" % (
-            seat, describe(card), (seat + 1) % match.players))
+        lines.append(
+            "seat %d passes %s to seat %d" % (seat, describe(card), (seat + 1) % match.players)
+        )
         if match.phase == engine.PLAYING:
             lines.append("every seat has passed and takes the 2 cards from its right:")
             lines.extend(_hand_lines(match))
@@ -96,16 +99,24 @@ def narrate(match, a):
         return lines
     if match.open and len(match.journal) == 1:
         lines.append(_round_header(match) + " (open play: hands not scanned)")
-    lines.append("seat %d %s %s" % (
-        seat, "leads" if match.trick.count == 1 else "plays", describe(card)))
+    lines.append(
+        "seat %d %s %s" % (seat, "leads" if match.trick.count == 1 else "plays", describe(card))
+    )
     if match.trick.count:
         return lines
     # The trick is complete; the engine copied it to last_trick_* and cleared it.
     won = [match.last_trick_items[i] for i in range(match.players)]
-    best = [match.last_trick_items[i] for i in range(match.players)
-            if match.last_trick_seats[i] == match.last_winner][0]
+    best = [
+        match.last_trick_items[i]
+        for i in range(match.players)
+        if match.last_trick_seats[i] == match.last_winner
+    ][0]
     line = "trick %d: seat %d wins with %s, taking %s" % (
-        match.last_trick_no, match.last_winner, describe(best), describe_cards(won))
+        match.last_trick_no,
+        match.last_winner,
+        describe(best),
+        describe_cards(won),
+    )
     if match.last_trick_no < match.hand_size:
         line += "; seat %d leads next" % match.last_winner
     lines.append(line)
@@ -135,8 +146,11 @@ def _worth(items):
 
 def _cheapness(card):
     # Low numbers first; an X last, as it is the surest way to win a trick.
-    return (walzer.is_x(card), walzer.number(card) * walzer.multiplier(walzer.colour(card)),
-            sort_key(card))
+    return (
+        walzer.is_x(card),
+        walzer.number(card) * walzer.multiplier(walzer.colour(card)),
+        sort_key(card),
+    )
 
 
 def heuristic(match, seat, legal, rng):
@@ -147,9 +161,15 @@ def heuristic(match, seat, legal, rng):
     if PASS_ITEM in kinds:
         hand = [value_of(a) for a in legal]
         counts = [sum(1 for c in hand if walzer.colour(c) == col) for col in range(4)]
-        return min(legal, key=lambda a: (
-            walzer.is_x(value_of(a)), -counts[walzer.colour(value_of(a))],
-            walzer.number(value_of(a)), sort_key(value_of(a))))
+        return min(
+            legal,
+            key=lambda a: (
+                walzer.is_x(value_of(a)),
+                -counts[walzer.colour(value_of(a))],
+                walzer.number(value_of(a)),
+                sort_key(value_of(a)),
+            ),
+        )
     if PLAY not in kinds:
         return rng.choice(legal)
     cards = [value_of(a) for a in legal if kind_of(a) == PLAY]

@@ -83,11 +83,11 @@ OVER = const(3)
 FIRST_DEALER = const(0)
 
 # Where a card is: one byte per card, a place kind | the seat it belongs to.
-NOWHERE = const(0)    # undealt (registered play) or not yet played (open play)
-IN_HAND = const(8)    # in seat's hand
-PASSED = const(16)    # passed by seat, on its way to the left neighbour
+NOWHERE = const(0)  # undealt (registered play) or not yet played (open play)
+IN_HAND = const(8)  # in seat's hand
+PASSED = const(16)  # passed by seat, on its way to the left neighbour
 IN_TRICK = const(24)  # in the current trick, played by seat
-WON = const(32)       # in seat's won pile
+WON = const(32)  # in seat's won pile
 _SEAT_MASK = const(7)
 
 # The deck once, in the core's order; a card's slot is its index here.

@@ -36,6 +36,7 @@ _COPY_SHIFT = const(6)
 
 # --- Items -------------------------------------------------------------------
 
+
 def card(colour, number):
     """The coloured card `colour` (RED, BLUE, GREEN) numbered `number`."""
     return (colour << _COLOUR_SHIFT) | number
@@ -90,6 +91,7 @@ def deck():
 
 # --- Deal --------------------------------------------------------------------
 
+
 def hand_size(players):
     """Cards dealt to each player: the whole deck, 12 each with 3 players, 9 with 4."""
     return 36 // players
@@ -101,6 +103,7 @@ def rounds(players):
 
 
 # --- Follow obligation ---------------------------------------------------------
+
 
 def in_hand(hand, n, item):
     """True if `item` is one of the first `n` items of `hand`."""
@@ -175,6 +178,7 @@ def keep_satisfying(out, n, c):
 
 # --- Trick result ----------------------------------------------------------------
 
+
 def count_x(trick):
     """How many X cards are in the trick."""
     k = 0
@@ -233,6 +237,7 @@ def resolve(trick):
 
 # --- Round scoring -----------------------------------------------------------------
 
+
 def multiplier(c):
     """Points multiplier of a colour: red 1, blue 2, green 3; X scores nothing."""
     if c == X:
@@ -285,6 +290,7 @@ def round_scores(taken):
 
 # --- Match -------------------------------------------------------------------------
 
+
 def standings(totals, last_round):
     """Final place per player, 1 = winner.
 
@@ -296,8 +302,7 @@ def standings(totals, last_round):
     for p in range(len(totals)):
         place = 1
         for q in range(len(totals)):
-            if totals[q] > totals[p] or (
-                    totals[q] == totals[p] and last_round[q] > last_round[p]):
+            if totals[q] > totals[p] or (totals[q] == totals[p] and last_round[q] > last_round[p]):
                 place += 1
         places.append(place)
     return places

@@ -11,7 +11,7 @@ HAS_PASS = False
 COLOURS = ("red", "blue", "green", "X")
 _RGB = (fr.RED, fr.BLUE, fr.GREEN, fr.GREY)
 
-identity = None          # a card is its own identity
+identity = None  # a card is its own identity
 
 
 def all_items():
