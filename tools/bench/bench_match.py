@@ -106,11 +106,10 @@ def longest_journal(game, players):
     )
 
 
-def folded(game, players, journal):
-    """A script that makes the match `m` and folds `journal` into it."""
-    parts = [
-        "import gc\nfrom dicetable.games.%s.match import new\nm = new(%d, 0)" % (game, players)
-    ]
+def folded(game, players, journal, engine="dicetable.games.%s.match"):
+    """A script that makes the match `m` and folds `journal` into it (`engine`:
+    where the game's engine module is, dicetable.match.<game> before issue 11)."""
+    parts = ["import gc\nfrom %s import new\nm = new(%d, 0)" % (engine % game, players)]
     parts += [
         "for a in %r:\n    m.submit(a)" % (journal[i : i + CHUNK],)
         for i in range(0, len(journal), CHUNK)
@@ -141,7 +140,7 @@ def undo_figures(game, players):
     """(actions, bytes one undo allocates before, now, Pico us of one refold)."""
     journal = longest_journal(game, players)
     with firmware_at(BEFORE):
-        before = int(mpy_wasm.run(folded(game, players, journal) + UNDO_END))
+        before = int(mpy_wasm.run(folded(game, players, journal, "dicetable.match.%s") + UNDO_END))
     now, pico = mpy_wasm.run(
         folded(game, players, journal) + UNDO_END + mpy_wasm.PART + pico_cost.TIMER + REFOLD
     ).split()
