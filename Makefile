@@ -10,7 +10,7 @@ PY     := $(VENV)/bin/python
 # and each `python -m sim` a test starts, on every run (__pycache__/ is git-ignored).
 PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest
 
-.PHONY: test check lint pyright-board pyright-host sim bench golden deps clean flash
+.PHONY: pictures test check lint pyright-board pyright-host sim bench golden deps clean flash
 
 # Everything, lint first: what .ci/run runs.
 test: deps lint
@@ -60,6 +60,11 @@ bench: deps
 	$(PY) tools/bench/bench_flash.py
 	$(PY) tools/bench/bench_ws2812.py
 	$(PY) tools/bench/bench_latency.py
+
+# Redraw the docs' pictures from the code they show: the LED legend (docs/img/) from
+# sim/legend.py, the wiring drawing (hardware/wiring.svg) from firmware/pins.py.
+pictures: $(VENV)/.installed
+	$(PY) tools/pictures.py
 
 # Rewrite the reviewed golden transcripts (tests/golden/) after a deliberate change.
 golden: deps
