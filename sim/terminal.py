@@ -1,8 +1,13 @@
 """The interactive table: a person plays some seats by typing, bots play the rest.
 
 The whole firmware runs on the virtual table (sim/hw/rig.py): what the person
-types becomes a tag on their seat's reader or a press of its buttons, and
-after every step the seat LEDs and the centre ring are drawn in colour.
+types becomes a tag on their seat's reader or a press of its buttons.  After
+every step the view shows the table as its LED strip is lit now (a bright LED
+is a solid dot, a dim one a hollow dot in a darker colour), what each
+segment's pattern means, the trick on the table and who took the last one,
+your hand, the scores once a round is scored, and the log lines that are new.
+The time you take to type passes at the table too: a refusal's blink, a
+trick's result and the table's roll are over before your next line acts.
 
     ?            the actions the table would accept from you now, numbered
     N            make action N, as a player would (scan the item, enter the value)
@@ -12,24 +17,58 @@ after every step the seat LEDs and the centre ring are drawn in colour.
     -  +  ok     press your seat's buttons;  undo  is a long press of -
     wait         let a second pass
     seat S       play at your seat S (when you play more than one)
+    log          every line of the log;  log N  the last N lines
     help         this list
     quit         (or Ctrl-D) leave the table
 """
 
+import importlib
+import math
+import pydoc
 import random
 import re
 import sys
+from typing import cast
 
+from dicetable.app import frames as fr
 from dicetable.app import games
 from dicetable.app.events import CENTRE, LONG, MINUS, OK, PLUS
+from dicetable.app.refusals import refusal_name
 from dicetable.app.registry import pack
-from dicetable.games import GAMES, part
-from dicetable.match.actions import TABLE
+from dicetable.app.render import ERROR_MS, OVER, PLAY_MODE, SCORE_MS, TRICK_MS, ticks_diff
+from dicetable.games import GAMES, OPEN_PLAY, part
+from dicetable.match.actions import DEAL, PICK, TABLE, kind_of
 from sim.hw import hands
-from sim.hw.rig import VirtualTable
+from sim.hw.rig import STEP_MS, VirtualTable
 
 BUTTON_WORDS = {"-": MINUS, "+": PLUS, "ok": OK, "undo": MINUS | LONG}
 ALONE = ("?", "auto", "items", "wait", "quit", "help") + tuple(BUTTON_WORDS)
+LOG_SHOWN = 6  # log lines shown after a step (the newest of those that are new)
+PAGE = 40  # a longer `log` goes through the pager when the output is a terminal
+
+# The LEDs as the terminal draws them.  The table's colours stay at or below
+# 48 (frames.py); a colour under DIM_BELOW is a dim LED (the idle glow, a
+# bar's rest, the ring's dimmed sectors: frames.fill's shift).
+BRIGHTEST = 48
+DIM_BELOW = 16
+OFF_CELL = "\x1b[38;2;60;60;60m·\x1b[0m"
+
+COLOUR_NAMES = (
+    (fr.WHITE, "white"),
+    (fr.RED, "red"),
+    (fr.GREEN, "green"),
+    (fr.BLUE, "blue"),
+    (fr.YELLOW, "yellow"),
+    (fr.ORANGE, "orange"),
+    (fr.CYAN, "cyan"),
+    (fr.MAGENTA, "magenta"),
+    (fr.VIOLET, "violet"),
+    (fr.LIME, "lime"),
+    (fr.SPRING, "spring green"),
+    (fr.PINK, "pink"),
+    (fr.GREY, "grey"),
+    (fr.TAG_ERROR, "purple"),
+)
 
 
 def number(word):
@@ -42,16 +81,344 @@ def shown(word, width=20):
     return repr(word if len(word) <= width else word[:width] + "...")
 
 
+def led_cell(rgb):
+    """One LED in 24-bit colour: its hue, a solid dot when bright and a
+    hollow one in a darker shade when dim (so the idle glow and a bar's rest
+    differ from a lit LED); a dark LED is a grey point."""
+    level = max(rgb)
+    if level == 0:
+        return OFF_CELL
+    shade = min(1.0, math.sqrt(level / BRIGHTEST)) * 255 / level
+    r, g, b = (round(c * shade) for c in rgb)
+    return "\x1b[38;2;%d;%d;%dm%s\x1b[0m" % (r, g, b, "●" if level >= DIM_BELOW else "○")
+
+
 def led_row(colours):
-    """A row of LEDs as coloured blocks (24-bit colour; brightness lifted to be seen)."""
-    cells = []
-    for r, g, b in colours:
-        if r == g == b == 0:
-            cells.append("\x1b[38;2;60;60;60m·\x1b[0m")
-        else:
-            k = 255 // max(r, g, b)
-            cells.append("\x1b[38;2;%d;%d;%dm●\x1b[0m" % (r * k, g * k, b * k))
-    return "".join(cells)
+    """A row of LEDs as coloured dots (led_cell)."""
+    return "".join(led_cell(c) for c in colours)
+
+
+def colour_name(rgb):
+    """The name of one of the table's colours (frames.py), or ''."""
+    for c, name in COLOUR_NAMES:
+        if c == tuple(rgb):
+            return name
+    return ""
+
+
+def ordinal(n):
+    return "%d%s" % (n, {1: "st", 2: "nd", 3: "rd"}.get(n if n < 20 else n % 10, "th"))
+
+
+# --- the legend: what each segment shows, read from the table's state ---------------------
+#
+# seat_pattern() and ring_pattern() take the same decisions in the same order
+# as dicetable/app/render.py, read only (render clears a show whose time is
+# up; these only ask whether it is up), and give the pattern's key in the LED
+# legend (sim/legend.py, whose names the web page and the pictures show too)
+# with what this instance of it says (a count, a value, a code).
+
+
+def _age(t, since):
+    return ticks_diff(t.now, since)
+
+
+def _trick_shown(t):
+    trick = t.trick_show
+    return trick if trick is not None and _age(t, trick[2]) < TRICK_MS else None
+
+
+def _score_shown(t):
+    score = t.score_show
+    if score is None or _trick_shown(t) is not None:
+        return None
+    return score if 0 <= _age(t, score[1]) < SCORE_MS else None
+
+
+def _roll_shown(t):
+    roll = t.roll_show
+    if roll is None or _age(t, roll[2]) >= TRICK_MS or _score_shown(t) is not None:
+        return None
+    return roll
+
+
+def _refusal(t, s):
+    code = t.err_code[s]
+    if code and 0 <= _age(t, t.err_since[s]) < ERROR_MS:
+        return "refusal-%d" % code, "code %d, blinking" % code
+    return None
+
+
+def seat_pattern(t, s):
+    """(legend key, detail) of what seat s's segment shows now."""
+    return _refusal(t, s) or _seat_shows(t, s)
+
+
+def _seat_shows(t, s):
+    m = t.match
+    p = t.player[s]
+    if t.mode not in (PLAY_MODE, OVER) or m is None:
+        return t.mode, ""
+    if p < 0:
+        return "dark", ""
+    trick = _trick_result(t, s)
+    if t.mode == OVER:  # the last trick's result shows first
+        place = m.standings()[p]
+        final = "place-%d" % min(place, 4), "final: %s, total %d" % (ordinal(place), m.totals[p])
+        return trick or final
+    roll = _roll_shown(t)
+    score = _score_shown(t)
+    if t.confirm and s == t.lead:
+        return "confirm-abandon", "OK here abandons it, any other button keeps playing"
+    if roll is not None and roll[0] == s:
+        return "table-roll", "%d" % roll[1]
+    if trick is not None:
+        return trick
+    if score is not None:
+        place = score[0][p]
+        return "place-%d" % min(place, 4), "%s in %s %d; a button puts the scores away" % (
+            ordinal(place),
+            games.length_word(t.game)[:-1],
+            len(m.history),
+        )
+    return _prompt(t, p)
+
+
+def _trick_result(t, s):
+    # The trick result seat s shows, if it shows one: green won, blue leads next.
+    trick = _trick_shown(t)
+    if trick is None or s not in (trick[0], trick[1]):
+        return None
+    if trick[0] == trick[1]:
+        return "trick-winner-leads", ""
+    return ("trick-winner" if s == trick[0] else "trick-leader"), ""
+
+
+def _prompt(t, p):
+    ins = t.inputs
+    e = t.entries[p]
+    if e is not None:
+        a = e.current()
+        return "prompt-" + games.kind_word(kind_of(a)), "%s: - and + change it, OK enters it" % (
+            games.action_words(t.game, a)
+        )
+    k = ins.item_kind(p)
+    can_pass = ins.pass_action(p) != 0
+    if k == DEAL:
+        have_need = games.deal_progress(t.game, t.match, p)
+        have, need = have_need if have_need is not None else (0, 0)
+        return "prompt-deal", "%d of %d" % (have, need)
+    if k == PICK and can_pass:
+        return "prompt-pick-or-pass", ""
+    if k:
+        return "prompt-" + games.kind_word(k), "or pass with OK" if can_pass else ""
+    return ("prompt-pass", "") if can_pass else ("idle", "")
+
+
+def ring_pattern(t):
+    """(legend key, detail) of what the centre ring shows now."""
+    return _refusal(t, CENTRE) or _ring_shows(t)
+
+
+def _ring_shows(t):
+    m = t.match
+    ins = t.inputs
+    if t.mode not in (PLAY_MODE, OVER) or m is None or ins is None:
+        return t.mode, ""
+    if t.mode == OVER:
+        return "match-over", ""
+    roll = _roll_shown(t)
+    if roll is not None and roll[0] == CENTRE:
+        return "centre-roll", "%d" % roll[1]
+    centre = ins.centre_kind()
+    if centre:
+        return ("centre-deal" if centre == DEAL else "prompt-" + games.kind_word(centre)), ""
+    if ins.entry >= 0:
+        return "centre-entry", "seat %d" % t.phys[ins.entry]
+    view = games.ring_view(t.game, m)
+    if view is None:
+        return "ring-colour", games.title(t.game)
+    if view[0] is None:
+        return "ring-" + GAMES[t.game], colour_name(view[1])
+    return "ring-" + GAMES[t.game], "%d, last LED %s" % (view[0], colour_name(view[1]))
+
+
+# The names of the patterns when sim/legend.py cannot be read (its own words).
+NAMES = {
+    "idle": "waiting",
+    "dark": "not playing",
+    "prompt-deal": "scan your items for the deal",
+    "prompt-play": "your turn to play",
+    "prompt-roll": "enter a roll",
+    "prompt-pass-item": "pass an item",
+    "prompt-keep": "keep a card",
+    "prompt-bid": "enter your bid",
+    "prompt-pick": "take a die from the centre",
+    "prompt-pick-or-pass": "take a die, or pass",
+    "prompt-pass": "pass",
+    "prompt-zero-bid": "take a die, or make a zero bid",
+    "prompt-reveal": "turn up a card at the centre",
+    "prompt-choose": "choose",
+    "trick-winner": "won the trick",
+    "trick-leader": "leads next",
+    "trick-winner-leads": "won the trick and leads next",
+    "table-roll": "the table rolled for you",
+    "place-1": "1st place",
+    "place-2": "2nd place",
+    "place-3": "3rd place",
+    "place-4": "4th place and below",
+    "confirm-abandon": "abandon the match?",
+    "reader-fault": "reader not answering",
+    "centre-deal": "scan a die at the centre",
+    "centre-entry": "a seat enters for the centre",
+    "centre-roll": "the table rolled",
+    "ring-colour": "the game's colour",
+    "ring-dtt": "the trump suit",
+    "ring-dicefull": "the challenge",
+    "ring-nokosu": "the trump",
+    "match-over": "the match is over",
+}
+LEGEND_KEYS = {"ring-colour": "ring-dtwww"}  # the legend's example of the game's colour
+_legend = []  # type: list[dict[str, str]]  # the legend's names by key, once read
+
+
+def legend_names():
+    """The LED legend's name of each pattern by key (sim/legend.py, read once)."""
+    if not _legend:
+        try:
+            entries = importlib.import_module("sim.legend").entries()
+        except ImportError:
+            entries = []
+        _legend.append({str(e["key"]): str(e["name"]) for e in entries})
+    return _legend[0]
+
+
+def pattern_name(key: str) -> str:
+    """A pattern's name: the legend's, else this module's own."""
+    name = legend_names().get(LEGEND_KEYS[key] if key in LEGEND_KEYS else key)
+    if name is None and key.startswith("refusal-"):
+        code = int(key[8:])
+        own = code >= fr.APP_CODES
+        name = "%d %s: %s" % (
+            code - fr.APP_CODES if own else code,
+            "purple" if own else "red",
+            refusal_name(code),
+        )
+    return name or NAMES.get(key, key)
+
+
+def legend(pattern, fault=False):
+    """A segment's (key, detail) in words, for the line beside its LEDs."""
+    key, detail = pattern
+    words = pattern_name(key)
+    if key.startswith("refusal-"):
+        words = "refused: " + words
+    if detail:
+        words += " (%s)" % detail
+    if fault:
+        words += "; %s (last LED red)" % pattern_name("reader-fault")
+    return words
+
+
+# --- what the match holds: tricks, hands, scores ----------------------------------------------
+
+
+def held(m, p):
+    """The items player p holds, or None for a game that keeps no hands."""
+    hand = getattr(m, "hand", None)
+    if callable(hand):
+        return list(cast(list, hand(p)))
+    items = getattr(m, "hands", None)
+    count = getattr(m, "hand_n", None) or getattr(m, "held", None)
+    if items is None or count is None:
+        return None
+    return [items[p][i] for i in range(count[p])]
+
+
+def taken_trick(t):
+    """The trick just completed, its winner and who leads next, in words."""
+    m = t.match
+    g = t.game
+    plays = ", ".join(
+        "seat %d %s"
+        % (t.phys[m.last_trick_seats[i]], games.item_name(g, m.last_trick_items[i], True))
+        for i in range(getattr(m, "last_trick_count", m.players))
+    )
+    winner, leader = t.trick_show[0], t.trick_show[1]
+    return "trick taken: %s: seat %d wins%s" % (
+        plays,
+        winner,
+        ", seat %d leads next" % leader if leader >= 0 else "",
+    )
+
+
+def trick_on_table(t):
+    """The trick being played, in words, or None."""
+    m = t.match
+    if m is None or not games.has_tricks(t.game) or not m.trick.count:
+        return None
+    tr = m.trick
+    return "trick on the table: " + ", ".join(
+        "seat %d %s" % (t.phys[tr.seats[i]], games.item_name(t.game, tr.items[i], True))
+        for i in range(tr.count)
+    )
+
+
+def hand_lines(t, humans):
+    """Each of the person's hands, then how many items the bots hold."""
+    m = t.match
+    if m is None or m.flag(OPEN_PLAY) or t.mode != PLAY_MODE:
+        return []
+    lines = []
+    bots = []
+    for p in range(m.players):
+        items = held(m, p)
+        if items is None:
+            return []
+        s = t.phys[p]
+        if s not in humans:
+            bots.append("seat %d %d item%s" % (s, len(items), "" if len(items) == 1 else "s"))
+            continue
+        lines.append("your hand (seat %d): %s" % (s, _names(t, items) or "empty"))
+        packet = getattr(m, "packets", None)
+        if packet is not None and m.packet_n[p]:  # d-TT's draft
+            lines.append("your packet: %s" % _names(t, packet[p][: m.packet_n[p]]))
+    if bots:
+        lines.append("the bots hold: %s" % ", ".join(bots))
+    return lines
+
+
+def _names(t, items):
+    return ", ".join(games.item_name(t.game, v, True) for v in items)
+
+
+def score_lines(t):
+    """The last round's scores and the totals once one is scored; the final
+    standings once the match is over."""
+    m = t.match
+    if m is None:
+        return []
+    seats = range(m.players)
+    lines = []
+    if m.history:
+        row = m.history[-1]
+        lines.append(
+            "%s %d scored: %s; totals: %s"
+            % (
+                games.length_word(t.game)[:-1],
+                len(m.history),
+                ", ".join("seat %d %+d" % (t.phys[p], row[p]) for p in seats),
+                ", ".join("seat %d %d" % (t.phys[p], m.totals[p]) for p in seats),
+            )
+        )
+    if m.over():
+        places = m.standings()
+        order = sorted(seats, key=lambda p: (places[p], t.phys[p]))
+        lines.append(
+            "final standings: "
+            + ", ".join("%d. seat %d (%d)" % (places[p], t.phys[p], m.totals[p]) for p in order)
+        )
+    return lines
 
 
 class Session:
@@ -61,26 +428,75 @@ class Session:
         self.bots = bots
         self.rng = random.Random(seed)
         self.out = out
-        self.vt = VirtualTable(seats=tuple(range(players)), seed=seed)
+        self.taken = []  # the tricks completed since the last view, in words
+        self._trick_seen = None
+        self.logged = 0  # the log lines shown so far
+        self.vt = VirtualTable(seats=tuple(range(players)), seed=seed, log=self._said)
         self.vt.storage.save_registry(pack(hands.full_registry()))
         self.vt.boot()
         hands.choose_in_menu(self.vt, self.vt.table, self.game, range(players), options)
         self.items = games.all_items(self.game)
-        self.hinted = False  # the last line got a hint and changed nothing
+        self.unchanged = False  # the last line changed nothing: no redraw
 
     @property
     def table(self):
         return self.vt.table
 
+    def _said(self, line):
+        # Every log line, as the table says it: a trick just completed is
+        # read from the match at once (the next action replaces it).
+        vt = getattr(self, "vt", None)
+        t = None if vt is None else vt.table
+        if t is not None and t.trick_show is not None and t.trick_show is not self._trick_seen:
+            self._trick_seen = t.trick_show
+            self.taken.append(taken_trick(t))
+
     def draw(self):
         t = self.table
         lines = []
+        if t.mode in (PLAY_MODE, OVER) and t.text:
+            lines.append(t.text[0])  # the text display's first line: the game and round
         for s in t.seats:
             who = "you" if s in self.humans else self.bots[s % len(self.bots)]
-            lines.append("seat %d %-9s %s" % (s, who, led_row(self.vt.leds(s))))
-        lines.append("centre         %s" % led_row(self.vt.leds(CENTRE)))
-        lines += ["  " + line for line in t.text]
+            lines.append(
+                "%-16s %s  %s"
+                % (
+                    "seat %d %s" % (s, who),
+                    led_row(self.vt.leds(s)),
+                    legend(seat_pattern(t, s), t.fault[s] != 0),
+                )
+            )
+        lines.append(
+            "%-16s %s  %s"
+            % (
+                "centre",
+                led_row(self.vt.leds(CENTRE)),
+                legend(ring_pattern(t), t.fault[CENTRE] != 0),
+            )
+        )
+        scale = self.vt.pixels.last_scale
+        if scale < 256:
+            lines.append("  the current limiter dims every LED to %d%%" % (scale * 100 // 256))
+        lines += ["  " + line for line in self.taken]
+        self.taken = []
+        on_table = trick_on_table(t)
+        if on_table is not None:
+            lines.append("  " + on_table)
+        lines += ["  " + line for line in hand_lines(t, self.humans) + score_lines(t)]
+        lines += self.new_log_lines()
         self.out.write("\n".join(lines) + "\n")
+
+    def new_log_lines(self):
+        """The log lines new since the last view (the last LOG_SHOWN of them)."""
+        new = self.vt.lines[self.logged :]
+        self.logged = len(self.vt.lines)
+        lines = []
+        if len(new) > LOG_SHOWN:
+            lines.append(
+                "  log: %d more new lines before these (log %d shows them all)"
+                % (len(new) - LOG_SHOWN, len(new))
+            )
+        return lines + ["  log: %s" % line for line in new[-LOG_SHOWN:]]
 
     def your_actions(self, seat):
         t = self.table
@@ -96,18 +512,20 @@ class Session:
 
     def bots_move(self):
         """Let the bots act while they have something to do; in simultaneous
-        phases they do their part and leave the person theirs."""
+        phases they do their part and leave the person theirs.  A bot looks
+        at a trick's result before it plays on; when only the person is
+        asked, the result stays for them to see."""
         t = self.table
         while t.mode == "play":
-            if t.trick_show is not None:
-                self.vt.wait(500)
-                continue
             if t.score_show is not None and not self.humans & set(t.seats):
                 self.vt.press(t.lead, OK)
                 continue
             acts = [a for a in hands.player_actions(t) if self.acting_seat(a) not in self.humans]
             if not acts:
                 return
+            if t.trick_show is not None:
+                self.vt.wait(500)
+                continue
             seat = self.acting_seat(acts[0])
             mine = [a for a in acts if self.acting_seat(a) == seat]
             if seat >= 0 and self.bots[seat % len(self.bots)] == "heuristic":
@@ -116,11 +534,25 @@ class Session:
                 a = self.rng.choice(mine)
             hands.make(self.vt, t, a)
 
+    def catch_up(self):
+        """Let the time a person takes to type pass at the table: the shows
+        that end by themselves (a refusal's blink, a trick's result, the
+        table's roll) are over before the typed line acts."""
+        t = self.table
+        ends = [t.err_since[s] + ERROR_MS for s in range(len(t.err_code)) if t.err_code[s]]
+        for show in (t.trick_show, t.roll_show):
+            if show is not None:
+                ends.append(show[2] + TRICK_MS)
+        left = max([ticks_diff(end, t.now) for end in ends], default=0)
+        if left > 0:
+            self.vt.wait(left + STEP_MS)
+
     def command(self, seat, line):
         """Do what a typed line says at `seat`; False to leave.  A line that
         means nothing gets a one-line hint, and nothing happens."""
         words = line.split()
         if not words:
+            self.catch_up()  # an empty line: the table as it is now
             return True
         word = words[0]
         doers = {
@@ -130,6 +562,7 @@ class Session:
             "items": self._list_items,
             "scan": self._scan,
             "wait": self._wait,
+            "log": self._log,
         }
         if word in ALONE and len(words) > 1:
             self.hint("%s takes nothing after it, not %s" % (shown(word), shown(words[1])))
@@ -140,6 +573,7 @@ class Session:
         elif re.fullmatch(r"[0-9]+", word):
             self._action_number(seat, words, line)
         elif word in BUTTON_WORDS:
+            self.catch_up()
             self.vt.press(seat, BUTTON_WORDS[word])
         else:
             self.hint(
@@ -148,7 +582,9 @@ class Session:
         return True
 
     def _help(self, seat, words):
-        self.out.write((__doc__ or "").split("\n\n", 1)[1])
+        doc = __doc__ or ""
+        self.out.write(doc[doc.index("    ?") :])
+        self.unchanged = True
 
     def _list_actions(self, seat, words):
         acts = self.your_actions(seat)
@@ -156,6 +592,7 @@ class Session:
             self.hint("nothing for you to do now (wait lets a second pass)")
         for i, a in enumerate(acts):
             self.out.write("  %d  %s\n" % (i, games.action_words(self.game, a)))
+        self.unchanged = True
 
     def _action_number(self, seat, words, line):
         word = words[0]
@@ -164,7 +601,8 @@ class Session:
         if len(words) > 1:
             self.hint("an action is one number, not %s (type ? for the list)" % shown(line.strip()))
         elif n is not None and n < len(acts):
-            hands.make(self.vt, self.table, acts[n])
+            self.catch_up()
+            hands.make(self.vt, self.table, self.your_actions(seat)[n])
         elif acts:
             self.hint(
                 "no action %s: the list is 0 to %d (type ? to see it)"
@@ -178,13 +616,15 @@ class Session:
     def _auto(self, seat, words):
         acts = self.your_actions(seat)
         if acts:
-            hands.make(self.vt, self.table, self.rng.choice(acts))
+            self.catch_up()
+            hands.make(self.vt, self.table, self.rng.choice(self.your_actions(seat)))
         else:
             self.hint("nothing for you to do now (wait lets a second pass)")
 
     def _list_items(self, seat, words):
         for i, item in enumerate(self.items):
             self.out.write("  %d  %s\n" % (i, games.item_name(self.game, item)))
+        self.unchanged = True
 
     def _scan(self, seat, words):
         right = "items are 0 to %d: type items to list them" % (len(self.items) - 1)
@@ -199,15 +639,38 @@ class Session:
             self.hint("no item %s (%s)" % (shown(words[1]), right))
         else:
             item = self.items[i]
+            self.catch_up()
             self.vt.scan(seat, hands.uid_for(self.game, games.identity(self.game, item)))
 
     def _wait(self, seat, words):
         self.vt.wait(1000)
 
+    def _log(self, seat, words):
+        lines = self.vt.lines
+        n = number(words[1]) if len(words) == 2 else len(lines)
+        if len(words) > 2 or n is None or n < 1:
+            self.hint(
+                "log takes a number of lines (1 or more), not %s (log alone: every line)"
+                % shown(" ".join(words[1:]))
+            )
+            return
+        first = max(0, len(lines) - n)
+        self.page("".join("  %4d  %s\n" % (i + 1, lines[i]) for i in range(first, len(lines))))
+        self.unchanged = True
+
+    def page(self, text):
+        """Write `text`; through the pager (pydoc's: $PAGER, or less) when it
+        is longer than a screen and the output is a terminal."""
+        out = self.out
+        if text.count("\n") > PAGE and out is sys.stdout and out.isatty():
+            pydoc.pager(text)
+        else:
+            out.write(text)
+
     def hint(self, text):
         """One line on what a typed line got wrong; nothing changed, so no redraw."""
         self.out.write("  %s\n" % text)
-        self.hinted = True
+        self.unchanged = True
 
 
 def choose_seat(session, humans, words):
@@ -241,15 +704,13 @@ def run(game, players, humans, bots, seed, options, stdin=None, out=None):
         % ("s" if len(humans) > 1 else "", " ".join(str(s) for s in sorted(humans)))
     )
     while True:
-        if not session.hinted:
+        if not session.unchanged:
             session.bots_move()
             session.draw()
-            for line in session.vt.lines[-3:]:
-                out.write("  log: %s\n" % line)
             if session.table.mode == "over":
                 out.write("the match is over\n")
                 return session
-        session.hinted = False
+        session.unchanged = False
         out.write("seat %d> " % seat)
         out.flush()
         line = stdin.readline()
