@@ -1,0 +1,609 @@
+"""One table behind the web page: the firmware on virtual hardware, and what
+the page may ask of it.
+
+A Session owns one VirtualTable (sim/hw/rig.py: the board's own app and
+drivers on virtual parts, in CPython) with a tag registered for every item
+of every game, and a lock: every action, every bot move and every tick of the
+clock holds it.  Everything reaches the table as a player's hands would:
+button presses and tags put on a reader and taken away (a new match is chosen
+in the menu with the buttons; undo is the long press of -).
+
+Actions (act(request) with a dict from the page's JSON; ActError is bad
+input, and nothing changed):
+
+    new    {game, seats, bots, open_play, table_rolls, variant, length}
+    step   one bot move (or a moment passes when no bot has anything to do)
+    run    bots move every `period` seconds, waiting while a human is awaited,
+           until pause or the end of the match
+    pause
+    press  {seat, button: minus|plus|ok, long}
+    scan   {reader: seat or "centre", uid: hex}
+    undo   the long press of - (at an awaited human seat, else the first seat
+           of the match)
+    bot    {seat, bot}: who plays a seat from now on
+    open   {text, name}: a match file (sim/matchfile.py reads it)
+    scrub  {to}: the opened match after its first `to` actions, booted from a
+           journal on a fresh table's flash as the board resumes one
+
+A background thread (start()/close()) moves the bots while running and, when
+`live`, lets the table's time follow the wall clock (blinking, the trick's
+2 s, the ring's chase).  Every change bumps `version` and wakes wait_change().
+"""
+
+import json
+import random
+import threading
+import time
+from typing import Callable
+
+from dicetable.app import games
+from dicetable.app.events import CENTRE, LONG, MINUS, OK, PLUS
+from dicetable.app.inputs import Inputs
+from dicetable.app.menu import F_GAME, F_HANDS, F_LENGTH, F_ROLLS, F_VARIANT
+from dicetable.app.registry import pack
+from dicetable.app.table import SEATS_RECORD, SEED_RECORD
+from dicetable.games import GAMES, part
+from dicetable.match.actions import REFUSAL_NAMES, TABLE, seat_of
+from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, header_refusal, options
+from sim import matchfile
+from sim.hw import hands
+from sim.hw.rig import STEP_MS, VirtualTable
+from sim.web import view
+
+BOTS = ("human", "random", "heuristic")
+BUTTONS = {"minus": MINUS, "plus": PLUS, "ok": OK}
+SEATS = (0, 1, 2, 3, 4)  # the standard build: five seats and the centre
+TICK_S = 0.05  # the background thread's beat
+IDLE_MS = 500  # a step with nothing to do lets this much time pass
+STILL_STEPS = 40  # run pauses after this many steps that changed nothing
+KEPT_FRAMES = 256  # the strip's recorded frames are cut back to the last one
+FLAGS = (
+    ("open_play", OPEN_PLAY, F_HANDS, "open play"),
+    ("table_rolls", TABLE_ROLLS, F_ROLLS, "table rolls"),
+    ("variant", VARIANT, F_VARIANT, "variant"),
+)
+
+
+class ActError(ValueError):
+    """A request the session cannot take: one line saying what is wrong."""
+
+
+class WebTable(VirtualTable):
+    """The virtual table, telling `on_frame` as soon as a pass of the main loop
+    sent a new frame to the strip (in the middle of a press or a scan too), so
+    that the page sees the LEDs change when the board's would."""
+
+    on_frame: "Callable[[], None] | None" = None
+
+    def step(self):
+        shown = self.table.frame_version
+        super().step()
+        if self.table.frame_version != shown and self.on_frame is not None:
+            self.on_frame()
+
+
+def new_table(seed):
+    """A table with every item of every game registered, not yet powered up."""
+    vt = WebTable(seats=SEATS, seed=seed)
+    vt.storage.save_registry(pack(hands.full_registry()))
+    return vt
+
+
+def table_drawn(game, players, options_word, actions):
+    """Per action of a match file: True when the table drew it itself (the
+    firmware draws those at once, right after the action before)."""
+    g = GAMES.index(game)
+    m = part(g, "match").new(players, options_word)
+    out = []
+    for a in actions:
+        out.append(bool(Inputs(g, m).auto))
+        m.submit(a)
+    return out
+
+
+def check_file(mf, name):
+    """Refuse a match file whose actions the rules refuse (ActError, one line)."""
+    g = GAMES.index(mf.game)
+    m = part(g, "match").new(mf.players, mf.options)
+    for i, a in enumerate(mf.actions):
+        code = m.submit(a)
+        if code:
+            raise ActError(
+                "%s:%d: action %d, %r, refused: %s"
+                % (name, mf.lines[i], i + 1, matchfile.format_action(a), REFUSAL_NAMES[code])
+            )
+
+
+# --- what a request holds ---------------------------------------------------------------
+
+
+def field(request, key, kind, default=None):
+    """request[key] of type `kind` (bool is no int here); ActError if missing."""
+    if key not in request:
+        if default is not None:
+            return default
+        raise ActError("%r needs %r" % (request.get("do"), key))
+    value = request[key]
+    wrong = not isinstance(value, kind) or (kind is int and isinstance(value, bool))
+    if wrong:
+        what = {int: "a whole number", bool: "true or false", str: "text", list: "a list"}
+        raise ActError("%r is %s, not %s" % (key, what.get(kind, kind.__name__), _shown(value)))
+    return value
+
+
+def _shown(value, width=30):
+    text = json.dumps(value)
+    return text if len(text) <= width else text[:width] + "..."
+
+
+class Session:
+    """The table behind the page; see the module docstring."""
+
+    def __init__(self, seed=1, live=True, period=0.15):
+        self.lock = threading.RLock()
+        self.changed = threading.Condition()
+        self.seed = seed
+        self.live = live
+        self.period = period
+        self.rng = random.Random(seed)
+        self.vt = new_table(seed)
+        self.vt.boot()
+        self.vt.on_frame = self.publish
+        self.bots = {s: "heuristic" for s in SEATS}
+        self.running = False
+        self.still = 0  # run's steps in a row that changed nothing
+        self.file = None  # (name, MatchFile, drawn flags) of the opened match file
+        self.at = 0  # the opened file's actions booted
+        self.version = 0
+        self.body = ""
+        self.closed = False
+        self._seen = None
+        self._thread = None
+        self._carry = 0.0
+        self._last_tick = time.monotonic()
+        self._last_move = 0.0
+        self.publish()
+
+    # --- the state --------------------------------------------------------------------
+
+    def extra(self):
+        file = self.file
+        scrub = None
+        if file is not None:
+            scrub = {"at": self.at, "of": len(file[1].actions), "last": self._last_words()}
+        return {
+            "scrub": scrub,
+            "file": file[0] if file is not None else None,
+            "running": self.running,
+            "live": self.live,
+            "games": view.game_facts(),
+        }
+
+    def _last_words(self):
+        if self.file is None or self.at == 0:
+            return None
+        mf = self.file[1]
+        a = mf.actions[self.at - 1]
+        who = "table" if seat_of(a) == TABLE else "seat %d" % seat_of(a)
+        return "%s %s" % (who, games.action_words(GAMES.index(mf.game), a))
+
+    def publish(self):
+        """Build the state; a change bumps the version and wakes the listeners."""
+        with self.lock:
+            body = json.dumps(view.state(self.vt, self.bots, self.extra()), separators=(",", ":"))
+            t = self.vt.table
+            self._seen = (t.frame_version, len(self.vt.lines), self.running, t.mode)
+            if body == self.body:
+                return
+            with self.changed:
+                self.body = body
+                self.version += 1
+                self.changed.notify_all()
+
+    def snapshot(self):
+        """(version, state JSON text)."""
+        with self.changed:
+            return self.version, '{"version":%d,%s' % (self.version, self.body[1:])
+
+    def wait_change(self, version, timeout):
+        """Wait until the version is not `version` (or the session closes, or
+        `timeout` seconds pass); True when it changed."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.version != version or self.closed, timeout)
+            return self.version != version
+
+    # --- the background thread --------------------------------------------------------
+
+    def start(self):
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._beat, name="table-clock", daemon=True)
+            self._thread.start()
+        return self
+
+    def close(self):
+        with self.changed:
+            self.closed = True
+            self.changed.notify_all()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(2)
+
+    def _beat(self):
+        while not self.closed:
+            # While running with no period the bots move back to back; the
+            # short sleep lets the page's requests take the lock between moves.
+            time.sleep(max(min(TICK_S, self.period), 0.001) if self.running else TICK_S)
+            with self.lock:
+                self.tick()
+
+    def tick(self):
+        """One beat: the wall clock's time passes at the table (live), a bot
+        moves (running, once a period), and what changed is published."""
+        now = time.monotonic()
+        vt = self.vt
+        if self.live:
+            self._follow_clock(now)
+        self._last_tick = now
+        if self.running and now - self._last_move >= self.period:
+            self._last_move = now
+            self._run_step()
+        if len(vt.strip.frames) > KEPT_FRAMES:
+            del vt.strip.frames[:-1]
+        t = vt.table
+        if self._seen != (t.frame_version, len(vt.lines), self.running, t.mode):
+            self.publish()
+
+    def _follow_clock(self, now):
+        # The table's time catches up with the wall clock's while the frame
+        # will change by itself (a blink, the ring's chase, a result shown
+        # for a while: the table set a time to draw again); when nothing is
+        # due, passes of the main loop would change nothing and are skipped.
+        vt = self.vt
+        if vt.table._wake is None:
+            self._carry = 0.0
+            return
+        self._carry = min(self._carry + (now - self._last_tick) * 1000, 1000)
+        steps = int(self._carry) // STEP_MS
+        if steps:
+            vt.wait(STEP_MS * steps)
+            self._carry -= STEP_MS * steps
+
+    def _run_step(self):
+        t = self.vt.table
+        before = (len(t.match.journal) if t.match else -1, t.frame_version, len(self.vt.lines))
+        moved = self.bot_step()
+        if t.mode != "play":
+            self.running = False
+            return
+        after = (len(t.match.journal) if t.match else -1, t.frame_version, len(self.vt.lines))
+        # No move: a human seat is awaited, and run waits for it.  A move that
+        # changed nothing, many times over, would be a bot stuck: pause.
+        self.still = self.still + 1 if moved and after == before else 0
+        if self.still >= STILL_STEPS:
+            self.running = False
+            self.vt.say("web: run paused (the bots made no progress)")
+
+    # --- requests ---------------------------------------------------------------------
+
+    def act(self, request):
+        """Do what the page asks (a dict); ActError for bad input, and then
+        nothing changed."""
+        if not isinstance(request, dict):
+            raise ActError('the body is a JSON object, e.g. {"do": "step"}')
+        do = request.get("do")
+        doers = {
+            "new": self.new,
+            "step": self.step,
+            "run": self.run,
+            "pause": self.pause,
+            "press": self.press,
+            "scan": self.scan,
+            "undo": self.undo,
+            "bot": self.set_bot,
+            "open": self.open,
+            "scrub": self.scrub,
+        }
+        if not isinstance(do, str) or do not in doers:
+            raise ActError(
+                "no action %s (the actions are %s)"
+                % (_shown(do) if do is not None else "given", ", ".join(doers))
+            )
+        with self.lock:
+            doers[do](request)
+            self._follow_file()
+            self.publish()
+            return self.version
+
+    # --- new match ----------------------------------------------------------------------
+
+    def new(self, request):
+        game = field(request, "game", str)
+        if game not in GAMES:
+            raise ActError("no game %s (the games are %s)" % (_shown(game), ", ".join(GAMES)))
+        g = GAMES.index(game)
+        seats = self._seats(field(request, "seats", list))
+        why = header_refusal(game, len(seats), 0)
+        if why:
+            raise ActError(why)
+        values = self._options(request, g, len(seats))
+        bots = field(request, "bots", list, ["heuristic"] * len(seats))
+        if len(bots) != len(seats) or any(b not in BOTS for b in bots):
+            raise ActError("'bots' is one of %s per seat, %d in all" % ("/".join(BOTS), len(seats)))
+        self.running = False
+        self.file = None
+        choose_match(self.vt, g, seats, values)
+        for s, b in zip(seats, bots, strict=True):
+            self.bots[s] = b
+
+    def _seats(self, seats):
+        right = "seats are %s, each once" % ", ".join(str(s) for s in SEATS)
+        for s in seats:
+            if not isinstance(s, int) or isinstance(s, bool) or s not in SEATS:
+                raise ActError("no seat %s (%s)" % (_shown(s), right))
+        if len(set(seats)) != len(seats):
+            raise ActError("a seat twice in %s (%s)" % (_shown(seats), right))
+        return sorted(seats)
+
+    def _options(self, request, g, players):
+        flags = 0
+        values = {}
+        reads = games.options(g)
+        for key, bit, menu_field, words in FLAGS:
+            on = field(request, key, bool, False)
+            if on and not reads & bit:
+                raise ActError("%s has no %s" % (GAMES[g], words))
+            values[menu_field] = int(on)
+            flags |= bit if on else 0
+        length = field(request, "length", int, 0)
+        if length and not reads & view.COUNT_BIT:
+            raise ActError("%s has no length to choose" % GAMES[g])
+        if not 0 <= length <= games.longest(g):
+            raise ActError(
+                "length %d is out of range (0, the game's own, to %d %s)"
+                % (length, games.longest(g), games.length_word(g))
+            )
+        why = header_refusal(GAMES[g], players, options(flags, length))
+        if why:
+            raise ActError(why)
+        values[F_LENGTH] = length
+        return values
+
+    # --- bots and time ---------------------------------------------------------------
+
+    def step(self, request):
+        if not self.bot_step():
+            self.vt.wait(IDLE_MS)
+
+    def run(self, request):
+        self.running = self.vt.table.mode == "play"
+        self.still = 0
+        self._last_move = 0.0
+
+    def pause(self, request):
+        self.running = False
+
+    def set_bot(self, request):
+        s = self._seat(request, "seat")
+        bot = field(request, "bot", str)
+        if bot not in BOTS:
+            raise ActError("no bot %s (bots are %s)" % (_shown(bot), ", ".join(BOTS)))
+        self.bots[s] = bot
+
+    def bot_step(self):
+        """One move of the bots, as the terminal's bots make it; False when
+        there is nothing for them to do (a human seat is awaited, or no match)."""
+        vt = self.vt
+        t = vt.table
+        if t.mode != "play":
+            return False
+        if t.trick_show is not None:
+            vt.wait(IDLE_MS)  # the players look at the trick's result
+            return True
+        humans = [s for s in t.phys if self.bots.get(s) == "human"]
+        if t.score_show is not None and not humans:
+            vt.press(t.lead, OK)  # put the round's scores away
+            return True
+        a = self._bot_action(t)
+        if a is None:
+            return False
+        hands.make(vt, t, a)
+        return True
+
+    def _bot_action(self, t):
+        ins = t.inputs
+        for p in range(len(t.phys)):
+            s = t.phys[p]
+            acts = ins.seats[p]
+            if not acts or self.bots.get(s) == "human":
+                continue
+            if self.bots.get(s) == "heuristic" and ins.own[p]:
+                host = part(t.game, "host")
+                return host.heuristic(t.match, p, list(ins.own[p]), self.rng)
+            return self.rng.choice(acts)
+        centre = ins.centre
+        return self.rng.choice(centre) if centre else None
+
+    # --- a player's hands ----------------------------------------------------------------
+
+    def _seat(self, request, key):
+        s = field(request, key, int)
+        if s not in self.vt.table.seats:
+            raise ActError("no seat %d (the seats are %s)" % (s, ", ".join(str(x) for x in SEATS)))
+        return s
+
+    def press(self, request):
+        s = self._seat(request, "seat")
+        button = field(request, "button", str)
+        if button not in BUTTONS:
+            raise ActError("no button %s (buttons are minus, plus, ok)" % _shown(button))
+        long = field(request, "long", bool, False)
+        self.vt.press(s, BUTTONS[button] | (LONG if long else 0))
+
+    def scan(self, request):
+        reader = request.get("reader")
+        if reader == "centre":
+            reader = CENTRE
+        else:
+            reader = self._seat(request, "reader")
+        text = field(request, "uid", str)
+        try:
+            uid = bytes.fromhex(text)
+        except ValueError:
+            uid = b""
+        if len(uid) not in (4, 7):
+            raise ActError("uid %s is not 4 or 7 bytes in hex (e.g. 04010013)" % _shown(text))
+        self.vt.scan(reader, uid)
+
+    def undo(self, request):
+        t = self.vt.table
+        if t.match is None or t.mode not in ("play", "over"):
+            raise ActError("no match to undo in (the table shows the %s)" % t.mode)
+        self.running = False
+        seat = self._undo_seat(t)
+        before = len(t.match.journal)
+        lines = len(self.vt.lines)
+        # The first press may only put the round's scores away or cancel an
+        # abandon: press again until the table takes it back or refuses.
+        for _ in range(3):
+            self.vt.press(seat, MINUS | LONG)
+            m = t.match
+            if m is None or len(m.journal) != before:
+                return
+            if any("refused" in line for line in self.vt.lines[lines:]):
+                return
+
+    def _undo_seat(self, t):
+        for p in range(len(t.phys)):
+            s = t.phys[p]
+            if self.bots.get(s) == "human" and t.inputs is not None and t.inputs.active(p):
+                return s
+        return t.phys[0] if t.phys else t.lead
+
+    # --- a match file ----------------------------------------------------------------------
+
+    def open(self, request):
+        text = field(request, "text", str)
+        name = field(request, "name", str, "match file") or "match file"
+        try:
+            mf = matchfile.parse(text.encode("utf-8"), name)
+        except matchfile.MatchFileError as e:
+            raise ActError(str(e)) from None
+        self.open_match(mf, name)
+
+    def open_match(self, mf, name):
+        """Show match file `mf` (a MatchFile) at its start; ActError when the
+        rules refuse one of its actions."""
+        check_file(mf, name)
+        with self.lock:
+            self.running = False
+            self.file = (name, mf, table_drawn(mf.game, mf.players, mf.options, mf.actions))
+            for s in SEATS:
+                self.bots[s] = "human"
+            self._boot_at(0)
+            self.publish()
+
+    def scrub(self, request):
+        if self.file is None:
+            raise ActError("no match file open (open one first)")
+        n = field(request, "to", int)
+        of = len(self.file[1].actions)
+        if not 0 <= n <= of:
+            raise ActError("to %d is out of range (0 to %d, the file's actions)" % (n, of))
+        self.running = False
+        self._boot_at(n)
+
+    def _boot_at(self, n):
+        """A fresh table whose flash holds the file's header and first n
+        actions (and the table's draws right after them: the firmware makes
+        those at once), powered up: the firmware resumes the journal."""
+        file = self.file
+        if file is None:
+            raise ActError("no match file open (open one first)")
+        mf, drawn = file[1], file[2]
+        while n < len(drawn) and drawn[n]:
+            n += 1
+        g = GAMES.index(mf.game)
+        vt = new_table(self.seed)
+        header = bytes((g, mf.players, mf.options & 0xFF, mf.options >> 8))
+        mask = (1 << mf.players) - 1
+        vt.storage.new_match(header, (SEATS_RECORD | mask, SEED_RECORD | self.seed))
+        for a in mf.actions[:n]:
+            vt.storage.append(a)
+        vt.boot()
+        vt.on_frame = self.publish
+        self.vt = vt
+        self.at = n
+
+    def _follow_file(self):
+        """After an action: the opened file's place, while the table's journal
+        is still the file's; a journal of its own leaves the file."""
+        if self.file is None:
+            return
+        m = self.vt.table.match
+        actions = self.file[1].actions
+        journal = list(m.journal) if m is not None else None
+        if journal is None or journal != actions[: len(journal)]:
+            self.file = None
+            return
+        self.at = len(journal)
+
+
+# --- the menu, with the buttons --------------------------------------------------------------
+
+
+def to_menu(vt):
+    """Bring the table back to its menu as a player would: OK at the standings,
+    long OK and OK to abandon a match, long OK to leave provisioning."""
+    t = vt.table
+    for _ in range(8):
+        if t.mode == "menu":
+            return
+        if t.mode == "over" or t.score_show is not None or t.confirm:
+            vt.press(t.lead, OK)
+        else:
+            vt.press(t.lead, OK | LONG)
+    raise ActError("the table did not go back to its menu (%s)" % t.last_line)
+
+
+def choose_match(vt, g, seats, values):
+    """Choose game g, the seats and the option fields' values in the menu with
+    the buttons, whatever the menu shows now (it keeps the choices last made),
+    and start the match."""
+    to_menu(vt)
+    t = vt.table
+    menu = t.menu
+    lead = t.lead
+    for _ in range(8):
+        if menu is None or menu.field == F_GAME:
+            break
+        vt.press(lead, MINUS | LONG)
+    if menu is None:
+        raise ActError("the table shows no menu")
+    n = games.count() + 1
+    up = (g - menu.game) % n
+    for _ in range(up if up <= n // 2 else n - up):
+        vt.press(lead, PLUS if up <= n // 2 else MINUS)
+    vt.press(lead, OK)
+    for s in t.seats:
+        if s != lead and (s in menu.joined) != (s in seats):
+            vt.press(s, OK)
+    if (lead in menu.joined) != (lead in seats):
+        vt.press(lead, PLUS if lead in seats else MINUS)
+    vt.press(lead, OK)
+    _option_fields(vt, menu, values)
+    if t.mode != "play":
+        raise ActError("the table did not start the match (%s)" % t.last_line)
+
+
+def _option_fields(vt, menu, values):
+    t = vt.table
+    lead = t.lead
+    for _ in range(8):
+        if t.mode != "menu":
+            return
+        f = menu.field
+        want = values.get(f, 0)
+        for _ in range(16):
+            if menu.values[f] == want:
+                break
+            vt.press(lead, PLUS if f != F_LENGTH or menu.values[f] < want else MINUS)
+        vt.press(lead, OK)

@@ -1,0 +1,233 @@
+"""The state JSON of the web page: what a VirtualTable shows, read generically.
+
+Everything here reads; nothing presses, scans or lets time pass.  The LEDs
+are the strip's last frame (after the current limiter), as VirtualTable.leds()
+returns them; the items, hands, trick and scores are read from the table app
+and the match engine with the games' own names (games.item_name).  The keys
+are documented in docs/web.md ("The state JSON"); keep them stable.
+"""
+
+from typing import Any
+
+from dicetable.app import games
+from dicetable.app.events import CENTRE
+from dicetable.app.menu import FIELD_NAMES
+from dicetable.games import GAMES
+from dicetable.match.actions import PLAY, TABLE, kind_of, seat_of, value_of
+from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT
+from sim.hw import hands
+
+COUNT_BIT = 0x100  # dicetable.games.COUNT: the game takes a length
+
+
+def game_facts():
+    """The games as the new-match form offers them (the menu's facts)."""
+    out = []
+    for g in range(len(GAMES)):
+        low, high = games.players(g)
+        bits = games.options(g)
+        out.append(
+            {
+                "key": GAMES[g],
+                "title": games.title(g),
+                "fewest": low,
+                "most": high,
+                "open_play": bool(bits & OPEN_PLAY),
+                "table_rolls": bool(bits & TABLE_ROLLS),
+                "variant": bool(bits & VARIANT),
+                "variant_word": games.variant_word(g),
+                "longest": games.longest(g) if bits & COUNT_BIT else 0,
+                "length_word": games.length_word(g),
+            }
+        )
+    return out
+
+
+def rgb_list(leds):
+    return [[r, g, b] for r, g, b in leds]
+
+
+def name(g, v):
+    """An item as it shows (a rolled number or a declaration included)."""
+    return games.item_name(g, v, True)
+
+
+def in_match(t):
+    """True while the table holds a match (playing, or its standings)."""
+    return t.match is not None and t.inputs is not None and t.mode in ("play", "over")
+
+
+def seat_items(t, acts):
+    """The items among actions `acts` (one entry per physical item), as
+    [{uid, name}] in the order the engine lists them."""
+    g = t.game
+    seen = set()
+    out = []
+    for a in acts:
+        if not games.is_item_kind(g, kind_of(a)):
+            continue
+        ident = games.identity(g, value_of(a))
+        if ident in seen:
+            continue
+        seen.add(ident)
+        out.append({"uid": hands.uid_for(g, ident).hex(), "name": games.item_name(g, ident)})
+    return out
+
+
+def hand_of(m: Any, p):
+    """Player p's items in hand, read generically (match.hand() where the game
+    has it, else its hands and counts), as values."""
+    if callable(getattr(m, "hand", None)):
+        return list(m.hand(p))
+    rows = getattr(m, "hands", None)
+    count = getattr(m, "hand_n", None)
+    if count is None:
+        count = getattr(m, "held", None)
+    if rows is None or count is None:
+        return []
+    return [rows[p][i] for i in range(count[p])]
+
+
+def centre_of(m: Any):
+    """The items on the table's centre: Nokosu's centre dice, Dicefull's dice
+    still to pick, d-TT's face-up cards."""
+    centre = getattr(m, "centre", None)
+    if callable(centre):
+        out = list(m.centre())
+    elif centre is not None and hasattr(m, "ncentre"):
+        out = [centre[i] for i in range(m.ncentre)]
+    else:
+        out = []
+    faceup = getattr(m, "faceup", None)
+    if faceup is not None and hasattr(m, "faceup_n"):
+        out += [faceup[i] for i in range(m.faceup_n)]
+    return out
+
+
+def trick_of(t):
+    """The trick on the table: [{seat (physical), item}] in play order."""
+    trick = getattr(t.match, "trick", None)
+    if trick is None:
+        return []
+    return [
+        {"seat": t.phys[trick.seats[i]], "item": name(t.game, trick.items[i])}
+        for i in range(trick.count)
+    ]
+
+
+def status(t):
+    """The game, round and trick in words."""
+    if t.mode == "menu" and t.menu is not None:
+        menu = t.menu
+        return "menu: " + ", ".join(
+            "%s %s" % (FIELD_NAMES[f], menu.describe(f)) for f in menu.fields()
+        )
+    if t.mode == "provision":
+        return "provisioning tags"
+    if not in_match(t):
+        return t.mode
+    g, m = t.game, t.match
+    word = games.length_word(g)
+    if m.over():
+        return "%s over after %d %s" % (games.title(g), len(m.history), word)
+    words = "%s, %s %d" % (games.title(g), word[:-1], len(m.history) + 1)
+    done = getattr(m, "tricks_done", getattr(m, "tricks_played", None))
+    if games.has_tricks(g) and done is not None and (done or m.trick.count or playing(t)):
+        words += ", trick %d" % (done + 1)
+    return words
+
+
+def playing(t):
+    """True when a seat is asked to play an item (the tricks have begun)."""
+    ins = t.inputs
+    return any(ins.item_kind(p) == PLAY for p in range(len(t.phys)))
+
+
+def title(t):
+    if t.game >= 0 and t.match is not None:
+        return games.title(t.game)
+    return {"menu": "Menu", "provision": "Provisioning"}.get(t.mode, "")
+
+
+def seat_view(vt, s, bots):
+    """One physical seat: its LEDs, who plays it and what it may put down."""
+    t = vt.table
+    p = t.player[s]
+    playing = p >= 0 and in_match(t)
+    out = {
+        "seat": s,
+        "player": p if playing else None,
+        "leds": rgb_list(vt.leds(s)),
+        "bot": bots.get(s, "human") if playing else None,
+        "items": [],
+        "hand": [],
+        "awaited": False,
+        "entry": None,
+    }
+    if not playing:
+        return out
+    g, m, ins = t.game, t.match, t.inputs
+    if t.mode == "play":
+        out["items"] = seat_items(t, ins.seats[p])
+        out["awaited"] = bool(ins.active(p))
+    out["hand"] = [name(g, v) for v in hand_of(m, p)]
+    e = t.entries[p]
+    if e is not None:
+        out["entry"] = games.action_words(g, e.current())
+    return out
+
+
+def match_view(t):
+    """Scores, history, standings and the items in the centre."""
+    if not in_match(t):
+        return {
+            "players": [],
+            "scores": [],
+            "history": [],
+            "standings": None,
+            "trick": [],
+            "centre": [],
+            "centre_items": [],
+            "journal_length": 0,
+        }
+    m = t.match
+    return {
+        "players": list(t.phys),
+        "scores": list(m.totals),
+        "history": [list(row) for row in m.history],
+        "standings": list(m.standings()) if m.over() else None,
+        "trick": trick_of(t),
+        "centre": [name(t.game, v) for v in centre_of(m)],
+        "centre_items": seat_items(t, t.inputs.centre) if t.mode == "play" else [],
+        "journal_length": len(m.journal),
+    }
+
+
+def state(vt, bots, extra):
+    """The state JSON (without its version) of VirtualTable vt; `bots` maps a
+    physical seat to its bot, `extra` adds the session's own keys."""
+    t = vt.table
+    out = {
+        "mode": t.mode,
+        "title": title(t),
+        "status": status(t),
+        "text": list(t.text),
+        "seats": [seat_view(vt, s, bots) for s in t.seats],
+        "ring": rgb_list(vt.leds(CENTRE)),
+    }
+    out.update(match_view(t))
+    out["log"] = list(vt.lines)
+    out.update(extra)
+    return out
+
+
+def acting_seat(t, a):
+    """The physical seat that makes action `a` (CENTRE for the centre reader's
+    scans: the dealer's, made by the bots)."""
+    s = seat_of(a)
+    if s != TABLE:
+        return t.phys[s]
+    if games.is_item_kind(t.game, kind_of(a)):
+        return CENTRE
+    entry = games.table_entry_seat(t.game, t.match)
+    return t.phys[entry] if entry >= 0 else CENTRE
