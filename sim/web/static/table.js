@@ -1,0 +1,411 @@
+// The dice table page: draws the state JSON the server sends (GET /events),
+// and sends what is clicked to POST /act.  No framework, nothing fetched
+// from elsewhere.  docs/web.md describes the state and the DOM.
+"use strict";
+
+const LONG_MS = 700; // a pointer held this long is a long press (the table's is 600 ms)
+const BOTS = ["human", "random", "heuristic"];
+const BUTTONS = [["minus", "\u2212"], ["plus", "+"], ["ok", "OK"]];
+
+let state = null;
+let built = false;
+let scrubBusy = false;
+let scrubWanted = null;
+let lost = false; // the event stream broke: the message says so until it is back
+
+const $ = (sel) => document.querySelector(sel);
+
+function el(tag, props, children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(props || {})) {
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k.startsWith("data-") || k.startsWith("aria-")) e.setAttribute(k, v);
+    else e[k] = v;
+  }
+  for (const c of children || []) e.append(c);
+  return e;
+}
+
+// --- LEDs ----------------------------------------------------------------------------
+
+// The firmware's colours go up to about 48 of 255; a screen shows them lifted
+// on a curve that keeps a dim LED (1/8) clearly dimmer than a bright one.
+function shade(v) {
+  if (v <= 0) return 0;
+  return Math.min(255, Math.round(255 * Math.pow(v / 64, 0.6)));
+}
+
+function paintLed(span, rgb) {
+  const key = rgb.join(",");
+  if (span.dataset.rgb === key) return;
+  span.dataset.rgb = key;
+  const [r, g, b] = rgb.map(shade);
+  span.style.backgroundColor = `rgb(${r}, ${g}, ${b})`;
+  const lit = Math.max(r, g, b);
+  span.style.boxShadow = lit ? `0 0 ${Math.round(lit / 32)}px rgb(${r}, ${g}, ${b})` : "none";
+}
+
+function paintRow(row, leds) {
+  while (row.children.length < leds.length) row.append(el("span", { class: "led" }));
+  while (row.children.length > leds.length) row.lastChild.remove();
+  leds.forEach((rgb, i) => paintLed(row.children[i], rgb));
+}
+
+function paintRing(ring, leds) {
+  if (ring.children.length !== leds.length) {
+    ring.replaceChildren();
+    leds.forEach((_, i) => {
+      const a = (2 * Math.PI * i) / leds.length - Math.PI / 2;
+      const span = el("span", { class: "led" });
+      span.style.left = `${50 + 44 * Math.cos(a)}%`;
+      span.style.top = `${50 + 44 * Math.sin(a)}%`;
+      ring.append(span);
+    });
+  }
+  leds.forEach((rgb, i) => paintLed(ring.children[i], rgb));
+}
+
+// --- talking to the server ----------------------------------------------------------------
+
+function say(text) {
+  const m = $("#message");
+  m.textContent = text || "";
+  m.hidden = !text;
+}
+
+async function act(body) {
+  try {
+    const r = await fetch("/act", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const answer = await r.json().catch(() => ({ ok: false, error: `status ${r.status}` }));
+    say(answer.ok ? "" : answer.error);
+    return answer.ok;
+  } catch (e) {
+    say("the table does not answer (is python -m sim.web still running?)");
+    return false;
+  }
+}
+
+// --- the seats ------------------------------------------------------------------------------
+
+function seatButton(seat, code, label) {
+  const b = el("button", {
+    type: "button",
+    text: label,
+    "data-seat": String(seat),
+    "data-button": code,
+    "aria-label": `seat ${seat} ${code === "ok" ? "OK" : code}`,
+  });
+  let downAt = 0;
+  let timer = 0;
+  b.addEventListener("pointerdown", () => {
+    downAt = performance.now();
+    timer = setTimeout(() => b.classList.add("held"), LONG_MS);
+  });
+  const release = () => {
+    clearTimeout(timer);
+    b.classList.remove("held");
+  };
+  b.addEventListener("pointerup", release);
+  b.addEventListener("pointerleave", () => {
+    release();
+    downAt = 0;
+  });
+  b.addEventListener("contextmenu", (e) => e.preventDefault());
+  b.addEventListener("click", (e) => {
+    const held = downAt && performance.now() - downAt >= LONG_MS;
+    downAt = 0;
+    act({ do: "press", seat, button: code, long: Boolean(e.shiftKey || held) });
+  });
+  return b;
+}
+
+function buildSeat(s) {
+  const botSelect = el("select", { class: "seat-bot", "data-seat": String(s), id: `seat-bot-${s}` });
+  BOTS.forEach((b) => botSelect.append(el("option", { value: b, text: b })));
+  botSelect.addEventListener("change", () => act({ do: "bot", seat: s, bot: botSelect.value }));
+  const section = el("section", { class: "seat", "data-seat": String(s), "aria-labelledby": `seat-h-${s}` }, [
+    el("h2", { id: `seat-h-${s}` }, [el("span", { text: `Seat ${s}` }), el("span", { class: "who" })]),
+    el("div", { class: "leds", role: "img", "aria-label": `seat ${s} LEDs` }),
+    el("div", { class: "buttons" }, BUTTONS.map(([code, label]) => seatButton(s, code, label))),
+    el("p", { class: "entry", "aria-live": "polite" }),
+    el("label", { htmlFor: `seat-bot-${s}`, text: "played by " }, [botSelect]),
+    el("div", { class: "items", role: "group", "aria-label": `items for seat ${s}'s reader` }),
+    el("p", { class: "hand" }),
+  ]);
+  return section;
+}
+
+function placeSeats(seats) {
+  const table = $("#table");
+  seats.forEach((seat, i) => {
+    const section = buildSeat(seat.seat);
+    // Seat 0 at the bottom, the others clockwise round the table.
+    const a = Math.PI / 2 + (2 * Math.PI * i) / seats.length;
+    section.style.left = `${50 + 38 * Math.cos(a)}%`;
+    section.style.top = `${50 + 40 * Math.sin(a)}%`;
+    table.append(section);
+  });
+}
+
+function itemButtons(box, items, reader, label) {
+  const key = JSON.stringify(items);
+  if (box.dataset.items === key) return;
+  box.dataset.items = key;
+  const focused = document.activeElement;
+  const again = focused && box.contains(focused) ? focused.dataset.uid : null;
+  box.replaceChildren(
+    ...items.map((it) => {
+      const b = el("button", {
+        type: "button",
+        class: "item",
+        text: it.name,
+        "data-seat": String(reader),
+        "data-uid": it.uid,
+        "aria-label": `${label}: ${it.name}`,
+      });
+      b.addEventListener("click", () => act({ do: "scan", reader, uid: it.uid }));
+      return b;
+    }),
+  );
+  if (again) {
+    const b = box.querySelector(`[data-uid="${again}"]`);
+    if (b) b.focus();
+  }
+}
+
+function drawSeat(seat) {
+  const section = document.querySelector(`section.seat[data-seat="${seat.seat}"]`);
+  if (!section) return;
+  paintRow(section.querySelector(".leds"), seat.leds);
+  const playing = seat.player !== null;
+  section.classList.toggle("awaited", seat.awaited);
+  section.classList.toggle("out", !playing);
+  section.querySelector(".who").textContent = playing
+    ? `player ${seat.player}${seat.awaited ? " \u00b7 awaited" : ""}`
+    : "not playing";
+  section.querySelector(".entry").textContent = seat.entry ? `shows: ${seat.entry}` : "";
+  const select = section.querySelector("select.seat-bot");
+  select.disabled = !playing;
+  if (playing && document.activeElement !== select) select.value = seat.bot;
+  itemButtons(section.querySelector(".items"), seat.items, seat.seat, `put on seat ${seat.seat}'s reader`);
+  section.querySelector(".hand").textContent = seat.hand.length ? `hand: ${seat.hand.join(", ")}` : "";
+}
+
+// --- panels -----------------------------------------------------------------------------------
+
+function drawScores(s) {
+  const box = $("#scores");
+  if (!s.players.length) {
+    box.replaceChildren(el("p", { class: "sub", text: "no match" }));
+    $("#standings").replaceChildren();
+    return;
+  }
+  const head = el("tr", {}, [el("th", { text: "" }), ...s.players.map((seat, p) => el("th", { text: `seat ${seat}`, title: `player ${p}` }))]);
+  const rows = s.history.map((row, i) => el("tr", {}, [el("td", { text: `${i + 1}` }), ...row.map((v) => el("td", { text: String(v) }))]));
+  const total = el("tr", {}, [el("td", { text: "total" }), ...s.scores.map((v) => el("td", { text: String(v) }))]);
+  box.replaceChildren(el("table", {}, [el("thead", {}, [head]), el("tbody", {}, rows), el("tfoot", {}, [total])]));
+  const standings = $("#standings");
+  if (!s.standings) {
+    standings.replaceChildren();
+    return;
+  }
+  const order = s.players.map((seat, p) => ({ seat, place: s.standings[p], total: s.scores[p] }));
+  order.sort((a, b) => a.place - b.place || a.seat - b.seat);
+  standings.replaceChildren(
+    el("h2", { text: "Final standings" }),
+    el("ol", {}, order.map((o) => el("li", { text: `place ${o.place}: seat ${o.seat} (${o.total})` }))),
+  );
+}
+
+let drawnLog = []; // the lines the log shows (a new table, after a scrub, starts again)
+
+function drawLog(lines) {
+  const log = $("#log");
+  const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 8;
+  const same = drawnLog.length <= lines.length && drawnLog.every((line, i) => line === lines[i]);
+  if (!same) {
+    log.replaceChildren();
+    drawnLog = [];
+  }
+  for (let i = drawnLog.length; i < lines.length; i++) log.append(el("li", { text: lines[i] }));
+  drawnLog = lines.slice();
+  if (atEnd || !same) log.scrollTop = log.scrollHeight;
+}
+
+function drawTable(s) {
+  paintRing($("#ring"), s.ring);
+  $("#trick").replaceChildren(...s.trick.map((t) => el("li", { text: `seat ${t.seat}: ${t.item}` })));
+  $("#centre-dice").textContent = s.centre.length ? `centre: ${s.centre.join(", ")}` : "";
+  $("#centre-items-h").hidden = !s.centre_items.length;
+  itemButtons($("#centre-items"), s.centre_items, "centre", "put on the centre reader");
+  $("#hands").replaceChildren(
+    ...s.seats.filter((x) => x.player !== null).map((x) => el("li", { text: `seat ${x.seat}: ${x.hand.length ? x.hand.join(", ") : "\u2014"}` })),
+  );
+  $("#display").textContent = s.text.join("\n");
+}
+
+function drawControls(s) {
+  const playing = s.mode === "play";
+  $("#title").textContent = s.title || "Dice table";
+  $("#status").textContent = s.status + (s.running ? " \u00b7 running" : "");
+  $("#step").disabled = !playing;
+  $("#run").disabled = !playing || s.running;
+  $("#pause").disabled = !s.running;
+  $("#undo").disabled = !(playing || s.mode === "over");
+  const scrub = $("#scrub");
+  if (s.scrub) {
+    scrub.disabled = false;
+    scrub.max = String(s.scrub.of);
+    if (document.activeElement !== scrub || !scrubBusy) scrub.value = String(s.scrub.at);
+    $("#scrub-at").textContent = `${s.scrub.at} of ${s.scrub.of}${s.scrub.last ? ": " + s.scrub.last : ""}`;
+  } else {
+    scrub.disabled = true;
+    scrub.max = "0";
+    scrub.value = "0";
+    $("#scrub-at").textContent = "\u2013";
+  }
+}
+
+function draw(s) {
+  state = s;
+  if (!built) {
+    placeSeats(s.seats);
+    buildForm(s);
+    built = true;
+  }
+  drawControls(s);
+  s.seats.forEach(drawSeat);
+  drawTable(s);
+  drawScores(s);
+  drawLog(s.log);
+}
+
+// --- the new-match form ---------------------------------------------------------------------
+
+function buildForm(s) {
+  const game = $("#game");
+  s.games.forEach((g) => game.append(el("option", { value: g.key, text: g.title })));
+  const box = $("#seat-choices");
+  s.seats.forEach((seat) => {
+    const n = seat.seat;
+    const join = el("input", { type: "checkbox", class: "seat-join", "data-seat": String(n), id: `join-${n}`, checked: n < 4 });
+    const bot = el("select", { class: "bot", "data-seat": String(n), id: `bot-${n}`, "aria-label": `who plays seat ${n}` });
+    BOTS.forEach((b) => bot.append(el("option", { value: b, text: b })));
+    bot.value = n === 0 ? "human" : "heuristic";
+    box.append(el("span", {}, [el("label", { htmlFor: `join-${n}` }, [join, ` seat ${n}`]), " ", bot]));
+  });
+  game.addEventListener("change", formGame);
+  formGame();
+  $("#new").addEventListener("click", () => toggleForm());
+  $("#cancel").addEventListener("click", () => toggleForm(false));
+  $("#new-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const seats = [...document.querySelectorAll("input.seat-join")].filter((c) => c.checked).map((c) => Number(c.dataset.seat));
+    const bots = seats.map((n) => document.querySelector(`select.bot[data-seat="${n}"]`).value);
+    const ok = await act({
+      do: "new",
+      game: game.value,
+      seats,
+      bots,
+      open_play: $("#open-play").checked,
+      table_rolls: $("#table-rolls").checked,
+      variant: $("#variant").checked,
+      length: Number($("#length").value || 0),
+    });
+    if (ok) toggleForm(false);
+  });
+}
+
+function formGame() {
+  const g = state.games.find((x) => x.key === $("#game").value) || state.games[0];
+  $("#game-players").textContent = g.fewest === g.most ? `${g.most} players` : `${g.fewest} to ${g.most} players`;
+  for (const [id, on] of [["#open-play", g.open_play], ["#table-rolls", g.table_rolls], ["#variant", g.variant]]) {
+    $(id).disabled = !on;
+    if (!on) $(id).checked = false;
+  }
+  $("#variant-word").textContent = g.variant_word || "variant";
+  const length = $("#length");
+  length.max = String(g.longest);
+  length.disabled = !g.longest;
+  if (Number(length.value) > g.longest) length.value = String(g.longest);
+  $("#length-word").textContent = g.longest ? `${g.length_word} (0: the game's own, up to ${g.longest})` : "";
+}
+
+function toggleForm(show) {
+  const form = $("#new-form");
+  const open = show === undefined ? form.hidden : show;
+  form.hidden = !open;
+  $("#new").setAttribute("aria-expanded", String(open));
+  if (open) $("#game").focus();
+}
+
+// --- controls ------------------------------------------------------------------------------------
+
+async function scrubTo(n) {
+  scrubWanted = n;
+  if (scrubBusy) return;
+  scrubBusy = true;
+  while (scrubWanted !== null) {
+    const to = scrubWanted;
+    scrubWanted = null;
+    await act({ do: "scrub", to });
+  }
+  scrubBusy = false;
+}
+
+function wireControls() {
+  $("#step").addEventListener("click", () => act({ do: "step" }));
+  $("#run").addEventListener("click", () => act({ do: "run" }));
+  $("#pause").addEventListener("click", () => act({ do: "pause" }));
+  $("#undo").addEventListener("click", () => act({ do: "undo" }));
+  $("#scrub").addEventListener("input", (e) => scrubTo(Number(e.target.value)));
+  $("#open").addEventListener("change", async (e) => {
+    const file = e.target.files && e.target.files[0];
+    if (!file) return;
+    const text = await file.text();
+    await act({ do: "open", text, name: file.name });
+    e.target.value = "";
+  });
+}
+
+async function loadLegend() {
+  try {
+    const r = await fetch("/legend");
+    const entries = r.ok ? await r.json() : [];
+    if (!Array.isArray(entries) || !entries.length) return;
+    const list = $("#legend-list");
+    for (const e of entries) {
+      const leds = el("span", { class: "leds", role: "img", "aria-label": "LEDs" });
+      paintRow(leds, Array.isArray(e.leds) ? e.leds : []);
+      const words = (e.meaning || e.text || "") + (e.where ? ` (${e.where})` : "");
+      list.append(el("dt", { text: e.name || e.title || "" }), el("dd", {}, [leds, el("span", { text: words })]));
+    }
+    $("#legend").hidden = false;
+  } catch (e) {
+    // The page lives without its legend.
+  }
+}
+
+function listen() {
+  const events = new EventSource("/events");
+  events.onmessage = (e) => {
+    if (lost) say("");
+    lost = false;
+    draw(JSON.parse(e.data));
+  };
+  events.onerror = () => {
+    lost = true;
+    say("the table does not answer (is python -m sim.web still running?)");
+  };
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  wireControls();
+  listen();
+  loadLegend();
+});
