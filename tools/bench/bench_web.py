@@ -1,0 +1,158 @@
+"""How soon the web page hears of a frame change: `make bench`.
+
+Starts `python -m sim.web --port 0` (the real command, its clock live), listens
+to its event stream (GET /events) as the page does, and makes ~200 inputs as
+the page's clicks make them (POST /act): presses of seat 0's - and + in the
+menu (each changes the game shown: the seat's LEDs and the ring), then the
+scans of a Walzer match played by four human seats (the deal, the passes and
+the tricks, each item clicked at its seat).  For each input, the time from
+sending the POST to the arrival of the first event whose LEDs differ from
+those before it; an input that leaves the LEDs as they were (a scan that
+fills no more of a deal's bar) is not counted.
+
+This is the server's side: the firmware's work on the virtual hardware (the
+press's hold and debounce, the readers' confirming re-read), the state's
+JSON and the event's trip over the loopback.  The page's own drawing in the
+browser is not included.  The target is 50 ms.
+"""
+
+import http.client
+import json
+import pathlib
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+TARGET_MS = 50
+PRESSES = 100
+SCANS = 100
+
+
+class Stream:
+    """The event stream, read on a thread: every event with its arrival time."""
+
+    def __init__(self, port):
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.conn.request("GET", "/events", headers={"Host": "127.0.0.1:%d" % port})
+        self.response = self.conn.getresponse()
+        self.events = []  # (arrival, version, leds)
+        self.arrived = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        fp = self.response.fp
+        while True:
+            line = fp.readline()
+            if not line:
+                return
+            if line.startswith(b"data: "):
+                now = time.perf_counter()
+                state = json.loads(line[6:])
+                leds = [seat["leds"] for seat in state["seats"]] + [state["ring"]]
+                with self.arrived:
+                    self.events.append((now, state["version"], leds, state))
+                    self.arrived.notify_all()
+
+    def until(self, version):
+        """Wait for the event of `version` (or a later one); the last event."""
+        with self.arrived:
+            self.arrived.wait_for(lambda: self.events and self.events[-1][1] >= version, 30)
+            return self.events[-1]
+
+
+def post(port, request):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    body = json.dumps(request).encode()
+    conn.request(
+        "POST",
+        "/act",
+        body,
+        {"Host": "127.0.0.1:%d" % port, "Content-Type": "application/json"},
+    )
+    answer = json.loads(conn.getresponse().read())
+    conn.close()
+    if not answer["ok"]:
+        raise SystemExit("bench_web: %s refused: %s" % (request, answer["error"]))
+    return answer["version"]
+
+
+def timed(port, stream, request):
+    """ms from the POST to the first event with other LEDs, or None."""
+    before = stream.events[-1][2]
+    seen = len(stream.events)
+    start = time.perf_counter()
+    version = post(port, request)
+    stream.until(version)
+    with stream.arrived:
+        for arrival, _, leds, _ in stream.events[seen:]:
+            if arrival >= start and leds != before:
+                return (arrival - start) * 1000
+    return None
+
+
+def next_scan(state):
+    """A scan a player would click now: the first awaited seat's first item."""
+    for seat in state["seats"]:
+        if seat["awaited"] and seat["items"]:
+            return {"do": "scan", "reader": seat["seat"], "uid": seat["items"][0]["uid"]}
+    return None
+
+
+def measure(port):
+    stream = Stream(port)
+    stream.until(1)
+    times = []
+    for i in range(PRESSES):
+        press = {"do": "press", "seat": 0, "button": "plus" if i % 2 == 0 else "minus"}
+        times.append(timed(port, stream, press))
+    new = {"do": "new", "game": "walzer", "seats": [0, 1, 2, 3], "bots": ["human"] * 4}
+    stream.until(post(port, new))
+    done = 0
+    while done < SCANS:
+        scan = next_scan(stream.events[-1][3])
+        if scan is None:
+            break
+        times.append(timed(port, stream, scan))
+        done += 1
+    return [t for t in times if t is not None], len(times)
+
+
+def main():
+    server = subprocess.Popen(
+        [sys.executable, "-m", "sim.web", "--port", "0"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        port = int(line.rsplit(":", 1)[1].rstrip("/\n"))
+        times, inputs = measure(port)
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(30)
+    times.sort()
+    p99 = times[min(len(times) - 1, (99 * len(times)) // 100)]
+    print("## Web page: POST /act (a press or a scan) to the SSE event with the changed frame")
+    print(
+        "%d inputs (%d changed the LEDs), python -m sim.web on this machine, loopback"
+        % (inputs, len(times))
+    )
+    print(
+        "min %.1f ms, median %.1f ms, p99 %.1f ms, max %.1f ms"
+        % (times[0], statistics.median(times), p99, times[-1])
+    )
+    print(
+        "the page answers within %.0f ms of a frame change (server side; p99; the page's own "
+        "drawing not included; target %d ms: %s)"
+        % (p99, TARGET_MS, "met" if p99 <= TARGET_MS else "NOT met")
+    )
+
+
+if __name__ == "__main__":
+    main()
