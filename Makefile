@@ -10,7 +10,7 @@ PY     := $(VENV)/bin/python
 # and each `python -m sim` a test starts, on every run (__pycache__/ is git-ignored).
 PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest
 
-.PHONY: pictures test check lint pyright-board pyright-host sim bench golden deps clean flash
+.PHONY: pictures test check lint pyright-board pyright-host sim table bench golden deps clean flash
 
 # Everything, lint first: what .ci/run runs.
 test: deps lint
@@ -44,6 +44,12 @@ pyright-host: deps
 # one line, then make's "*** [sim] Error N" with its status N; make itself exits 2.
 sim: $(VENV)/.installed
 	@$(PY) -m sim $(ARGS) || { status=$$?; [ $$status -eq 141 ] || exit $$status; }
+
+# make table   (then open http://127.0.0.1:8765/; this machine only; Ctrl-C stops it)
+# The table as a web page: the firmware on the virtual table, bots and clicks (docs/web.md).
+# ARGS passes options: make table ARGS="--port 0 --open walzer.match" (--help lists them).
+table: $(VENV)/.installed
+	@$(PY) -m sim.web $(ARGS) || { status=$$?; [ $$status -eq 130 ] || exit $$status; }
 
 # make flash PORT=/dev/ttyACM0   (compile the firmware, copy what changed, soft-reset)
 # Without PORT: $$DICETABLE_PORT, else the first USB serial board (no board: one line says so).
