@@ -13,13 +13,13 @@ PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest
 .PHONY: pictures test check lint pyright-board pyright-host sim table bench golden deps clean flash
 
 # Everything, lint first: what .ci/run runs.
-test: deps lint
+test: deps chromium lint
 	$(PYTEST)
 
 # The edit loop, under a minute on two cores: make lint, then every test but those
 # marked slow (pyproject.toml registers the marker).  make test still runs everything.
 # More pytest options with ARGS (make check ARGS="tests/test_app.py -x").
-check: deps lint
+check: deps chromium lint
 	$(PYTEST) -m "not slow" $(ARGS)
 
 # ruff (pinned in requirements.txt, configured in pyproject.toml) over the whole
@@ -78,6 +78,16 @@ golden: deps
 	$(PY) tools/golden_transcripts.py
 
 deps: $(VENV)/.installed node_modules/.installed
+
+# The browser tests/test_web_browser.py drives: Debian's chromium package, installed
+# only when /usr/bin/chromium is missing (as root, as CI runs; else through sudo).
+.PHONY: chromium
+chromium:
+	@test -x /usr/bin/chromium || { \
+	  echo "make: installing Debian's chromium for tests/test_web_browser.py"; \
+	  $(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq && \
+	  $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive \
+	    apt-get install -y -qq chromium >/dev/null; }
 
 # The project itself too (editable): the dicetable-sim and dicetable-tools commands.
 # make sim and make flash need only this, not Node.
