@@ -69,9 +69,11 @@ bench: deps
 	$(PY) tools/bench/bench_web.py
 
 # Redraw the docs' pictures from the code they show: the LED legend (docs/img/) from
-# sim/legend.py, the wiring drawing (hardware/wiring.svg) from firmware/pins.py.
-pictures: $(VENV)/.installed
+# sim/legend.py, the wiring drawing (hardware/wiring.svg) from firmware/pins.py, and a
+# screenshot of the web page in a match (docs/img/table.png, in headless chromium).
+pictures: $(VENV)/.installed chromium
 	$(PY) tools/pictures.py
+	$(PY) tools/screenshot.py
 
 # Rewrite the reviewed golden transcripts (tests/golden/) after a deliberate change.
 golden: deps
