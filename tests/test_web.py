@@ -396,6 +396,11 @@ def test_an_unknown_page_is_one_line(web):
     port, _ = web
     assert call(port, "GET", "/nothing")[0] == 404
     assert call(port, "POST", "/state", b"{}")[0] == 404
+    for method in ("PUT", "DELETE"):
+        status, _, body = call(port, method, "/state", b"{}")
+        assert status == 501 and body == b"refused: Unsupported method ('%s')\n" % method.encode()
+    status, headers, body = call(port, "HEAD", "/")
+    assert status == 501 and headers["Content-Type"].startswith("text/plain") and body == b""
 
 
 # --- a saved match file -----------------------------------------------------------------------

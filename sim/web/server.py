@@ -87,6 +87,11 @@ class Handler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(data)
 
+    def send_error(self, code, message=None, explain=None):
+        """http.server's own refusals (a method with no door here, a malformed
+        request line) as one plain line, like the table's."""
+        self._text(code, "refused: %s" % (message or "bad request"), close=True)
+
     def _text(self, status, line, close=False):
         self._send(status, line + "\n", "text/plain; charset=utf-8", close)
 
