@@ -332,10 +332,27 @@ def test_a_step_shows_its_new_log_lines_and_says_how_many_more_there_are():
     assert shown == s.vt.lines[int(more.group(2)) - terminal.LOG_SHOWN : int(more.group(2))]
 
 
+# Each of these cases starts a terminal session (about 0.6 s): make check runs the first
+# case of each table, make test all of them.
+FIRST_ONLY = pytest.mark.slow
+
+
+def cases(table):
+    """pytest params of (id, values...) rows, all but the first marked slow."""
+    return [
+        pytest.param(*row[1:], id=row[0], marks=() if i == 0 else FIRST_ONLY)
+        for i, row in enumerate(table)
+    ]
+
+
 @pytest.mark.parametrize(
     "typed, count",
-    [("log", None), ("log 1", 1), ("log 5", 5), ("log 999999", None)],
-    ids=["all", "one", "five", "more-than-there-are"],
+    [
+        pytest.param("log", None, id="all"),
+        pytest.param("log 1", 1, id="one", marks=FIRST_ONLY),
+        pytest.param("log 5", 5, id="five", marks=FIRST_ONLY),
+        pytest.param("log 999999", None, id="more-than-there-are", marks=FIRST_ONLY),
+    ],
 )
 def test_log_reads_every_line_or_the_last_n(typed, count):
     s, text = session("auto\n%s\nquit\n" % typed)
@@ -378,7 +395,7 @@ QUIET = [
 ]
 
 
-@pytest.mark.parametrize("typed", [c[1] for c in QUIET], ids=[c[0] for c in QUIET])
+@pytest.mark.parametrize("typed", cases(QUIET))
 def test_a_line_that_changes_nothing_does_not_redraw_the_table(typed):
     _, text = session("%s\nquit\n" % typed)
     assert "seat 1 heuristic" not in views(text)[1]
@@ -406,7 +423,7 @@ HINTS = [
 ]
 
 
-@pytest.mark.parametrize("typed, hint", [c[1:] for c in HINTS], ids=[c[0] for c in HINTS])
+@pytest.mark.parametrize("typed, hint", cases(HINTS))
 def test_unknown_input_gets_one_line_not_the_whole_help(typed, hint):
     quiet, _ = session("quit\n")
     s, text = session("%s\nquit\n" % typed)
