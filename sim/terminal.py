@@ -22,7 +22,6 @@ trick's result and the table's roll are over before your next line acts.
     quit         (or Ctrl-D) leave the table
 """
 
-import importlib
 import math
 import pydoc
 import random
@@ -33,13 +32,13 @@ from typing import cast
 from dicetable.app import frames as fr
 from dicetable.app import games
 from dicetable.app.events import CENTRE, LONG, MINUS, OK, PLUS
-from dicetable.app.refusals import refusal_name
 from dicetable.app.registry import pack
 from dicetable.app.render import ERROR_MS, OVER, PLAY_MODE, SCORE_MS, TRICK_MS, ticks_diff
 from dicetable.games import GAMES, OPEN_PLAY, part
 from dicetable.match.actions import DEAL, PICK, TABLE, kind_of
 from sim.hw import hands
 from sim.hw.rig import STEP_MS, VirtualTable
+from sim.legend import entries as legend_entries
 
 BUTTON_WORDS = {"-": MINUS, "+": PLUS, "ok": OK, "undo": MINUS | LONG}
 ALONE = ("?", "auto", "items", "wait", "quit", "help") + tuple(BUTTON_WORDS)
@@ -243,41 +242,8 @@ def _ring_shows(t):
     return "ring-" + GAMES[t.game], "%d, last LED %s" % (view[0], colour_name(view[1]))
 
 
-# The names of the patterns when sim/legend.py cannot be read (its own words).
-NAMES = {
-    "idle": "waiting",
-    "dark": "not playing",
-    "prompt-deal": "scan your items for the deal",
-    "prompt-play": "your turn to play",
-    "prompt-roll": "enter a roll",
-    "prompt-pass-item": "pass an item",
-    "prompt-keep": "keep a card",
-    "prompt-bid": "enter your bid",
-    "prompt-pick": "take a die from the centre",
-    "prompt-pick-or-pass": "take a die, or pass",
-    "prompt-pass": "pass",
-    "prompt-zero-bid": "take a die, or make a zero bid",
-    "prompt-reveal": "turn up a card at the centre",
-    "prompt-choose": "choose",
-    "trick-winner": "won the trick",
-    "trick-leader": "leads next",
-    "trick-winner-leads": "won the trick and leads next",
-    "table-roll": "the table rolled for you",
-    "place-1": "1st place",
-    "place-2": "2nd place",
-    "place-3": "3rd place",
-    "place-4": "4th place and below",
-    "confirm-abandon": "abandon the match?",
-    "reader-fault": "reader not answering",
-    "centre-deal": "scan a die at the centre",
-    "centre-entry": "a seat enters for the centre",
-    "centre-roll": "the table rolled",
-    "ring-colour": "the game's colour",
-    "ring-dtt": "the trump suit",
-    "ring-dicefull": "the challenge",
-    "ring-nokosu": "the trump",
-    "match-over": "the match is over",
-}
+# The one pattern the view names that the LED legend (sim/legend.py) has no entry for.
+NAMES = {"centre-roll": "the table rolled"}
 LEGEND_KEYS = {"ring-colour": "ring-dtwww"}  # the legend's example of the game's colour
 _legend = []  # type: list[dict[str, str]]  # the legend's names by key, once read
 
@@ -285,25 +251,13 @@ _legend = []  # type: list[dict[str, str]]  # the legend's names by key, once re
 def legend_names():
     """The LED legend's name of each pattern by key (sim/legend.py, read once)."""
     if not _legend:
-        try:
-            entries = importlib.import_module("sim.legend").entries()
-        except ImportError:
-            entries = []
-        _legend.append({str(e["key"]): str(e["name"]) for e in entries})
+        _legend.append({str(e["key"]): str(e["name"]) for e in legend_entries()})
     return _legend[0]
 
 
 def pattern_name(key: str) -> str:
-    """A pattern's name: the legend's, else this module's own."""
+    """A pattern's name, as the LED legend gives it."""
     name = legend_names().get(LEGEND_KEYS[key] if key in LEGEND_KEYS else key)
-    if name is None and key.startswith("refusal-"):
-        code = int(key[8:])
-        own = code >= fr.APP_CODES
-        name = "%d %s: %s" % (
-            code - fr.APP_CODES if own else code,
-            "purple" if own else "red",
-            refusal_name(code),
-        )
     return name or NAMES.get(key, key)
 
 

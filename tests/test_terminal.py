@@ -161,8 +161,7 @@ def test_a_refusal_at_a_bot_seat_or_the_ring_is_named_by_its_code():
     assert terminal.seat_pattern(t, 1) == ("idle", "")  # its two seconds are over
 
 
-def test_without_the_legend_module_the_names_are_the_terminals_own(monkeypatch):
-    monkeypatch.setattr(terminal, "_legend", [{}])
+def test_the_names_are_the_led_legends_and_a_faulty_reader_says_so():
     assert terminal.pattern_name("prompt-play") == "your turn to play"
     assert terminal.pattern_name("refusal-1") == "1 red: out of turn"
     assert terminal.pattern_name("refusal-17") == "1 purple: unknown tag"
@@ -172,7 +171,9 @@ def test_without_the_legend_module_the_names_are_the_terminals_own(monkeypatch):
 
 
 def test_every_pattern_the_view_names_has_a_name():
-    keys = set(terminal.NAMES) | {"refusal-%d" % c for c in list(range(1, 11)) + [17, 21]}
+    keys = {"idle", "dark", "prompt-play", "prompt-pick-or-pass", "trick-winner-leads", "place-4"}
+    keys |= {"ring-colour", "ring-dtt", "ring-nokosu", "match-over"} | set(terminal.NAMES)
+    keys |= {"refusal-%d" % c for c in list(range(1, 11)) + [17, 21]}
     for key in keys:
         assert terminal.pattern_name(key) not in ("", key)
 
