@@ -126,7 +126,8 @@ def number(key):
 
 def part(g, name):
     """Module `name` ('rules', 'match', 'table', 'host') of game number g,
-    imported on first use (after that a lookup that allocates nothing)."""
+    imported on first use (after that a lookup that allocates nothing under
+    MicroPython: tests/test_games_registry.py)."""
     m = _MODULES[g].get(name)
     if m is None:
         package = _PACKAGES[g] or "dicetable.games." + GAMES[g]
