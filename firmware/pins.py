@@ -67,6 +67,7 @@ READER_RESET = 22
 I2C_ID = 1
 I2C_SDA = 26
 I2C_SCL = 27
+DISPLAY_ADDRESS = 0x3C
 
 # One NeoPixel (WS2812B) chain.  The LEDs run on 5 V and want a data high of
 # at least 3.5 V, so the 3.3 V output goes through a 74AHCT125 level shifter

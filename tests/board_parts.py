@@ -14,11 +14,14 @@ Parts(monkeypatch, ...) puts in sys.modules:
   LED driver feeds;
 - hal.storage.FlashFS: the virtual flash (sim/hw/vflash.py) instead of the
   board's filesystem and rp2.Flash();
+- hal.board's sys.stdout.buffer (Parts.hal_board()): a VConsole keeping
+  what the mirror writes (sim/hw/vconsole.py);
 - time.ticks_ms, ticks_us, ticks_diff, sleep_ms and asyncio.sleep_ms: on the
   host's clock, or on the caller's `ticks_ms`, `ticks_us` and `sleep_ms`.
 """
 
 import asyncio
+import importlib
 import sys
 import time
 import types
@@ -31,6 +34,7 @@ from hal import buttons as hal_buttons
 from hal import storage as hal_storage
 from hal.chipselect import GPIO_OUT_CLR, GPIO_OUT_SET, GPIO_OUT_XOR
 from sim.hw.clock import Clock
+from sim.hw.vconsole import VConsole
 from sim.hw.vflash import VFlash
 from sim.hw.vmfrc522 import VMFRC522
 from sim.hw.vpin import VDecoder, VPin
@@ -84,6 +88,7 @@ class Parts:
         self.pins = {}
         self.rp2 = VRP2()
         self.flash = VFlash()
+        self.console = VConsole()
         self._mem32_read = mem32_read
         self.machine = self._machine(wdt, timer)
         monkeypatch.setitem(sys.modules, "machine", self.machine)
@@ -126,6 +131,14 @@ class Parts:
         return types.SimpleNamespace(
             Pin=Pin, SPI=lambda *a, **k: self.bus, I2C=NoI2C, mem32=Mem32(), WDT=wdt, Timer=timer
         )
+
+    def hal_board(self):
+        """hal.board imported on these parts, its console's stream (the
+        mirror's lines; print() still goes to sys.stdout) in `console`."""
+        board = importlib.import_module("hal.board")
+        stdout = types.SimpleNamespace(buffer=types.SimpleNamespace(write=self.console.write))
+        board.sys = types.SimpleNamespace(stdout=stdout)  # its sys is only for the console
+        return board
 
     def gpio_in(self):
         """The GPIO input register: bit n is GPIO n's level."""

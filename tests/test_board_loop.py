@@ -56,7 +56,7 @@ def shown(parts):
 
 
 def test_the_board_boots_the_table_and_pushes_its_frames(parts):
-    board = importlib.import_module("hal.board").Board()
+    board = parts.hal_board().Board()
     # Every pin it claimed is in the pin map, once.
     expected = set(pins.CS_ADDRESS) | {
         pins.SPI_SCK,
@@ -70,15 +70,20 @@ def test_the_board_boots_the_table_and_pushes_its_frames(parts):
     for s in table_config.seats:
         expected |= set(pins.BUTTONS[s])
     assert sorted(parts.pins) == sorted(expected)
-    assert not board.display.present  # no display fitted: the table works on
+    assert board.display is None  # no display fitted: the table works on, without its code
     run_a_while(board, 0.3)
     assert board.table.mode == "menu"
     assert parts.strip().puts  # the menu reached the LEDs, by DMA
     assert shown(parts) == decode(bytes(board.table.frame), FRAME_ORDER)
+    # The mirror's lines on the console: the LEDs as sent, and no match yet.
+    lines = bytes(parts.console.data).decode().splitlines()
+    leds = [line for line in lines if line.startswith("@leds ")]
+    assert leds[-1] == "@leds " + parts.strip().top_bytes().hex()
+    assert "@match -" in lines
 
 
 def test_a_tag_reaches_the_app_through_the_decoder(parts, capsys):
-    board = importlib.import_module("hal.board").Board()
+    board = parts.hal_board().Board()
     parts.chips[2].place(VTag(b"\x04\x11\x22\x33"))
     run_a_while(board, 0.3)
     assert board.readers.holding(2) == b"\x04\x11\x22\x33"
@@ -86,7 +91,7 @@ def test_a_tag_reaches_the_app_through_the_decoder(parts, capsys):
 
 
 def test_a_press_reaches_the_app_through_the_gpio_input_register(parts):
-    board = importlib.import_module("hal.board").Board()
+    board = parts.hal_board().Board()
     lead = board.table.lead
     pressed = []
 
@@ -108,7 +113,7 @@ def test_a_press_reaches_the_app_through_the_gpio_input_register(parts):
 @pytest.mark.slow
 @in_a_fork
 def test_run_keeps_the_watchdog_fed_until_ctrl_c_hands_it_over(parts, monkeypatch):
-    board = importlib.import_module("hal.board")
+    board = parts.hal_board()
     monkeypatch.setattr(importlib.import_module("maintenance"), "WATCHDOG_MS", 400)
     sleep = time.sleep_ms
     start = time.ticks_ms()

@@ -12,10 +12,12 @@ registers (machine.mem32) that set the 74HC138's three address lines at once
 (hal/chipselect.py); the buttons are read in one load of the GPIO input
 register; the LEDs go out by PIO and DMA (hal/ws2812.py) behind the current
 limiter (hal/pixels.py); the journal and the registry are on flash
-(hal.storage.board_storage()).
+(hal.storage.board_storage()); the mirror's lines (hal/mirror.py) go out
+on the USB serial console with the log's.
 """
 
 import asyncio
+import sys
 import time
 
 import pins
@@ -29,8 +31,8 @@ from dicetable.app.table import Table
 from hal import watchdog
 from hal.buttons import Buttons, gpio_levels, input_pins
 from hal.chipselect import decoder_selects
-from hal.display import Display
 from hal.mainloop import TASKS, MainLoop
+from hal.mirror import Mirror
 from hal.pixels import Pixels
 from hal.readers import Readers
 from hal.storage import board_storage
@@ -44,6 +46,20 @@ def reader_selects():
         Pin(pins.CS_ADDRESS[bit], Pin.OUT, value=(pins.CS_IDLE >> bit) & 1)
     fitted = list(table_config.seats) + [CENTRE]
     return decoder_selects(mem32, pins.CS_ADDRESS, pins.CS_LINE, pins.CS_IDLE, fitted)
+
+
+def fitted_display():
+    """The optional text display (hal/display.py) if one answers on I2C, else
+    None: only a fitted display costs the heap its code and its 1 KB picture."""
+    i2c = I2C(pins.I2C_ID, sda=Pin(pins.I2C_SDA), scl=Pin(pins.I2C_SCL))
+    try:
+        if pins.DISPLAY_ADDRESS not in i2c.scan():
+            return None
+    except OSError:
+        return None
+    from hal.display import Display
+
+    return Display(i2c)
 
 
 def log(line):
@@ -72,7 +88,7 @@ class Board:
             WS2812(Pin(pins.NEOPIXEL, Pin.OUT), led_count(table_config)),
             table_config.CURRENT_BUDGET_MA,
         )
-        self.display = Display(I2C(pins.I2C_ID, sda=Pin(pins.I2C_SDA), scl=Pin(pins.I2C_SCL)))
+        self.display = fitted_display()
         self.table = Table(
             table_config, board_storage(), Rng(time.ticks_diff(time.ticks_us(), 0)), log
         )
@@ -81,7 +97,10 @@ class Board:
         """Boot the app (its journal folded before the watchdog starts), then the
         main loop and the watchdog's guard, for ever."""
         self.table.boot()
-        loop = MainLoop(self.table, self.readers, self.buttons, self.pixels, self.display, dog)
+        t = self.table
+        # The USB serial console, as a stream: write(buf, off, n).
+        mirror = Mirror(sys.stdout.buffer.write, self.pixels.np.buf, t)
+        loop = MainLoop(t, self.readers, self.buttons, self.pixels, self.display, dog, mirror)
         await asyncio.gather(loop.run(), dog.guard())
 
 

@@ -8,8 +8,8 @@ stops answering later it turns into one, so the table never stops for it.
 """
 
 from micropython import const
+from pins import DISPLAY_ADDRESS as ADDRESS
 
-ADDRESS = const(0x3C)
 LINES = const(8)
 COLUMNS = const(16)
 _WIDTH = const(128)

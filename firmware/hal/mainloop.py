@@ -1,7 +1,7 @@
 """The table's main loop: three tasks share the CPU, each a pass that says
 how long until it wants to run again.
 
-    loop = MainLoop(table, readers, buttons, pixels, display, dog)
+    loop = MainLoop(table, readers, buttons, pixels, display, dog, mirror)
     loop.readers_pass(now_ms)   the readers that are due (hal/readers.py)
     loop.buttons_pass(now_ms)   every button, every BUTTON_MS
     loop.frames_pass(now_ms)    the app's clock (blinks, results that show a
@@ -21,11 +21,13 @@ asyncio run the others (the watchdog's guard) at least every YIELD_MS.
 AN ANSWER GOES OUT AT ONCE.  The pass that hands the app an input (a reader
 event, a button press) pushes the frame it changed to the LEDs before it
 ends; the frames pass pushes what the clock changes.  The display, slow on
-I2C, follows in the frames pass.  Then the readers are told which of them
-the table now awaits an item on (Table.awaited_readers(), which hal/readers.py
-looks at more often), asked only after an input or a frame change, with
-which alone it changes; when it changed, the readers pass runs next, so
-that the new cadence starts at once rather than a period later.
+I2C, follows in the frames pass, and so does the mirror's @match line
+(hal/mirror.py: its @leds line goes out with every frame pushed).  Then
+the readers are told which of them the table now awaits an item on
+(Table.awaited_readers(), which hal/readers.py looks at more often), asked
+only after an input or a frame change, with which alone it changes; when
+it changed, the readers pass runs next, so that the new cadence starts at
+once rather than a period later.
 
 THE COLLECTOR RUNS WHEN NOTHING WAITS.  After an input the app has left
 garbage; it is collected in the readers pass, once the answer is out and
@@ -64,13 +66,14 @@ TASKS = const(3)
 class MainLoop:
     """The passes of the main loop over the table app and its drivers."""
 
-    def __init__(self, table, readers, buttons, pixels, display=None, dog=None):
+    def __init__(self, table, readers, buttons, pixels, display=None, dog=None, mirror=None):
         self.table = table
         self.readers = readers
         self.buttons = buttons
         self.pixels = pixels
         self.display = display
         self.dog = dog
+        self.mirror = mirror
         self.shown = -1  # the frame_version on the LEDs
         self.displayed = -1  # the frame_version on the display
         self.garbage = False  # an input was handled since the last collection
@@ -123,6 +126,8 @@ class MainLoop:
         if d is not None and self.displayed != self.shown and d.present:
             self.displayed = self.shown
             d.show(t.text)
+        if self.mirror is not None:
+            self.mirror.tick(now_ms)
         self._beat(FRAMES)
         return FRAME_MS - now_ms % FRAME_MS
 
@@ -134,6 +139,8 @@ class MainLoop:
         if t.frame_version != self.shown:
             self.shown = t.frame_version
             self.pixels.show(t.frame)
+            if self.mirror is not None:
+                self.mirror.leds()
         mask = t.awaited_readers()
         r = self.readers
         if mask != r.awaited:

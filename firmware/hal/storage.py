@@ -90,6 +90,7 @@ class Storage:
         self._registry = prefix + "registry.bin"
         self._reg_tmp = prefix + "registry.tmp"
         self._journal = None
+        self.writes = 0  # journal writes so far: what hal/mirror.py watches
         self._head = bytearray(_HEAD)  # a segment file's first bytes
         self._raw = bytearray(_HEAD)  # the same bytes of a raw block
         self._entry = bytearray(_REG_HEAD)  # the registry's header, then its crc
@@ -123,6 +124,7 @@ class Storage:
         if j is None:
             j = self._make_area()
         j.new_match(header4, words)
+        self.writes += 1
 
     def append(self, action):
         """Program one action before returning (new_match or a load that found one first)."""
@@ -153,6 +155,7 @@ class Storage:
         j = self._open()
         if j is not None:
             j.clear()
+        self.writes += 1
 
     def close(self):
         """Nothing stays open between calls; kept for the app's shutdown."""
@@ -163,6 +166,7 @@ class Storage:
             raise ValueError("no match: call new_match() first")
         # After an error the journal reads the flash again before its next write.
         j.append(word)
+        self.writes += 1
 
     # -- the segments ----------------------------------------------------
 
