@@ -84,7 +84,10 @@
 //   asyncio.run is on the board: the tasks end, on_interrupt() runs (the
 //   `except KeyboardInterrupt:` around asyncio.run), and the REPL carries on.
 //   A task that loops without awaiting hangs this whole process, so a hung
-//   task here is one that awaits forever.
+//   task here is one that awaits forever.  Each pass of the tasks
+//   (asyncio's _run_iter, called from a JS timer) is followed, on the event
+//   loop, by a collection and by sending its output to the client, as every
+//   other call into the board is.
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
 import net from "node:net";
 import fs from "node:fs";
@@ -203,6 +206,7 @@ function flush() {
 let resets = 0;          // watchdog resets so far
 let wdt = null;          // the running watchdog: {ms, handle}; null until started
 const timers = new Map();
+let afterPending = false; // a collection and flush after an asyncio pass is due
 let nextTimer = 1;
 
 function call(fn) {
@@ -272,6 +276,18 @@ globalThis.vboardHw = {
   },
   hexDecode(text) {
     return Array.from(Buffer.from(String(text), "hex"));
+  },
+  afterCall() {
+    // Called from inside a pass of the asyncio tasks: the collection must
+    // wait until the pass has returned (this build cannot collect inside a
+    // call), so it and the flush run next on the JS event loop.
+    if (afterPending) return;
+    afterPending = true;
+    setTimeout(() => {
+      afterPending = false;
+      collect();
+      flush();
+    }, 0);
   },
   timerStop(id) {
     const t = timers.get(id);
@@ -357,6 +373,18 @@ def _shims():
         interrupt = None
         def run(coro, on_interrupt):
             import asyncio
+            core = sys.modules['asyncio.core']
+            if not hasattr(core, 'vboard_inner'):
+                # Each pass of the tasks ends like any call into the board:
+                # its output goes to the client and its garbage is collected
+                # (both once the pass has returned to JS: see afterCall).
+                core.vboard_inner = core._run_iter
+                def _run_iter():
+                    try:
+                        core.vboard_inner()
+                    finally:
+                        hw.afterCall()
+                core._run_iter = _run_iter
             async def program():
                 try:
                     await coro

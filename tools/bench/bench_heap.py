@@ -75,7 +75,8 @@ import table_config
 from dicetable.app import (
     entry, events, frames, games, inputs, play, refusals, registry, render, rng, table)
 from dicetable.match import actions, engine
-from hal import buttons, chipselect, display, journal, mainloop, mfrc522, pixels, readers, storage
+from hal import (
+    buttons, chipselect, journal, mainloop, mfrc522, mirror, pixels, readers, storage)
 #: next run
 print("code", gc.mem_alloc())
 micropython.qstr_info()
@@ -134,6 +135,7 @@ made = [0]
 spent = [0]
 t = None
 pixels_ = None
+mirror_ = None
 shown = [-1]
 
 
@@ -141,6 +143,12 @@ def show():
     if t.frame_version != shown[0]:
         shown[0] = t.frame_version
         pixels_.show(t.frame)
+        mirror_.leds()
+
+
+def console(buf, off=0, n=-1):
+    # The USB console's write: the board's is C and keeps nothing.
+    return n
 
 
 class Hands:
@@ -179,6 +187,7 @@ def step():
     before = gc.mem_alloc()
     t.tick(now[0])
     show()
+    mirror_.tick(now[0])
     spent[0] += gc.mem_alloc() - before
     if undo:
         surface.press(t.lead, events.MINUS | events.LONG)
@@ -199,6 +208,7 @@ pixels_ = pixels.Pixels(strip, 2500)
 st = storage.Storage(flash)
 st.prepare()
 t = table.Table(Config(), st, rng.Rng(1), log)
+mirror_ = mirror.Mirror(console, strip.buf, t)
 #: next run
 before = gc.mem_alloc()
 t.boot()
