@@ -66,6 +66,7 @@ bench: deps
 	$(PY) tools/bench/bench_flash.py
 	$(PY) tools/bench/bench_ws2812.py
 	$(PY) tools/bench/bench_latency.py
+	$(PY) tools/bench/bench_mirror.py
 	$(PY) tools/bench/bench_web.py
 
 # Redraw the docs' pictures from the code they show: the LED legend (docs/img/) from

@@ -56,9 +56,10 @@ def mark(line: str) -> str:
 
 def format_line(raw: bytes | str, when: float) -> str | None:
     """'HH:MM:SS.mmm  MARK     line' for a received line (time.time() `when`,
-    local time), or None for a line with nothing left to show."""
+    local time), or None for a line with nothing left to show: the board's
+    mirror lines (@leds, @match: hal/mirror.py) are for the web page's mirror."""
     line = clean(raw)
-    if not line.strip():
+    if not line.strip() or line.startswith(("@leds ", "@match ")):
         return None
     stamp = time.strftime("%H:%M:%S", time.localtime(when)) + ".%03d" % (int(when * 1000) % 1000)
     return "%s  %-*s  %s" % (stamp, _WIDTH, mark(line), line)

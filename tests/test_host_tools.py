@@ -200,6 +200,8 @@ def test_monitor_formatting():
     assert line[8:12] == ".250"
     assert monitor.format_line(">>> \x1b[0m", when) is None
     assert monitor.format_line(b"", when) is None
+    assert monitor.format_line(b"@leds 000000\r", when) is None  # for the page's mirror
+    assert monitor.format_line(b"@match -", when) is None
     assert monitor.mark("seat 0 play red d6:4") == ""
     assert monitor.mark("Traceback (most recent call last):") == "ERROR"
     assert monitor.mark("seat 3 reader not answering") == "FAULT"
