@@ -14,7 +14,11 @@ http://127.0.0.1:PORT or http://localhost:PORT: anything else (a page of
 another site, a name rebound to this machine) gets 403 and one line.
 
 serve(port, session) starts it on a thread and returns (server, thread);
-server.shutdown() stops it, its event streams and the session's clock.
+server.shutdown() stops it, its event streams and the session's clock.  The
+session is a Session (the virtual table, sim/web/session.py) or a
+MirrorSession (a board's mirror, sim/web/mirror.py): the server asks only
+their snapshot(), wait_change(), act(), start() and close(), so both are
+served alike, behind the same Host and Origin checks.
 """
 
 import importlib
@@ -238,8 +242,9 @@ class WebServer(ThreadingHTTPServer):
 
 def serve(port=0, session=None):
     """Start the server on 127.0.0.1:`port` (0: a free port; server.server_address
-    says which) for `session` (default: a new Session, its clock started);
-    returns (server, thread).  OSError when the port cannot be had."""
+    says which) for `session` (default: a new Session; a MirrorSession is served
+    alike), started; returns (server, thread).  OSError when the port cannot be
+    had (and the session is closed again)."""
     if session is None:
         session = Session()
     session.start()
