@@ -47,7 +47,7 @@ sim: $(VENV)/.installed
 
 # make table   (then open http://127.0.0.1:8765/; this machine only; Ctrl-C stops it)
 # The table as a web page: the firmware on the virtual table, bots and clicks (docs/web.md).
-# ARGS passes options: make table ARGS="--port 0 --open walzer.match" (--help lists them).
+# ARGS passes options: make table ARGS="--http-port 0 --open walzer.match" (--help lists them).
 table: $(VENV)/.installed
 	@$(PY) -m sim.web $(ARGS) || { status=$$?; [ $$status -eq 130 ] || exit $$status; }
 

@@ -521,8 +521,8 @@ def web_command(*args, **kw):
 @pytest.mark.parametrize(
     "args, words",
     [
-        (["--port", "abc"], "argument --port: 'abc' is not a whole number"),
-        (["--port", "70000"], "argument --port: '70000' is out of range"),
+        (["--http-port", "abc"], "argument --http-port: 'abc' is not a whole number"),
+        (["--http-port", "70000"], "argument --http-port: '70000' is out of range"),
         (["--colour"], "unrecognized arguments: --colour"),
         (["--open", " "], "argument --open: an empty file name"),
     ],
@@ -544,7 +544,7 @@ def test_the_command_serves_until_ctrl_c(tmp_path):
     path = tmp_path / "w.match"
     matchfile.write(str(path), play("walzer", 3, options(0, 1), ["random"] * 3, 2))
     p = subprocess.Popen(
-        [sys.executable, "-m", "sim.web", "--port", "0", "--open", str(path)],
+        [sys.executable, "-m", "sim.web", "--http-port", "0", "--open", str(path)],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
