@@ -189,8 +189,10 @@ function drawSeat(seat) {
     ? `player ${seat.player}${seat.awaited ? " \u00b7 awaited" : ""}`
     : "not playing";
   section.querySelector(".entry").textContent = seat.entry ? `shows: ${seat.entry}` : "";
+  const mirror = Boolean(state.mirror); // nothing to press at a board's mirror
+  section.querySelectorAll(".buttons button").forEach((b) => (b.disabled = mirror));
   const select = section.querySelector("select.seat-bot");
-  select.disabled = !playing;
+  select.disabled = !playing || mirror;
   if (playing && document.activeElement !== select) select.value = seat.bot;
   itemButtons(section.querySelector(".items"), seat.items, seat.seat, `put on seat ${seat.seat}'s reader`);
   section.querySelector(".hand").textContent = seat.hand.length ? `hand: ${seat.hand.join(", ")}` : "";
@@ -249,14 +251,33 @@ function drawTable(s) {
   $("#display").textContent = s.text.join("\n");
 }
 
+// A board's mirror (the state has `mirror`): a banner says whose, and whether
+// its port is open; every control is hidden and disabled (read only).
+function drawMirror(s) {
+  const m = s.mirror;
+  document.body.classList.toggle("mirror", Boolean(m));
+  $("#foot-mirror").hidden = !m;
+  $("#foot-table").hidden = Boolean(m);
+  const banner = $("#mirror");
+  banner.hidden = !m;
+  if (!m) return;
+  const link = m.connected ? "connected" : `not connected: ${m.why}`;
+  banner.textContent = `Mirror of the board at ${m.port}: read only \u00b7 ${link}`;
+  banner.classList.toggle("lost", !m.connected);
+  if (!$("#new-form").hidden) toggleForm(false);
+}
+
 function drawControls(s) {
-  const playing = s.mode === "play";
+  const mirror = Boolean(s.mirror);
+  const playing = s.mode === "play" && !mirror;
   $("#title").textContent = s.title || "Dice table";
   $("#status").textContent = s.status + (s.running ? " \u00b7 running" : "");
+  $("#new").disabled = mirror;
+  $("#open").disabled = mirror;
   $("#step").disabled = !playing;
   $("#run").disabled = !playing || s.running;
   $("#pause").disabled = !s.running;
-  $("#undo").disabled = !(playing || s.mode === "over");
+  $("#undo").disabled = mirror || !(playing || s.mode === "over");
   const scrub = $("#scrub");
   if (s.scrub) {
     scrub.disabled = false;
@@ -278,6 +299,7 @@ function draw(s) {
     buildForm(s);
     built = true;
   }
+  drawMirror(s);
   drawControls(s);
   s.seats.forEach(drawSeat);
   drawTable(s);
