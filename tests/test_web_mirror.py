@@ -504,6 +504,7 @@ def test_the_log_keeps_the_last_2000_lines(link):
         ("00" * 3 * 16, "16 LEDs, not 8 a seat for 1 to 5 seats and the ring's 16"),
         ("g0", "not hex: 'g' at digit 1"),
     ],
+    ids=["cut", "three-seats", "ring-only", "not-hex"],
 )
 def test_leds_reads_whole_leds_of_a_table(payload, words):
     if words is None:

@@ -115,7 +115,9 @@ def match(hex_text):
     seats_word, seed_word, actions = words[0], words[1], words[2:]
     _check_seats(seats_word, header[1])
     if seed_word >> 20 != SEED_RECORD >> 20:
-        raise ValueError("SEED word %#08x is not SEED_RECORD | a seed" % seed_word)
+        raise ValueError(
+            "SEED word %#08x is not SEED_RECORD (%#x) plus a seed" % (seed_word, SEED_RECORD)
+        )
     _check_actions(header, actions)
     return header, seats_word, seed_word, actions
 
@@ -135,8 +137,8 @@ def _check_seats(word, players):
     mask = word & 0xFFFF
     if word >> 20 != SEATS_RECORD >> 20 or word & 0x0F0000 or mask >> len(SEATS):
         raise ValueError(
-            "SEATS word %#08x is not SEATS_RECORD | a mask of the seats 0 to %d"
-            % (word, len(SEATS) - 1)
+            "SEATS word %#08x is not SEATS_RECORD (%#x) plus a mask of the seats 0 to %d"
+            % (word, SEATS_RECORD, len(SEATS) - 1)
         )
     if bin(mask).count("1") != players:
         raise ValueError(
