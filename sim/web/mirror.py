@@ -10,7 +10,8 @@ lines the firmware prints among its log (firmware/hal/mirror.py):
                    SEATS word, the SEED word, every action); "@match -" when
                    the table holds no match (its menu or provisioning)
 
-Any other line is a log line.  Both @ lines come again every 2 s, so a mirror
+Any other line is a log line.  Both @ lines come again every KEYFRAME_MS
+(hal/mirror.py's, imported here so that the page says the board's), so a mirror
 started in the middle of a match has it all within that time.
 
 The port is only read, never written: no Ctrl-C, no raw REPL, nothing that
@@ -38,6 +39,7 @@ from dicetable.app.table import SEATS_RECORD, SEED_BITS, SEED_RECORD
 from dicetable.games import GAMES, part
 from dicetable.match.actions import REFUSAL_NAMES
 from dicetable.match.engine import header_refusal, malformed
+from hal.mirror import KEYFRAME_MS
 from host_tools.board import NoBoard
 from host_tools.monitor import clean, open_port
 from sim.web import view
@@ -55,7 +57,7 @@ CHUNK = 1 << 16  # bytes read at once, at most
 FIRST_TRY_S = 3.0  # how long python -m sim.web waits to say "not connected"
 _HEX = frozenset(string.hexdigits)
 _LINE_END = re.compile(rb"\r\n|\r|\n")
-WAITING = "waiting for the board's @match line (it sends one every 2 s)"
+WAITING = "waiting for the board's @match line (it sends one every %g s)" % (KEYFRAME_MS / 1000)
 NO_MATCH = "no match on the table (menu or provisioning)"
 
 
