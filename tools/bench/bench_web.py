@@ -1,6 +1,6 @@
 """How soon the web page hears of a frame change: `make bench`.
 
-Starts `python -m sim.web --port 0` (the real command, its clock live), listens
+Starts `python -m sim.web --http-port 0` (the real command, its clock live), listens
 to its event stream (GET /events) as the page does, and makes ~200 inputs as
 the page's clicks make them (POST /act): presses of seat 0's - and + in the
 menu (each changes the game shown: the seat's LEDs and the ring), then the
@@ -123,7 +123,7 @@ def measure(port):
 
 def main():
     server = subprocess.Popen(
-        [sys.executable, "-m", "sim.web", "--port", "0"],
+        [sys.executable, "-m", "sim.web", "--http-port", "0"],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,
