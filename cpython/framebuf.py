@@ -1,6 +1,6 @@
 """MicroPython's framebuf for CPython, as far as the firmware uses it:
 one-row frame buffers of 8-bit (GS8) and 4-bit greyscale, high half of a
-byte first (GS4_HMSB), pixel() and blit() with a key and a palette
+byte first (GS4_HMSB), and blit() onto a GS8 row with a key and a palette
 (hal/mirror.py writes hex digits so).  tests/test_mirror.py checks the
 mirror's lines under MicroPython and in CPython alike."""
 
@@ -17,23 +17,22 @@ class FrameBuffer:
         self.width = width
         self.height = height
 
-    def pixel(self, x, y, c=None):
-        if not (0 <= x < self.width and 0 <= y < self.height):
-            return None
-        if self.format == GS4_HMSB:
-            if c is not None:
-                raise ValueError("this stand-in reads GS4_HMSB only")
-            return (self.buf[x >> 1] >> (0 if x & 1 else 4)) & 15
-        if c is None:
-            return self.buf[x]
-        self.buf[x] = c & 0xFF
-        return None
+    def _row(self):
+        # Every pixel's value, in order.
+        if self.format == GS8:
+            return list(self.buf[: self.width])
+        values = []
+        for b in self.buf[: (self.width + 1) // 2]:
+            values += (b >> 4, b & 15)
+        return values[: self.width]
 
     def blit(self, source, x, y, key=-1, palette=None):
-        for sy in range(source.height):
-            for sx in range(source.width):
-                c = source.pixel(sx, sy)
-                if palette is not None:
-                    c = palette.pixel(c, 0)
-                if c != key:
-                    self.pixel(x + sx, y + sy, c)
+        if y != 0 or self.format != GS8:
+            raise ValueError("this stand-in blits onto the row of a GS8 buffer only")
+        values = source._row()
+        if palette is not None:
+            colours = palette._row()
+            values = [colours[v] for v in values]
+        for sx, c in enumerate(values):
+            if c != key and 0 <= x + sx < self.width:
+                self.buf[x + sx] = c & 0xFF

@@ -14,8 +14,9 @@ Parts(monkeypatch, ...) puts in sys.modules:
   LED driver feeds;
 - hal.storage.FlashFS: the virtual flash (sim/hw/vflash.py) instead of the
   board's filesystem and rp2.Flash();
-- hal.board's sys.stdout.buffer (Parts.hal_board()): a VConsole keeping
-  what the mirror writes (sim/hw/vconsole.py);
+- hal.console, the stream hal/board.py gives the mirror's lines instead of
+  sys.stdout.buffer: a VConsole (sim/hw/vconsole.py) keeping them, in
+  `console`; print() goes to sys.stdout as before;
 - time.ticks_ms, ticks_us, ticks_diff, sleep_ms and asyncio.sleep_ms: on the
   host's clock, or on the caller's `ticks_ms`, `ticks_us` and `sleep_ms`.
 """
@@ -89,6 +90,7 @@ class Parts:
         self.rp2 = VRP2()
         self.flash = VFlash()
         self.console = VConsole()
+        monkeypatch.setattr(hal, "console", self.console, raising=False)
         self._mem32_read = mem32_read
         self.machine = self._machine(wdt, timer)
         monkeypatch.setitem(sys.modules, "machine", self.machine)
@@ -133,12 +135,8 @@ class Parts:
         )
 
     def hal_board(self):
-        """hal.board imported on these parts, its console's stream (the
-        mirror's lines; print() still goes to sys.stdout) in `console`."""
-        board = importlib.import_module("hal.board")
-        stdout = types.SimpleNamespace(buffer=types.SimpleNamespace(write=self.console.write))
-        board.sys = types.SimpleNamespace(stdout=stdout)  # its sys is only for the console
-        return board
+        """hal.board, imported on these parts."""
+        return importlib.import_module("hal.board")
 
     def gpio_in(self):
         """The GPIO input register: bit n is GPIO n's level."""

@@ -24,6 +24,7 @@ import pins
 import table_config
 from machine import I2C, SPI, Pin, mem32
 
+import hal
 from dicetable.app.events import CENTRE
 from dicetable.app.frames import led_count
 from dicetable.app.rng import Rng
@@ -98,8 +99,11 @@ class Board:
         main loop and the watchdog's guard, for ever."""
         self.table.boot()
         t = self.table
-        # The USB serial console, as a stream: write(buf, off, n).
-        mirror = Mirror(sys.stdout.buffer.write, self.pixels.np.buf, t)
+        # The USB serial console as a stream, write(buf, off, n); hal.console
+        # instead where set (the tests' virtual console: CPython's takes one
+        # argument, and pytest replaces sys.stdout).
+        console = getattr(hal, "console", None) or sys.stdout.buffer
+        mirror = Mirror(console.write, self.pixels.np.buf, t)
         loop = MainLoop(t, self.readers, self.buttons, self.pixels, self.display, dog, mirror)
         await asyncio.gather(loop.run(), dog.guard())
 
