@@ -12,6 +12,7 @@ import http.client
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -561,3 +562,42 @@ def test_the_command_serves_until_ctrl_c(tmp_path):
         p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=30)
     assert p.returncode == 130 and out == "" and err == ""
+
+
+def test_a_port_already_taken_is_one_line_and_status_1():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = web_command("--http-port", str(port))
+    assert done.returncode == 1 and done.stderr.count("\n") == 1
+    said = "python -m sim.web: error: cannot listen on 127.0.0.1:%d: " % port
+    assert done.stderr.startswith(said)
+    assert done.stderr.endswith("(another --http-port, or --http-port 0 for a free one)\n")
+
+
+def test_a_match_file_the_rules_refuse_is_one_line_and_status_1(tmp_path):
+    path = tmp_path / "bad.match"
+    matchfile.write(str(path), play("walzer", 3, options(0, 1), ["random"] * 3, 2))
+    lines = path.read_text().splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("deal "))
+    lines.insert(first, "play 2 5")  # nothing is played before the deal
+    path.write_text("\n".join(lines) + "\n")
+    done = web_command("--open", str(path))
+    assert done.returncode == 1 and done.stderr.count("\n") == 1
+    assert done.stderr == (
+        "python -m sim.web: error: %s:%d: action 1, 'play 2 5', refused: wrong phase\n"
+        % (path, first + 1)
+    )
+
+
+def test_a_legend_that_fails_is_one_line_and_500(web, monkeypatch):
+    port, _ = web
+
+    def broken():
+        raise RuntimeError("no frames module\nsecond line")
+
+    monkeypatch.setattr("sim.web.server.legend_entries", broken)
+    status, headers, data = call(port, "GET", "/legend")
+    assert (status, data.decode()) == (500, "the legend failed: no frames module\n")
+    assert headers["Content-Type"].startswith("text/plain")
