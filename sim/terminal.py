@@ -27,7 +27,6 @@ import pydoc
 import random
 import re
 import sys
-from typing import cast
 
 from dicetable.app import frames as fr
 from dicetable.app import games
@@ -39,6 +38,7 @@ from dicetable.match.actions import DEAL, PICK, TABLE, kind_of
 from sim.hw import hands
 from sim.hw.rig import STEP_MS, VirtualTable
 from sim.legend import entries as legend_entries
+from sim.table_view import hand_of, trick_plays
 
 BUTTON_WORDS = {"-": MINUS, "+": PLUS, "ok": OK, "undo": MINUS | LONG}
 ALONE = ("?", "auto", "items", "wait", "quit", "help") + tuple(BUTTON_WORDS)
@@ -277,18 +277,6 @@ def legend(pattern, fault=False):
 # --- what the match holds: tricks, hands, scores ----------------------------------------------
 
 
-def held(m, p):
-    """The items player p holds, or None for a game that keeps no hands."""
-    hand = getattr(m, "hand", None)
-    if callable(hand):
-        return list(cast(list, hand(p)))
-    items = getattr(m, "hands", None)
-    count = getattr(m, "hand_n", None) or getattr(m, "held", None)
-    if items is None or count is None:
-        return None
-    return [items[p][i] for i in range(count[p])]
-
-
 def taken_trick(t):
     """The trick just completed, its winner and who leads next, in words."""
     m = t.match
@@ -308,13 +296,13 @@ def taken_trick(t):
 
 def trick_on_table(t):
     """The trick being played, in words, or None."""
-    m = t.match
-    if m is None or not games.has_tricks(t.game) or not m.trick.count:
+    if t.match is None or not games.has_tricks(t.game):
         return None
-    tr = m.trick
+    plays = trick_plays(t)
+    if not plays:
+        return None
     return "trick on the table: " + ", ".join(
-        "seat %d %s" % (t.phys[tr.seats[i]], games.item_name(t.game, tr.items[i], True))
-        for i in range(tr.count)
+        "seat %d %s" % (s, games.item_name(t.game, v, True)) for s, v in plays
     )
 
 
@@ -326,7 +314,7 @@ def hand_lines(t, humans):
     lines = []
     bots = []
     for p in range(m.players):
-        items = held(m, p)
+        items = hand_of(m, p)
         if items is None:
             return []
         s = t.phys[p]

@@ -7,8 +7,6 @@ and the match engine with the games' own names (games.item_name).  The keys
 are documented in docs/web.md ("The state JSON"); keep them stable.
 """
 
-from typing import Any
-
 from dicetable.app import games
 from dicetable.app.events import CENTRE
 from dicetable.app.menu import FIELD_NAMES
@@ -16,6 +14,7 @@ from dicetable.games import GAMES
 from dicetable.match.actions import PLAY, TABLE, kind_of, seat_of, value_of
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT
 from sim.hw import hands
+from sim.table_view import centre_of, hand_of, trick_plays
 
 COUNT_BIT = 0x100  # dicetable.games.COUNT: the game takes a length
 
@@ -74,45 +73,9 @@ def seat_items(t, acts):
     return out
 
 
-def hand_of(m: Any, p):
-    """Player p's items in hand, read generically (match.hand() where the game
-    has it, else its hands and counts), as values."""
-    if callable(getattr(m, "hand", None)):
-        return list(m.hand(p))
-    rows = getattr(m, "hands", None)
-    count = getattr(m, "hand_n", None)
-    if count is None:
-        count = getattr(m, "held", None)
-    if rows is None or count is None:
-        return []
-    return [rows[p][i] for i in range(count[p])]
-
-
-def centre_of(m: Any):
-    """The items on the table's centre: Nokosu's centre dice, Dicefull's dice
-    still to pick, d-TT's face-up cards."""
-    centre = getattr(m, "centre", None)
-    if callable(centre):
-        out = list(m.centre())
-    elif centre is not None and hasattr(m, "ncentre"):
-        out = [centre[i] for i in range(m.ncentre)]
-    else:
-        out = []
-    faceup = getattr(m, "faceup", None)
-    if faceup is not None and hasattr(m, "faceup_n"):
-        out += [faceup[i] for i in range(m.faceup_n)]
-    return out
-
-
 def trick_of(t):
     """The trick on the table: [{seat (physical), item}] in play order."""
-    trick = getattr(t.match, "trick", None)
-    if trick is None:
-        return []
-    return [
-        {"seat": t.phys[trick.seats[i]], "item": name(t.game, trick.items[i])}
-        for i in range(trick.count)
-    ]
+    return [{"seat": s, "item": name(t.game, v)} for s, v in trick_plays(t)]
 
 
 def status(t):
@@ -170,7 +133,7 @@ def seat_view(vt, s, bots):
     if t.mode == "play":
         out["items"] = seat_items(t, ins.seats[p])
         out["awaited"] = bool(ins.active(p))
-    out["hand"] = [name(g, v) for v in hand_of(m, p)]
+    out["hand"] = [name(g, v) for v in hand_of(m, p) or []]
     e = t.entries[p]
     if e is not None:
         out["entry"] = games.action_words(g, e.current())
