@@ -6,8 +6,29 @@ from dicetable import games as registry
 from dicetable.app.games import title
 from dicetable.match.actions import REFUSAL_NAMES, TABLE, TABLE_BIT
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, new_match
+from sim import ismcts
 
-BOTS = ("random", "heuristic")
+BOTS = ("random", "heuristic", "ismcts")
+
+
+def parse_bot(name):
+    """(bot, playouts, ms) for a bot name: `random`, `heuristic`, or `ismcts`
+    with an optional budget, `ismcts:300` (playouts) or `ismcts:50ms`
+    (milliseconds a decision); a bare `ismcts` has ismcts.DEFAULT_PLAYOUTS.
+    ValueError with one line saying what would be right for anything else."""
+    bot, sep, budget = name.partition(":")
+    right = "bots are random, heuristic or ismcts[:PLAYOUTS or :MSms], e.g. ismcts:300"
+    if bot not in BOTS or (sep and bot != "ismcts"):
+        raise ValueError("no bot %r (%s)" % (name, right))
+    if bot != "ismcts":
+        return bot, 0, 0
+    if not sep:
+        return bot, ismcts.DEFAULT_PLAYOUTS, 0
+    ms = budget.endswith("ms")
+    digits = budget[:-2] if ms else budget
+    if not digits.isdigit() or not 0 < int(digits) <= 10**7:
+        raise ValueError("bad budget in %r: playouts or milliseconds from 1 (%s)" % (name, right))
+    return (bot, 0, int(digits)) if ms else (bot, int(digits), 0)
 
 
 class RefusedAction(Exception):
@@ -49,6 +70,9 @@ def choose(match, seat, bots, rng):
     legal = match.legal_actions(seat)
     if seat == TABLE or bots[seat] == "random":
         return rng.choice(legal)
+    if bots[seat].startswith("ismcts"):
+        _, playouts, ms = parse_bot(bots[seat])
+        return ismcts.choose(match, seat, rng, playouts, ms)
     return registry.part(registry.number(match.GAME), "host").heuristic(match, seat, legal, rng)
 
 

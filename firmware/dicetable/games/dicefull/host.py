@@ -4,6 +4,7 @@ from dicetable.games.dicefull import match as engine
 from dicetable.games.dicefull import rules as df
 from dicetable.games.dicefull import table
 from dicetable.match.actions import PASS, PICK, TABLE, action, kind_of, seat_of, value_of
+from sim import ismcts
 
 SYMBOL_NAMES = {df.BLANK: "blank", df.PLUS: "+", df.MINUS: "-", df.RED: "red", df.BLACK: "black"}
 FAMILY_NAMES = ("compare", "high/low", "special", "faces", "totals")
@@ -243,3 +244,31 @@ def open_play_journal(journal, players, options):
     picked from the open centre onto the seat's reader (the table must know
     its kind to read the roll), so open play has the same actions."""
     return list(journal)
+
+
+# --- what a seat sees: determinizations for the ISMCTS bot (sim/ismcts.py) -------------
+#
+# Dicefull hides nothing: the dice are picked from the open centre, passes are
+# pressed in turn, every result is entered in view.  What nobody knows yet (the
+# next challenge, the rolls to come) is chance, drawn in the search itself.
+
+HIDDEN_DECISIONS = ()  # every decision (pick, pass) is public
+
+
+def observe(match, seat, a):
+    """Action `a` as `seat` sees it (the search tree's key): all of it."""
+    return a
+
+
+def view(match, seat, rng):
+    """(prefix, sample): the whole journal, and nothing to draw."""
+    return list(match.journal), _nothing
+
+
+def determinize(match, seat, rng):
+    """A new match equal to `match`: nothing in it is hidden from `seat`."""
+    return ismcts.replay(match, list(match.journal))
+
+
+def _nothing(rng):
+    return []

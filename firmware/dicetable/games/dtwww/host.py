@@ -8,9 +8,20 @@ from dicetable.games.dtwww import match as engine
 from dicetable.games.dtwww import rules as dt
 from dicetable.games.dtwww import table
 from dicetable.games.dtwww.table import SIZES
-from dicetable.match.actions import CHOOSE, DEAL, PLAY, ROLL, TABLE, kind_of, seat_of, value_of
+from dicetable.match.actions import (
+    CHOOSE,
+    DEAL,
+    PLAY,
+    ROLL,
+    TABLE,
+    action,
+    kind_of,
+    seat_of,
+    value_of,
+)
 from dicetable.match.engine import OPEN_PLAY
 from dicetable.rules.trick import Trick
+from sim import ismcts
 
 
 def describe_die(item):
@@ -186,3 +197,193 @@ def open_play_journal(journal, players, options):
         if code:
             raise ValueError("action %d refused (%d)" % (a, code))
     return out
+
+
+# --- what a seat sees: determinizations for the ISMCTS bot (sim/ismcts.py) -------------
+#
+# Public: every seat's first three dice (outside its screen) with their numbers,
+# every die played, every score die and roll-off.  Hidden: the other seats'
+# six private dice, which die and which number, until played.  A finished game
+# hides nothing: all nine dice of every seat are played face up.
+
+HIDDEN_DECISIONS = ()  # every decision (a play, a roll-off die) is public
+PUBLIC_DICE = 3  # a seat's first three registered dice lie outside its screen
+
+
+def observe(match, seat, a):
+    """Action `a`, just taken, as `seat` sees it (the search tree's key): the
+    action itself, or its kind and seat alone for another seat's private die
+    registered or rolled."""
+    if match.phase != engine.PHASE_DEAL and not match.event & engine.EV_DEALT:
+        return a
+    k, s = kind_of(a), seat_of(a)
+    if k == DEAL and s != seat and match.hand_n[s] > PUBLIC_DICE:
+        return ismcts.masked(a)
+    if k == ROLL and match.roll_seat != seat and match.hand_n[match.roll_seat] > PUBLIC_DICE:
+        return ismcts.masked(a)
+    return a
+
+
+def view(match, seat, rng):
+    """(prefix, sample): the journal of the finished games as `seat` can know
+    it, and sample(rng), the game in progress with the other seats' private
+    dice drawn among those consistent with what `seat` saw (its own dice, the
+    public dice, every die played, and who could not follow which lead)."""
+    journal = match.journal
+    if match.open:  # nothing is registered: nothing is hidden in the engine
+        return list(journal), _nothing
+    starts = _game_starts(journal)
+    prefix = []
+    for i in range(len(starts) - 1):
+        prefix += _GameView(journal[starts[i] : starts[i + 1]], seat, match.players).known()
+    current = _GameView(journal[starts[-1] :] if starts else [], seat, match.players)
+    return prefix, current.sample
+
+
+def determinize(match, seat, rng):
+    """A new match consistent with what `seat` sees (view), drawn with `rng`."""
+    prefix, sample = view(match, seat, rng)
+    out = ismcts.replay(match, prefix + sample(rng))
+    if out is None:
+        raise RuntimeError("a determinization the engine refuses")
+    return out
+
+
+def _nothing(rng):
+    return []
+
+
+def _game_starts(journal):
+    """Where each game's registration begins in a registered journal."""
+    starts = []
+    dealing = False
+    for i, a in enumerate(journal):
+        k = kind_of(a)
+        if k == DEAL and not dealing:
+            starts.append(i)
+        dealing = k != PLAY and (dealing or k == DEAL)
+    return starts
+
+
+class _GameView:
+    """One game's actions as `seat` knows them, and how to fill in the rest."""
+
+    def __init__(self, actions, seat, players):
+        self.actions, self.seat, self.n = actions, seat, players
+        n = players
+        self.scans = [[] for _ in range(n)]  # per seat: [die identity, number or -1]
+        self.hidden = []  # (seat, scan index) of each private die, in journal order
+        last = -1
+        for a in self._registration():
+            k, s, v = kind_of(a), seat_of(a), value_of(a)
+            if k == DEAL:
+                self.scans[s].append([v, -1])
+                last = s
+            else:
+                self.scans[last if s == TABLE else s][-1][1] = v
+        self.plays = [
+            [value_of(a) for a in actions if kind_of(a) == PLAY and seat_of(a) == s]
+            for s in range(n)
+        ]
+        self.forbidden = _voids(actions, seat, n)
+
+    def _registration(self):
+        """The game's DEALs and ROLLs before its first play, in order."""
+        for a in self.actions:
+            if kind_of(a) == PLAY:
+                return
+            yield a
+
+    def _private(self, s):
+        return self.scans[s][PUBLIC_DICE:]
+
+    def known(self):
+        """The game's actions when every die is known (a finished game): each
+        seat's private dice are the dice it played but its public ones."""
+        return self.journal([self._played_private(s) for s in range(self.n)])
+
+    def _played_private(self, s):
+        public = [d for d, _ in self.scans[s][:PUBLIC_DICE]]
+        out = []
+        for item in self.plays[s]:
+            d = dt.die_of(item)
+            if engine.identity(d) not in public:
+                out.append([engine.identity(d), dt.number(d)])
+        return out
+
+    def sample(self, rng):
+        """The game's actions with the private dice `seat` cannot see drawn."""
+        n, me = self.n, self.seat
+        dice = [self._played_private(s) for s in range(n)]
+        seen = {d for s in range(n) for d, _ in self.scans[s][: PUBLIC_DICE if s != me else 9]}
+        seen.update(d for s in range(n) for d, _ in dice[s])
+        pool = [d for d in _BOX_DICE if d not in seen]
+        slots = []
+        for s in range(n):
+            if s != me:
+                slots += [s] * (len(self._private(s)) - len(dice[s]))
+        slots += [-1] * (len(pool) - len(slots))  # in the bag
+        faces = self._faces
+
+        def weight(d, s):
+            return 1 if s < 0 else len(faces(d, s))
+
+        for s, d in zip(slots, ismcts.deal_hidden(pool, slots, weight, rng), strict=True):
+            if s >= 0:
+                options = faces(d, s)
+                dice[s].append([d, options[rng.randrange(len(options))]])
+        return self.journal(dice)
+
+    def _faces(self, d, s):
+        """The numbers die `d` may show in seat s's hand: those that would not
+        have obliged it to follow where it did not."""
+        bad = self.forbidden[s]
+        return [f for f in engine.faces(dt.size(d)) if dt.rolled(d, f) not in bad]
+
+    def journal(self, private):
+        """The game's actions with each other seat's private scans (and their
+        rolls) taken from `private` (per seat, [die, number] in scan order; a
+        die not rolled yet keeps its number unused)."""
+        out = []
+        count = [0] * self.n
+        last = -1
+        registering = True
+        for a in self.actions:
+            k, s = kind_of(a), seat_of(a)
+            registering = registering and k != PLAY
+            if registering and k == DEAL:
+                last = s
+                count[s] += 1
+                if s != self.seat and count[s] > PUBLIC_DICE:
+                    a = action(DEAL, s, private[s][count[s] - PUBLIC_DICE - 1][0])
+            elif registering and k == ROLL:
+                owner = last if s == TABLE else s
+                if owner != self.seat and count[owner] > PUBLIC_DICE:
+                    a = action(ROLL, s, private[owner][count[owner] - PUBLIC_DICE - 1][1])
+            out.append(a)
+        return out
+
+
+_BOX_DICE = [engine.identity(d) for d in dt.box()]
+
+
+def _voids(actions, seat, n):
+    """Per seat, the dice (with their numbers) it showed it does not hold: a
+    die that would have obliged it to follow a lead it did not follow (the
+    rules core's is_legal over a hand of the die played and that die)."""
+    forbidden = [set() for _ in range(n)]
+    trick = Trick(n)
+    for a in actions:
+        if kind_of(a) != PLAY:
+            continue
+        s, v = seat_of(a), value_of(a)
+        if s != seat and trick.count and not dt.follows(trick.items[0], v):
+            for d in _BOX_DICE:
+                for f in engine.faces(dt.size(d)):
+                    c = dt.rolled(d, f)
+                    if not dt.is_legal([dt.die_of(v), c], 2, trick, v):
+                        forbidden[s].add(c)
+        trick.add(s, v)
+        if trick.count == n:
+            trick.clear()
+    return forbidden

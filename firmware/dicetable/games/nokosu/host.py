@@ -13,10 +13,13 @@ from dicetable.match.actions import (
     ROLL,
     TABLE,
     ZERO_BID,
+    action,
     kind_of,
     seat_of,
     value_of,
 )
+from dicetable.rules.trick import Trick
+from sim import ismcts
 
 
 def describe(item):
@@ -270,3 +273,168 @@ def open_play_journal(journal, players, options):
     """The same match's journal in open play: the card deal is dropped (cards
     are not scanned); the dice draws, rolls, picks, zero bids and plays stay."""
     return [a for a in journal if not (kind_of(a) == DEAL and not core.is_die(value_of(a)))]
+
+
+# --- what a seat sees: determinizations for the ISMCTS bot (sim/ismcts.py) -------------
+#
+# Dice lie face up and every action but the card deal is public, so a seat sees
+# everything but the other seats' cards (and, with three players, the card
+# left out of the deal).  A finished round hides nothing: every card dealt is
+# played face up (only a die is kept), and the card left out is the one never
+# played.
+
+HIDDEN_DECISIONS = ()  # every decision (pick, zero bid, play) is public
+
+
+def observe(match, seat, a):
+    """Action `a`, just taken, as `seat` sees it (the search tree's key): the
+    action itself, or its kind and seat alone for a card dealt to another seat."""
+    if kind_of(a) == DEAL and seat_of(a) not in (seat, TABLE) and not core.is_die(value_of(a)):
+        return ismcts.masked(a)
+    return a
+
+
+def view(match, seat, rng):
+    """(prefix, sample): the journal of the finished rounds as `seat` can know
+    it, and sample(rng), the round in progress with the other seats' cards
+    drawn among the deals consistent with what `seat` saw (its own cards,
+    every item played, and who could not follow)."""
+    journal = match.journal
+    if match.open:  # the engine holds no cards: nothing is hidden in it
+        return list(journal), _nothing
+    starts = _round_starts(journal)
+    prefix = list(journal[: starts[0]]) if starts else list(journal)
+    for i in range(len(starts) - 1):
+        done = _RoundView(journal[starts[i] : starts[i + 1]], seat, match)
+        prefix += done.journal([[] for _ in range(match.players)])
+    if not starts:
+        return prefix, _nothing
+    return prefix, _RoundView(journal[starts[-1] :], seat, match).sample
+
+
+def determinize(match, seat, rng):
+    """A new match consistent with what `seat` sees (view), drawn with `rng`."""
+    prefix, sample = view(match, seat, rng)
+    out = ismcts.replay(match, prefix + sample(rng))
+    if out is None:
+        raise RuntimeError("a determinization the engine refuses")
+    return out
+
+
+def _nothing(rng):
+    return []
+
+
+def _is_card_deal(a):
+    return kind_of(a) == DEAL and not core.is_die(value_of(a))
+
+
+def _round_starts(journal):
+    """Where each round's card deal begins in a registered journal."""
+    return [
+        i
+        for i, a in enumerate(journal)
+        if _is_card_deal(a) and (i == 0 or not _is_card_deal(journal[i - 1]))
+    ]
+
+
+class _RoundView:
+    """One round's actions as `seat` knows them, and how to fill in the rest."""
+
+    def __init__(self, actions, seat, match):
+        n = match.players
+        self.actions, self.seat, self.n = actions, seat, n
+        deals = [a for a in actions if _is_card_deal(a)]
+        self.dealt = [sum(1 for a in deals if seat_of(a) == s) for s in range(n)]
+        self.mine = [value_of(a) for a in deals if seat_of(a) == seat]
+        plays = [a for a in actions if kind_of(a) == PLAY]
+        self.plays = [
+            [value_of(a) for a in plays if seat_of(a) == s and not core.is_die(value_of(a))]
+            for s in range(n)
+        ]
+        self.cards = core.cards_in_play(n, match.removed)
+        self.finished = len(plays) == n * match.tricks_per_round
+        self.deal_over = sum(self.dealt) == n * match.cards_each
+        self.holding = [match.cards_left[s] for s in range(n)]
+        trump = (match.trump_colour, match.trump_number)
+        self.forbidden = _voids(actions, seat, n, self.cards, trump)
+
+    def sample(self, rng):
+        """The round's actions with the hidden cards drawn (see view)."""
+        if self.finished:
+            return self.journal([[] for _ in range(self.n)])
+        n, me = self.n, self.seat
+        seen = set(self.mine)
+        for s in range(n):
+            seen.update(self.plays[s])
+        pool = [c for c in self.cards if c not in seen]
+        if self.deal_over:
+            slots = [s for s in range(n) if s != me for _ in range(self.holding[s])]
+        else:
+            slots = [s for s in range(n) if s != me for _ in range(self.dealt[s])]
+        slots += [-1] * (len(pool) - len(slots))  # not dealt (yet, or at all)
+        forbidden = self.forbidden
+
+        def weight(card, s):
+            return 0 if s >= 0 and card in forbidden[s] else 1
+
+        hands = [[] for _ in range(n)]
+        for s, c in zip(slots, ismcts.deal_hidden(pool, slots, weight, rng), strict=True):
+            if s >= 0:
+                hands[s].append(c)
+        return self.journal(hands)
+
+    def journal(self, hands):
+        """The round's actions for `hands`, the cards each other seat holds now
+        (before the deal is over: has been dealt so far), plus its plays."""
+        rest = [sorted(hands[s] + self.plays[s]) for s in range(self.n)]
+        out = []
+        for a in self.actions:
+            s = seat_of(a)
+            if _is_card_deal(a) and s != self.seat:
+                a = action(DEAL, s, rest[s].pop(0))
+            out.append(a)
+        return out
+
+
+def _voids(actions, seat, n, cards, trump):
+    """Per seat, the cards it showed it does not hold: a card that would have
+    made its play illegal (the rules core's is_legal over its dice then, which
+    are public, the item played and that card).  `trump`: the round's trump
+    colour and number, known once the plays begin."""
+    forbidden = [set() for _ in range(n)]
+    dice = [[] for _ in range(n)]
+    trick = Trick(n)
+    for a in _dice_moves(actions, dice):
+        s, v = seat_of(a), value_of(a)
+        if s != seat and trick.count:
+            known = dice[s] + ([] if core.is_die(v) else [v])
+            for c in cards:
+                if c != v and not core.is_legal(known + [c], len(known) + 1, trick, v, *trump):
+                    forbidden[s].add(c)
+        if core.is_die(v):
+            dice[s].remove(v)
+        trick.add(s, v)
+        if trick.count == n:
+            trick.clear()
+    return forbidden
+
+
+def _dice_moves(actions, dice):
+    """The round's plays, in order, with `dice` (per seat, the dice it holds,
+    as they show) kept up to date before each is yielded."""
+    drawn = blacks = 0
+    for a in actions:
+        k, s, v = kind_of(a), seat_of(a), value_of(a)
+        if k == DEAL and core.is_die(v) and s != TABLE:
+            drawn = (s, v)
+        elif k == ROLL and drawn:
+            dice[drawn[0]].append(core.rolled(drawn[1], v))
+            drawn = 0
+        elif k == PICK:
+            dice[s].append(v)
+        elif k == ZERO_BID:
+            dice[s].append(core.black_die(blacks))  # the lower-numbered one left
+            blacks += 1
+        elif k == PLAY:
+            yield a

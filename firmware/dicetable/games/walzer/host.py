@@ -5,6 +5,7 @@ from dicetable.games.walzer import rules as walzer
 from dicetable.games.walzer import table
 from dicetable.match.actions import DEAL, PASS_ITEM, PLAY, action, kind_of, seat_of, value_of
 from dicetable.rules.trick import Trick
+from sim import ismcts
 
 
 def describe(item):
@@ -190,3 +191,182 @@ def _play(seat, card):
 def open_play_journal(journal, players, options):
     """The same match in open play: no deal and no pass, only the plays."""
     return [a for a in journal if kind_of(a) == PLAY]
+
+
+# --- what a seat sees: determinizations for the ISMCTS bot (sim/ismcts.py) -------------
+#
+# A seat sees its own deal and passes, the two cards its right neighbour passes
+# it (when they arrive) and every card played.  Hidden: the other hands, and
+# the cards the others pass.  A finished round hides nothing that matters:
+# every card was played face up, so each seat's hand after the pass is known.
+
+HIDDEN_DECISIONS = (PASS_ITEM,)  # another seat's pass: its card is not seen
+
+
+def observe(match, seat, a):
+    """Action `a`, just taken, as `seat` sees it (the search tree's key): the
+    action itself, or its kind and seat alone when its card is hidden; the
+    pass that completes the exchange also shows `seat` its new hand."""
+    k = kind_of(a)
+    key = a if k == PLAY or seat_of(a) == seat else ismcts.masked(a)
+    if k == PASS_ITEM and match.phase == engine.PLAYING:
+        return (key, tuple(match.hand(seat)))
+    return key
+
+
+def view(match, seat, rng):
+    """(prefix, sample): the journal of the finished rounds as `seat` can know
+    it, and sample(rng), the round in progress with every card `seat` cannot
+    see drawn among the deals consistent with what it saw (its own cards,
+    the cards passed to it, every card played and who could not follow).
+    Another seat's pass in an exchange still open is left out: the search
+    makes it again, unseen, as that seat's decision."""
+    journal = match.journal
+    if match.open:  # the engine holds no hand: nothing is hidden in it
+        return list(journal), _nothing
+    starts = _round_starts(journal)
+    prefix = []
+    for i in range(len(starts) - 1):
+        done = _RoundView(journal[starts[i] : starts[i + 1]], seat, match, finished=True)
+        prefix += done.journal([[] for _ in range(match.players)])
+    current = _RoundView(journal[starts[-1] :] if starts else [], seat, match, finished=False)
+    return prefix, current.sample
+
+
+def determinize(match, seat, rng):
+    """A new match consistent with what `seat` sees (view), drawn with `rng`."""
+    prefix, sample = view(match, seat, rng)
+    out = ismcts.replay(match, prefix + sample(rng))
+    if out is None:
+        raise RuntimeError("a determinization the engine refuses")
+    return out
+
+
+def _nothing(rng):
+    return []
+
+
+def _round_starts(journal):
+    """Where each round's deal begins in a registered journal."""
+    return [
+        i
+        for i, a in enumerate(journal)
+        if kind_of(a) == DEAL and (i == 0 or kind_of(journal[i - 1]) != DEAL)
+    ]
+
+
+def _any(card, place):
+    return 1
+
+
+class _RoundView:
+    """One round's actions as `seat` knows them, and how to fill in the rest."""
+
+    def __init__(self, actions, seat, match, finished):
+        n = match.players
+        finished = finished or sum(1 for a in actions if kind_of(a) == PLAY) == len(walzer.deck())
+        self.actions, self.seat, self.n = actions, seat, n
+        self.plays = [
+            [value_of(a) for a in actions if kind_of(a) == PLAY and seat_of(a) == s]
+            for s in range(n)
+        ]
+        self.dealt = [
+            sum(1 for a in actions if kind_of(a) == DEAL and seat_of(a) == s) for s in range(n)
+        ]
+        self.mine = [value_of(a) for a in actions if kind_of(a) == DEAL and seat_of(a) == seat]
+        self.passes = [
+            value_of(a) for a in actions if kind_of(a) == PASS_ITEM and seat_of(a) == seat
+        ]
+        self.playing = finished or match.phase in (engine.PLAYING, engine.OVER)
+        self.holding = [0] * n if finished else [match.hand_n[s] for s in range(n)]
+        self.hand = [] if finished else match.hand(seat)
+        self.forbidden = _voids(actions, seat, n)
+
+    def sample(self, rng):
+        """The round's actions with the hidden cards drawn (see view)."""
+        if self.playing:
+            return self.journal(self._hands(rng))
+        slots = [s for s in range(self.n) if s != self.seat for _ in range(self.dealt[s])]
+        pool = [c for c in walzer.deck() if c not in self.mine]
+        slots += [-1] * (len(pool) - len(slots))  # the cards not dealt yet
+        deals = [[] for _ in range(self.n)]
+        for s, c in zip(slots, ismcts.deal_hidden(pool, slots, _any, rng), strict=True):
+            if s >= 0:
+                deals[s].append(c)
+        mine = [a for a in self.actions if kind_of(a) == PASS_ITEM and seat_of(a) == self.seat]
+        return self._deals(deals) + mine
+
+    def _hands(self, rng):
+        """Each seat's hand now: what `seat` knows (its own hand, the cards it
+        passed left and not yet played), the rest drawn."""
+        n, me = self.n, self.seat
+        hands = [[] for _ in range(n)]
+        hands[me] = list(self.hand)
+        left = (me + 1) % n
+        hands[left] = [c for c in self.passes if c not in self.plays[left]]
+        seen = set(self.hand) | set(self.passes)
+        for s in range(n):
+            seen.update(self.plays[s])
+        pool = [c for c in walzer.deck() if c not in seen]
+        slots = [s for s in range(n) for _ in range(self.holding[s] - len(hands[s]))]
+        forbidden = self.forbidden
+
+        def weight(card, s):
+            return 0 if card in forbidden[s] else 1
+
+        for s, c in zip(slots, ismcts.deal_hidden(pool, slots, weight, rng), strict=True):
+            hands[s].append(c)
+        return hands
+
+    def journal(self, hands):
+        """The round's actions for `hands`, each seat's hand now (all empty
+        for a finished round): a seat's hand after the exchange is its hand
+        now and its plays; a pass `seat` did not see is any two cards of the
+        receiver's hand (the state after the exchange is the same whichever
+        they were)."""
+        n, me = self.n, self.seat
+        after = [sorted(hands[s] + self.plays[s], key=sort_key) for s in range(n)]
+        kept = [c for c in self.mine if c not in self.passes]
+        passed = [after[(s + 1) % n][: walzer.PASS_CARDS] for s in range(n)]
+        passed[me] = list(self.passes)
+        passed[(me - 1) % n] = [c for c in after[me] if c not in kept]  # what `seat` received
+        deals = [
+            [c for c in after[s] if c not in passed[(s - 1) % n]] + passed[s] for s in range(n)
+        ]
+        out = self._deals(deals) + self._replaced(PASS_ITEM, passed)
+        return out + [a for a in self.actions if kind_of(a) == PLAY]
+
+    def _deals(self, deals):
+        return self._replaced(DEAL, deals)
+
+    def _replaced(self, kind, cards):
+        """The round's actions of `kind` in their order: `seat`'s as they
+        were, each other seat's with the next of its `cards`."""
+        out = []
+        rest = [list(c) for c in cards]
+        for a in self.actions:
+            if kind_of(a) != kind:
+                continue
+            s = seat_of(a)
+            out.append(a if s == self.seat else action(kind, s, rest[s].pop(0)))
+        return out
+
+
+def _voids(actions, seat, n):
+    """Per seat, the cards it showed it does not hold: a card that would have
+    obliged it to follow where it did not (the rules core's is_legal over a
+    hand of the card played and that card)."""
+    forbidden = [set() for _ in range(n)]
+    trick = Trick(n)
+    for a in actions:
+        if kind_of(a) != PLAY:
+            continue
+        s, v = seat_of(a), value_of(a)
+        if s != seat and trick.count:
+            for c in walzer.deck():
+                if c != v and not walzer.is_legal([v, c], 2, trick, v):
+                    forbidden[s].add(c)
+        trick.add(s, v)
+        if trick.count == n:
+            trick.clear()
+    return forbidden

@@ -1,0 +1,388 @@
+"""A strong bot: single-observer information-set Monte Carlo tree search.
+
+Cowling, Powley & Whitehouse, "Information Set Monte Carlo Tree Search" (IEEE
+TCIAIG 4(2), 2012), SO-ISMCTS, for the seat that decides (the observer).  Each
+iteration:
+
+1. samples a *determinization*: a whole match consistent with what the seat
+   sees at the table (its own hand, every public action, the trick, the
+   centre, the scores), the rest (other hands, undealt cards, dice behind a
+   screen) drawn among the states consistent with that view: the game's
+   host.view() (firmware/dicetable/games/<key>/host.py) says what is hidden;
+2. descends the tree by UCB1 with availability counts over the actions legal
+   in that determinization, at the seat's own decisions and at the other
+   seats' decisions the seat sees (a card played, a die picked); the table's
+   draws and the seats' own rolls and scans are chance, drawn and never
+   searched; a decision the seat does not see (a Walzer pass, a d-TT keep or
+   bid) is made by the game's heuristic, a model of that player;
+3. adds one node, plays the rest out with the rollout policy up to the
+   horizon, and backs up each seat's reward to the decisions it made.
+
+The tree is keyed by what the observer sees: a hidden action is one edge
+whatever its value (host.observe), so one node is one of the observer's
+information sets.  Rewards (see `rewards`): "win" is 1 for first place,
+shared on ties (1/k for k tied), the measure the bench reports; "rank" is
+the place scaled to 0..1.  The horizon "round" stops a playout when the round
+(game, deal) in progress is scored and rewards the standings then, "match"
+plays to the end; docs/bots.md says what was measured and why the defaults
+are what they are.
+
+Everything random comes from the rng passed, so a decision is a function of
+the seat's view and the seed (with a budget in playouts; a budget in
+milliseconds depends on the machine's speed).
+"""
+
+import copy
+import math
+import random
+import time
+
+from dicetable import games as registry
+from dicetable.match.actions import DEAL, OK, ROLL, SEAT_SHIFT, TABLE, TABLE_BIT, kind_of
+
+DEFAULT_PLAYOUTS = 200
+UCB_C = 0.7  # rewards are in 0..1; sqrt(2)/2, the usual constant at that scale
+POLICIES = ("heuristic", "random")
+REWARDS = ("win", "rank")
+HORIZONS = ("round", "match")
+_TRIES = 50  # determinizations the engine may refuse in a row before giving up
+
+
+def host_of(match):
+    """The game's host module (determinization, observation, heuristic)."""
+    return registry.part(registry.number(match.GAME), "host")
+
+
+def masked(a):
+    """The tree key of an action whose value the observer does not see: its
+    kind and seat only (a negative int, apart from every action word)."""
+    return ~(a >> SEAT_SHIFT)
+
+
+def actor(match, seat):
+    """Who acts next in a search: `seat` when waited on, else the lowest seat
+    waited on, else the table.  Simultaneous inputs (passes, keeps, bids,
+    rolls) never see each other in the engines, so any order will do."""
+    mask = match.waiting()
+    if mask & (1 << seat):
+        return seat
+    for s in range(match.players):
+        if mask & (1 << s):
+            return s
+    return TABLE if mask & TABLE_BIT else -1
+
+
+def is_chance(who, legal):
+    """The table's draws, and a seat's own roll or scan of a die drawn from a
+    bag: chance at a real table, never a choice to search."""
+    return who == TABLE or kind_of(legal[0]) in (DEAL, ROLL)
+
+
+def rewards(match, kind="win"):
+    """Each seat's reward from the standings the totals give now (the match's
+    own standings(), tie-breaks included; at a horizon before the end, the
+    standings as if the match ended there).  "win": 1 for first place,
+    shared equally on ties; "rank": 1 for first, 0 for last, a shared place
+    the mean of the places it covers."""
+    places = match.standings()
+    n = len(places)
+    out = []
+    for p in places:
+        tied = places.count(p)
+        if kind == "win":
+            out.append(1.0 / tied if p == 1 else 0.0)
+        else:
+            out.append(sum(n - q for q in range(p, p + tied)) / (tied * (n - 1)))
+    return out
+
+
+def clone(match):
+    """An independent copy of a match.  The engines keep their state in plain
+    lists, arrays and bytearrays, so a deep copy is exact, and it costs a
+    fraction of folding the journal again."""
+    return copy.deepcopy(match)
+
+
+def replay(match, actions):
+    """A new match of `match`'s game and header with `actions` submitted;
+    None when the engine refuses one (an inconsistent determinization)."""
+    out = type(match)(match.players, match.options)
+    for a in actions:
+        if out.submit(a) != OK:
+            return None
+    return out
+
+
+class Node:
+    """One information set of the observer: the statistics of the decisions
+    taken from it (action -> [visits, total reward of its actor,
+    availability]) and the nodes that follow, by what the observer sees."""
+
+    __slots__ = ("stats", "kids")
+
+    def __init__(self):
+        self.stats = {}
+        self.kids = {}
+
+
+class Search:
+    """The tree of one decision of `seat` in `match`."""
+
+    def __init__(
+        self, match, seat, rng, policy="heuristic", reward="win", c=UCB_C, horizon="round"
+    ):
+        self.host = host_of(match)
+        self.seat = seat
+        self.rng = rng
+        self.policy = policy
+        self.reward = reward
+        self.c = c
+        self.horizon = horizon
+        self.hidden = self.host.HIDDEN_DECISIONS
+        prefix, self.sample = self.host.view(match, seat, rng)
+        self.base = replay(match, prefix)
+        if self.base is None:
+            raise RuntimeError("the view of seat %d replays with a refusal" % seat)
+        self.root = Node()
+        self.playouts = 0
+
+    def run(self, playouts=0, ms=0):
+        """Iterate until `playouts` playouts, or `ms` milliseconds, are spent
+        (at least one playout)."""
+        deadline = time.perf_counter() + ms / 1000.0 if ms else 0.0
+        while True:
+            self.iterate()
+            if playouts and self.playouts >= playouts:
+                return
+            if deadline and time.perf_counter() >= deadline:
+                return
+            if not playouts and not deadline:
+                return
+
+    def best(self, legal):
+        """The most visited of the seat's legal actions (then the best mean,
+        then the first listed): the usual robust choice."""
+        stats = self.root.stats
+
+        def key(a):
+            s = stats.get(a)
+            if s is None or not s[0]:
+                return (0, 0.0)
+            return (s[0], s[1] / s[0])
+
+        best = legal[0]
+        for a in legal[1:]:
+            if key(a) > key(best):
+                best = a
+        return best
+
+    # --- one iteration ----------------------------------------------------------
+
+    def determinization(self):
+        """A fresh match consistent with the seat's view (the engine checks
+        every sampled action; a refused sample is drawn again)."""
+        for _ in range(_TRIES):
+            m = clone(self.base)
+            if all(m.submit(a) == OK for a in self.sample(self.rng)):
+                return m
+        raise RuntimeError("no consistent determinization in %d tries" % _TRIES)
+
+    def iterate(self):
+        m = self.determinization()
+        path = self.descend(m)
+        self.rollout(m, len(m.history))
+        r = rewards(m, self.reward)
+        for node, a, who in path:
+            s = node.stats[a]
+            s[0] += 1
+            s[1] += r[who]
+        self.playouts += 1
+
+    def descend(self, m):
+        """Selection and expansion: follow the tree until a new node is made
+        (or the playout ends); return the searched decisions taken."""
+        node = self.root
+        path = []
+        start = len(m.history)
+        while not self.stopped(m, start):
+            who = actor(m, self.seat)
+            legal = m.legal_actions(who)
+            if self.searched(who, legal):
+                a, new = self.select(node, legal)
+                path.append((node, a, who))
+            else:
+                a, new = self.draw(m, who, legal), False
+            m.take(a)
+            key = self.host.observe(m, self.seat, a)
+            child = node.kids.get(key)
+            if child is None:
+                child = node.kids[key] = Node()
+                new = True
+            node = child
+            if new:
+                break
+        return path
+
+    def searched(self, who, legal):
+        """A decision worth a tree node: a seat's real choice that the
+        observer sees (its own, or another seat's public one)."""
+        if len(legal) < 2 or is_chance(who, legal):
+            return False
+        return who == self.seat or kind_of(legal[0]) not in self.hidden
+
+    def select(self, node, legal):
+        """UCB1 with availability counts; an untried action first.  Returns
+        the action and whether it was new here."""
+        stats = node.stats
+        untried = []
+        for a in legal:
+            s = stats.get(a)
+            if s is None:
+                untried.append(a)
+            else:
+                s[2] += 1
+        if untried:
+            a = untried[self.rng.randrange(len(untried))]
+            stats[a] = [0, 0.0, 1]
+            return a, True
+        c = self.c
+        best, value = legal[0], -1.0
+        for a in legal:
+            v, total, avail = stats[a]
+            u = total / v + c * math.sqrt(math.log(avail) / v)
+            if u > value:
+                best, value = a, u
+        return best, False
+
+    def draw(self, m, who, legal):
+        """Chance (the table: uniform; a seat's roll or scan: its heuristic,
+        which draws uniformly), or a decision the observer does not see (the
+        heuristic: a model of that player)."""
+        if who == TABLE:
+            return legal[self.rng.randrange(len(legal))]
+        return self.host.heuristic(m, who, legal, self.rng)
+
+    def rollout(self, m, start):
+        rng = self.rng
+        heuristic = self.policy == "heuristic"
+        while not self.stopped(m, start):
+            who = actor(m, self.seat)
+            legal = m.legal_actions(who)
+            if len(legal) == 1:
+                a = legal[0]
+            elif who == TABLE or not heuristic and not is_chance(who, legal):
+                a = legal[rng.randrange(len(legal))]
+            else:
+                a = self.host.heuristic(m, who, legal, rng)
+            m.take(a)
+
+    def stopped(self, m, start):
+        if m.waiting() == 0:
+            return True
+        return self.horizon == "round" and len(m.history) > start
+
+
+def choose(match, seat, rng, playouts=0, ms=0, **options):
+    """The ISMCTS bot's action for `seat` (one of the seats waited on).  A
+    budget of `playouts` playouts, or of `ms` milliseconds, or
+    DEFAULT_PLAYOUTS; `options`: policy, reward, c, horizon (Search)."""
+    legal = match.legal_actions(seat)
+    if len(legal) == 1:
+        return legal[0]
+    if is_chance(seat, legal):
+        return host_of(match).heuristic(match, seat, legal, rng)
+    search = Search(match, seat, random.Random(rng.getrandbits(64)), **options)
+    if not playouts and not ms:
+        playouts = DEFAULT_PLAYOUTS
+    search.run(playouts, ms)
+    return search.best(legal)
+
+
+# --- sampling what a seat cannot see ---------------------------------------------
+
+
+def deal_hidden(items, slots, weight, rng):
+    """Deal `items` one to each of `slots` (equal lengths): slots[i] names
+    where slot i is (a seat's hand, the stock...); weight(item, place) is how
+    many hidden states put `item` there (0: none, as when a seat showed it
+    cannot hold it).  Returns the items in slot order, drawn with probability
+    proportional to the product of the weights: exactly uniform when every
+    weight is 1 (a shuffle), otherwise a weighted sequential deal (most
+    constrained item first) refined by Metropolis swaps, whose stationary
+    distribution is that product.  ValueError when no deal is possible."""
+    if len(items) != len(slots):
+        raise ValueError("%d items for %d slots" % (len(items), len(slots)))
+    places = sorted(set(slots), key=repr)
+    table = [[weight(item, p) for p in places] for item in items]
+    if all(w == 1 for row in table for w in row):
+        order = list(items)
+        rng.shuffle(order)
+        return order
+    where = _weighted_deal(table, [slots.count(p) for p in places], rng)
+    _swaps(table, where, rng)
+    return _to_slots(items, where, places, slots, rng)
+
+
+def _weighted_deal(table, capacity, rng):
+    """A place index per item, each item drawn in proportion to the place's
+    room left times its weight, the most constrained items first."""
+    order = list(range(len(table)))
+    rng.shuffle(order)
+    order.sort(key=lambda i: sum(1 for w in table[i] if w))
+    for _ in range(_TRIES):
+        room = list(capacity)
+        where = [0] * len(table)
+        if _deal_in_order(table, order, room, where, rng):
+            return where
+    raise ValueError("no deal of the hidden items fits what was seen")
+
+
+def _deal_in_order(table, order, room, where, rng):
+    for i in order:
+        odds = [room[p] * table[i][p] for p in range(len(room))]
+        total = sum(odds)
+        if not total:
+            return False
+        where[i] = _pick(odds, rng.random() * total)
+        room[where[i]] -= 1
+    return True
+
+
+def _pick(odds, x):
+    """The index whose share of the odds holds x (0 <= x < their sum)."""
+    last = 0
+    for p, w in enumerate(odds):
+        if w:
+            if x < w:
+                return p
+            x -= w
+            last = p
+    return last  # x at the sum by rounding: the last place with odds
+
+
+def _swaps(table, where, rng):
+    """Metropolis swaps of two items' places, accepted with the ratio of the
+    weights, 8 tries per item."""
+    n = len(where)
+    if n < 2:
+        return
+    for _ in range(8 * n):
+        i = rng.randrange(n)
+        j = rng.randrange(n)
+        pi, pj = where[i], where[j]
+        if pi == pj:
+            continue
+        new = table[i][pj] * table[j][pi]
+        if new and rng.random() * table[i][pi] * table[j][pj] < new:
+            where[i], where[j] = pj, pi
+
+
+def _to_slots(items, where, places, slots, rng):
+    """The items in slot order: each place's items shuffled over its slots."""
+    by_place = [[] for _ in places]
+    for i, p in enumerate(where):
+        by_place[p].append(items[i])
+    for group in by_place:
+        rng.shuffle(group)
+    index = {p: k for k, p in enumerate(places)}
+    return [by_place[index[s]].pop() for s in slots]
