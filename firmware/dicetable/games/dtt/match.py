@@ -47,6 +47,17 @@ last_trick_seats / last_winner / last_leader (copies of the latest complete
 trick, kept until the next one completes), totals, history.  The last
 deal's bids, taken and tricks_done stay readable after it is scored, until
 the next deal's first card is turned up.
+
+Kept as the actions come, so that nothing per play is derived again (each is
+written by apply() and read by random_action(), refusal() and the trick's
+end): stock[0:stock_n], the cards still in the stock in no order (slot[c]:
+where card c stands in it); held[seat * 4 + suit], how many cards of that suit
+a seat's hand holds, and suits[(seat * 4 + suit) * 10 + i] those cards (slot[c]
+again: where c stands among them); best, the position of the card winning
+the trick so far (the core's beats(), as each card arrives).
+
+random_action(seat, draw) draws one of legal_actions(seat) uniformly without
+listing them (draw(n): a uniform int in [0, n)); take() applies it unchecked.
 """
 
 from array import array
@@ -60,6 +71,7 @@ from dicetable.match.actions import (
     DEAL,
     ILLEGAL_PLAY,
     KEEP,
+    KIND_SHIFT,
     MALFORMED,
     MATCH_OVER,
     NOT_IN_HAND,
@@ -108,13 +120,24 @@ RIGHT = const(2)  # draft 2: from s to s - 1 (= s + 2 with 3 players)
 _STOCK = const(0)  # undealt; in open play also "in some hand, unseen"
 _FACE_UP = const(1)
 _HAND = const(2)  # 2, 3, 4: seat's kept cards
-_PACKET = const(5)  # 5, 6, 7: the draft packet seat holds now
-_TRICK = const(8)
-_WON = const(9)  # 9, 10, 11: seat's won tricks this deal
+# 5, 6, 7: the draft packet dealt to seat 0, 1, 2, held now by seat
+# (that + passed) % 3, so that passing the packets rewrites no card's place.
+_PACKET = const(5)
+_PLAYED = const(8)  # to a trick this deal: on the table or in a won pile
 
 _VOID = const(255)  # a slot of `where` that is no card (rank index 10-15)
 _SLOTS = const(64)  # `where` is indexed by the card's own encoding
 _ALL = const(7)  # every seat's bit
+_DECK = const(40)
+_SUIT_SHIFT = const(4)  # the core's encoding: a card's suit in bits 4-5
+_SUIT_SLOTS = const(10)  # suits[]: a seat's cards of one suit, at most every rank
+
+# Action words with seat 0 and value 0: a seat's or a card's bits are ORed in.
+_REVEAL_A = action(REVEAL, TABLE, 0)
+_DEAL_A = action(DEAL, 0, 0)
+_KEEP_A = action(KEEP, 0, 0)
+_BID_A = action(BID, 0, 0)
+_PLAY_A = action(PLAY, 0, 0)
 
 
 def is_card(value):
@@ -123,13 +146,16 @@ def is_card(value):
 
 
 def _remove(buf, n, item):
-    """Remove `item` from buf[0:n] keeping the order; return the new length."""
-    j = 0
-    for i in range(n):
-        if buf[i] != item:
-            buf[j] = buf[i]
-            j += 1
-    return j
+    """Remove `item`, which is there, from buf[0:n] keeping the order; return
+    the new length."""
+    i = 0
+    while buf[i] != item:
+        i += 1
+    n -= 1
+    while i < n:
+        buf[i] = buf[i + 1]
+        i += 1
+    return n
 
 
 def _pass_on(buf, step):
@@ -172,6 +198,10 @@ class DttMatch(Match):
         self.trick = Trick(3)
         self.last_trick_items = array("H", [0] * 3)
         self.last_trick_seats = bytearray(3)
+        self.stock = bytearray(_DECK)
+        self.slot = bytearray(_SLOTS)
+        self.held = bytearray(3 * dtt.SUITS)
+        self.suits = bytearray(3 * dtt.SUITS * _SUIT_SLOTS)
         self.totals = [0, 0, 0]
         self.history = []
         Match.__init__(self, players, options)
@@ -181,8 +211,11 @@ class DttMatch(Match):
         self.deals = self.count_option(dtt.DEFAULT_DEALS)
         self.phase = REVEALING
         self.dealer = FIRST_DEALER
-        for c in range(_SLOTS):
-            self.where[c] = _STOCK if is_card(c) else _VOID
+        fill(self.slot, 0)
+        self._restock()
+        fill(self.held, 0)
+        fill(self.suits, 0)
+        self.best = 0
         fill(self.faceup, 0)
         self.faceup_n = 0
         self.trump = dtt.NO_TRUMP
@@ -193,6 +226,7 @@ class DttMatch(Match):
         fill(self.hand_n, 0)
         fill(self.packet_n, 0)
         self.pick = 0
+        self.passed = 0
         fill(self.kept, 0)
         self.to_act = 0
         fill(self.bids, 0)
@@ -210,6 +244,19 @@ class DttMatch(Match):
         fill(self.last_trick_seats, 0)
         fill(self.totals, 0)
         self.history.clear()
+
+    def _restock(self):
+        """Every card in the stock, in the order of the encoding."""
+        n = 0
+        for c in range(_SLOTS):
+            if is_card(c):
+                self.where[c] = _STOCK
+                self.stock[n] = c
+                self.slot[c] = n
+                n += 1
+            else:
+                self.where[c] = _VOID
+        self.stock_n = n
 
     # --- What exists ----------------------------------------------------------
 
@@ -314,6 +361,64 @@ class DttMatch(Match):
         n = dtt.legal_plays(self.hands[seat], self.hand_n[seat], self.trick, legal)
         append_actions(out, action(PLAY, seat, 0), legal, n)
 
+    # --- One legal action at random, none listed ----------------------------------
+
+    def random_action(self, seat, draw):
+        """One of legal_actions(seat), each as likely, drawn without listing
+        them: draw(n) returns a uniform int in [0, n) (random.randrange, the
+        board's Rng.randrange).  -1 when `seat` has none.  Changes nothing;
+        take() applies the action without checking it again."""
+        p = self.phase
+        if p == PLAYING:
+            if seat != self.turn:
+                return -1
+            return self._random_card(seat, draw) | _PLAY_A | (seat << SEAT_SHIFT)
+        if p == DRAFT_1 or p == DRAFT_2:
+            if not self.to_act >> seat & 1:
+                return -1
+            return self.packets[seat][draw(self.packet_n[seat])] | _KEEP_A | (seat << SEAT_SHIFT)
+        if p == BIDDING:
+            if not self.to_act >> seat & 1:
+                return -1
+            return draw(dtt.MAX_BID + 1) | _BID_A | (seat << SEAT_SHIFT)
+        if seat != TABLE or p == OVER:
+            return -1
+        if p == REVEALING:
+            return self.stock[draw(self.stock_n)] | _REVEAL_A
+        return self._random_deal(draw)
+
+    def _random_card(self, seat, draw):
+        """A card `seat` may play: of the led suit while the hand holds one (the
+        core's owed()), else any card of the hand (open play: any unseen card)."""
+        if self.open:
+            return self.stock[draw(self.stock_n)]
+        if self.trick.count:
+            lead = self._owed(seat)
+            if lead != dtt.ANY:
+                k = seat * dtt.SUITS + lead
+                return self.suits[k * _SUIT_SLOTS + draw(self.held[k])]
+        return self.hands[seat][draw(self.hand_n[seat])]
+
+    def _random_deal(self, draw):
+        """A stock card to a seat short of cards: legal_actions lists every
+        pair, so one draw over their number gives both."""
+        pn = self.packet_n
+        short = (pn[0] < dtt.DRAFT_CARDS) + (pn[1] < dtt.DRAFT_CARDS) + (pn[2] < dtt.DRAFT_CARDS)
+        r = draw(self.stock_n * short)
+        seat = r % short
+        if short < 3:
+            seat = self._short_seat(seat)
+        return self.stock[r // short] | _DEAL_A | (seat << SEAT_SHIFT)
+
+    def _short_seat(self, k):
+        """The `k`-th seat (from 0) still short of cards."""
+        for s in range(3):
+            if self.packet_n[s] < dtt.DRAFT_CARDS:
+                if k == 0:
+                    return s
+                k -= 1
+        return -1
+
     # --- Refusals (never change anything) ------------------------------------------
 
     def refusal(self, a):
@@ -359,7 +464,7 @@ class DttMatch(Match):
     def _keep_refusal(self, seat, value):
         if not is_card(value):
             return UNKNOWN_ITEM
-        if self.where[value] != _PACKET + seat:
+        if self.where[value] != _PACKET + (seat + 3 - self.passed) % 3:
             return NOT_IN_HAND
         return OK
 
@@ -370,22 +475,33 @@ class DttMatch(Match):
             return UNKNOWN_ITEM
         if self.where[value] != _HAND + seat:
             return NOT_IN_HAND
-        if not dtt.is_legal(self.hands[seat], self.hand_n[seat], self.trick, value):
+        if self.trick.count and not dtt.satisfies(self._owed(seat), value):
             return ILLEGAL_PLAY
         return OK
+
+    def _owed(self, seat):
+        """The suit `seat` owes the trick (it is not empty), or ANY: the core's
+        follow rule over the hand's count of the led suit.  With where[]
+        saying the card is in the hand, it is all is_legal() would find."""
+        lead = self.trick.items[0] >> _SUIT_SHIFT
+        return dtt.owed(lead, self.held[seat * dtt.SUITS + lead])
 
     # --- Taking an action -----------------------------------------------------------
 
     def apply(self, a):
-        kind = kind_of(a)
-        seat = seat_of(a)
-        value = value_of(a)
-        if kind == REVEAL:
-            self._reveal(value)
+        # The fields read in place (as kind_of, seat_of, value_of do): apply
+        # runs for every action of every refold and every playout.
+        kind = a >> KIND_SHIFT
+        seat = (a >> SEAT_SHIFT) & 7
+        value = a & 0xFFFF
+        if kind == PLAY:
+            self._play(seat, value)
         elif kind == DEAL:
             self._deal(seat, value)
         elif kind == KEEP:
             self._keep(seat, value)
+        elif kind == REVEAL:
+            self._reveal(value)
         elif kind == BID:
             self.bids[seat] = value
             self.to_act &= ~(1 << seat)
@@ -394,8 +510,6 @@ class DttMatch(Match):
                     self._start_play()
                 else:
                     self.phase = DEALING_2
-        elif kind == PLAY:
-            self._play(seat, value)
 
     def _reveal(self, c):
         if self.faceup_n == 0:
@@ -404,6 +518,7 @@ class DttMatch(Match):
                 self.bids[s] = 0
                 self.taken[s] = 0
             self.tricks_done = 0
+        self._unstock(c)
         self.where[c] = _FACE_UP
         self.faceup[self.faceup_n] = c
         self.faceup_n += 1
@@ -414,15 +529,32 @@ class DttMatch(Match):
             else:
                 self.phase = DEALING_1
 
+    def _unstock(self, c):
+        """Take card `c` out of the stock: it changes places with the last
+        card, so stock[] stays all the deck and the next deal restocks it
+        in place."""
+        n = self.stock_n - 1
+        last = self.stock[n]
+        i = self.slot[c]
+        self.stock[i] = last
+        self.slot[last] = i
+        self.stock[n] = c
+        self.slot[c] = n
+        self.stock_n = n
+
     def _deal(self, seat, c):
-        self.where[c] = _PACKET + seat
-        self.packets[seat][self.packet_n[seat]] = c
-        self.packet_n[seat] += 1
-        for s in range(3):
-            if self.packet_n[s] < dtt.DRAFT_CARDS:
-                return
+        self._unstock(c)
+        self.where[c] = _PACKET + seat  # passed is 0 until the draft
+        n = self.packet_n[seat]
+        self.packets[seat][n] = c
+        self.packet_n[seat] = n + 1
+        # Each dealing takes 18 of the 36 cards the face-up four leave: it is
+        # over when the stock is down to 18, then to 0.
+        if self.stock_n % (3 * dtt.DRAFT_CARDS):
+            return
         self.phase = DRAFT_1 if self.phase == DEALING_1 else DRAFT_2
         self.pick = 0
+        self.passed = 0
         self.to_act = _ALL
 
     def _keep(self, seat, c):
@@ -439,8 +571,7 @@ class DttMatch(Match):
         step = LEFT if self.phase == DRAFT_1 else RIGHT
         _pass_on(self.packets, step)
         _pass_on(self.packet_n, step)
-        for s in range(3):
-            self._mark_packet(s)
+        self.passed = (self.passed + step) % 3
         if self.pick < PICKS:
             self.to_act = _ALL
             return
@@ -454,14 +585,28 @@ class DttMatch(Match):
         else:
             self._start_play()
 
-    def _mark_packet(self, s):
-        for i in range(self.packet_n[s]):
-            self.where[self.packets[s][i]] = _PACKET + s
-
     def _to_hand(self, seat, c):
         self.where[c] = _HAND + seat
         self.hands[seat][self.hand_n[seat]] = c
         self.hand_n[seat] += 1
+        k = seat * dtt.SUITS + (c >> _SUIT_SHIFT)
+        n = self.held[k]
+        self.suits[k * _SUIT_SLOTS + n] = c
+        self.slot[c] = n
+        self.held[k] = n + 1
+
+    def _from_hand(self, seat, c):
+        """Take card `c` out of seat's hand (its order kept: legal_actions
+        lists in hand order) and out of the hand's cards of its suit."""
+        self.hand_n[seat] = _remove(self.hands[seat], self.hand_n[seat], c)
+        k = seat * dtt.SUITS + (c >> _SUIT_SHIFT)
+        n = self.held[k] - 1
+        self.held[k] = n
+        k *= _SUIT_SLOTS
+        last = self.suits[k + n]
+        n = self.slot[c]
+        self.suits[k + n] = last
+        self.slot[last] = n
 
     def _start_bidding(self):
         self.phase = BIDDING
@@ -475,24 +620,33 @@ class DttMatch(Match):
         self.trick.clear()
 
     def _play(self, seat, c):
-        if not self.open:
-            self.hand_n[seat] = _remove(self.hands[seat], self.hand_n[seat], c)
-        self.where[c] = _TRICK
-        self.trick.add(seat, c)
-        if self.trick.count < 3:
+        if self.open:
+            self._unstock(c)
+        else:
+            self._from_hand(seat, c)
+        self.where[c] = _PLAYED
+        t = self.trick
+        n = t.count
+        if n == 0:
+            self.best = 0
+        elif dtt.beats(c, t.items[self.best], self.trump):
+            self.best = n
+        t.add(seat, c)
+        if n < 2:
             self.turn = (seat + 1) % 3
             return
         self._finish_trick()
 
     def _finish_trick(self):
-        winner = self.trick.seats[dtt.resolve(self.trick, self.trump)]
+        t = self.trick
+        winner = t.seats[self.best]
+        n = self.won_n[winner]
         for i in range(3):
-            item = self.trick.items[i]
-            self.last_trick_items[i] = item
-            self.last_trick_seats[i] = self.trick.seats[i]
-            self.where[item] = _WON + winner
-            self.won[winner][self.won_n[winner]] = item
-            self.won_n[winner] += 1
+            c = t.items[i]
+            self.last_trick_items[i] = c
+            self.last_trick_seats[i] = t.seats[i]
+            self.won[winner][n + i] = c
+        self.won_n[winner] = n + 3
         self.last_winner = winner
         self.last_leader = self.trick.seats[0]
         self.taken[winner] += 1
@@ -513,9 +667,11 @@ class DttMatch(Match):
             return
         # Every card goes back for the next deal; the dealer moves clockwise.
         self.dealer = (self.dealer + 1) % 3
-        for c in range(_SLOTS):
-            if self.where[c] != _VOID:
-                self.where[c] = _STOCK
+        for i in range(_DECK):
+            c = self.stock[i]
+            self.where[c] = _STOCK
+            self.slot[c] = i  # a hand's cards of a suit used it meanwhile
+        self.stock_n = _DECK
         self.faceup_n = 0
         for s in range(3):
             self.hand_n[s] = 0

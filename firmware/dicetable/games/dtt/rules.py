@@ -135,10 +135,20 @@ def in_hand(hand, n, item):
 
 def holds_suit(hand, n, s):
     """True if the first `n` items of `hand` include a card of suit `s`."""
+    # The suit read in place, not through suit(): a call per card is most of
+    # what is_legal and legal_plays cost on the board.
     for i in range(n):
-        if suit(hand[i]) == s:
+        if hand[i] >> _SUIT_SHIFT == s:
             return True
     return False
+
+
+def owed(lead_suit, held):
+    """The suit owed to a trick whose lead is of `lead_suit` by a player
+    holding `held` cards of that suit: that suit, or ANY when none.  The one
+    statement of the follow rule: obligation() counts the hand for it, a match
+    that keeps each hand's count per suit asks it directly."""
+    return lead_suit if held else ANY
 
 
 def obligation(hand, n, lead):
@@ -146,14 +156,13 @@ def obligation(hand, n, lead):
 
     ANY when the hand holds no card of the led suit.
     """
-    if holds_suit(hand, n, suit(lead)):
-        return suit(lead)
-    return ANY
+    s = lead >> _SUIT_SHIFT
+    return owed(s, holds_suit(hand, n, s))
 
 
 def satisfies(s, item):
     """True if playing `item` meets the obligation `s` (a suit or ANY)."""
-    return s == ANY or suit(item) == s
+    return s == ANY or item >> _SUIT_SHIFT == s
 
 
 def is_legal(hand, n, trick, item):
@@ -183,9 +192,11 @@ def legal_plays(hand, n, trick, out):
 
 def keep_satisfying(out, n, s):
     """Compact out[0:n] to the items that meet obligation `s`, in order; return how many."""
+    if s == ANY:
+        return n
     k = 0
     for i in range(n):
-        if satisfies(s, out[i]):
+        if out[i] >> _SUIT_SHIFT == s:
             out[k] = out[i]
             k += 1
     return k
@@ -194,22 +205,25 @@ def keep_satisfying(out, n, s):
 # --- Trick result ----------------------------------------------------------------
 
 
-def highest_of_suit(trick, s):
-    """Position of the highest card of suit `s` in the trick (-1 if none)."""
-    best = -1
-    for i in range(trick.count):
-        item = trick.items[i]
-        if suit(item) == s and (best < 0 or rank(item) > rank(trick.items[best])):
-            best = i
-    return best
+def beats(item, best, trump):
+    """True if `item`, played to a trick that `best` is winning so far, wins it
+    instead: a higher card of best's suit, or a trump over a card that is not
+    (`trump` a suit or NO_TRUMP).  Any other card loses, so the lead wins until
+    beaten and a match can follow the winner as the cards arrive."""
+    s = item >> _SUIT_SHIFT
+    if s == best >> _SUIT_SHIFT:
+        return (item & _RANK_MASK) > (best & _RANK_MASK)
+    return s == trump
 
 
 def resolve(trick, trump):
     """The winning position in a complete trick: the highest trump, else the
     highest card of the led suit.  `trump` is a suit or NO_TRUMP."""
-    best = highest_of_suit(trick, trump)
-    if best < 0:
-        best = highest_of_suit(trick, suit(trick.items[0]))
+    items = trick.items
+    best = 0
+    for i in range(1, trick.count):
+        if beats(items[i], items[best], trump):
+            best = i
     return best
 
 
