@@ -51,6 +51,7 @@ FLAGS = (
     ("--table-rolls", TABLE_ROLLS, "table rolls"),
     ("--variant", VARIANT, "variant"),
 )
+BOTS_HELP = "comma-separated, one per seat, repeated to fill: %s (default: heuristic)"
 USAGE = 2
 FAILED = 1
 INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a program Ctrl-C stopped
@@ -107,8 +108,7 @@ def parse_args(argv):
     )
     p.add_argument(
         "--bots",
-        help="comma-separated, one per seat, repeated to fill: "
-        "random or heuristic (default: heuristic)",
+        help=BOTS_HELP % ", ".join(sim.play.BOTS),
     )
     p.add_argument(
         "--seed",
@@ -404,7 +404,7 @@ def parse_balance(argv):
     )
     p.add_argument(
         "--bots",
-        help="comma-separated, one per seat, repeated to fill (default: heuristic)",
+        help=BOTS_HELP % ", ".join(sim.play.BOTS),
     )
     p.add_argument(
         "--rotate",

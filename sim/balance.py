@@ -477,6 +477,11 @@ def figures(config, tally, plan):
         "options_word": config.word(),
         "matches": tally.matches,
         "fair_share": 1 / config.players,
+        # What every seat would win in a seat-fair game: above the fair share
+        # when first places are shared.
+        "even_win_rate": sum(s.wins for s in tally.seats) / (tally.matches * tally.players)
+        if tally.matches
+        else None,
         "seats": seats,
         "actions": spread(tally.actions),
         "rounds": spread(tally.rounds),

@@ -118,7 +118,12 @@ def number(x, ci=None, signed=False):
 
 
 def combo_label(values):
-    return ", ".join("%s %d" % (n.replace("_", " "), v) for n, v in values) or "as given"
+    words = []
+    for name, value in values:
+        words.append("%s %d" % (name.replace("_", " "), value))
+        if name == "length" and value == 0:
+            words[-1] += " (the game's own)"
+    return ", ".join(words) or "as given"
 
 
 def panel_key(config):
@@ -148,7 +153,9 @@ def blocks(summary, configs, plots):
             "%d matches per configuration, %d configurations; bots %s (%s). Intervals are 95 %%:"
             " Wilson's for win rates, the normal approximation (sample standard deviation) for"
             " means. A win is first place as the game's standings give it: a shared first place"
-            " is a win for each seat in it, so win rates may add up to more than 100 %%."
+            " is a win for each seat in it, so win rates may add up to more than 100 %%: the even"
+            " share, the seats' mean win rate, is what each seat would win if none had an edge"
+            " (the fair share, 1 / players, when no first place is shared)."
             % (
                 summary["matches"],
                 len(configs),
@@ -192,6 +199,7 @@ def overview(summary):
                 f["key"],
                 "%d" % f["matches"],
                 pct(f["fair_share"]),
+                pct(f["even_win_rate"]),
                 seats,
                 pct_ci(lead["lead_win_rate"], lead["lead_win_rate_ci"]),
                 pct_ci(lead["others_win_rate"], lead["others_win_rate_ci"]),
@@ -204,6 +212,7 @@ def overview(summary):
         "configuration",
         "matches",
         "fair share",
+        "even share",
         "first lead (seat)",
         "first lead wins",
         "others win",
@@ -437,7 +446,7 @@ def plot_win_rates(path, configs, figs):
             cis = [s["win_rate_ci"] for s in f["seats"]]
             _interval_bars(ax, xs, rates, cis, color=colour, label="%d players" % config.players)
             ax.hlines(
-                f["fair_share"], xs[0] - 0.4, xs[-1] + 0.4, colors=colour, linestyles="dashed"
+                f["even_win_rate"], xs[0] - 0.4, xs[-1] + 0.4, colors=colour, linestyles="dashed"
             )
             leads = f["first_lead"]["seats"]
             if leads:
@@ -449,7 +458,7 @@ def plot_win_rates(path, configs, figs):
             labels += ["%d" % s for s in range(config.players)]
             x += config.players + 1
         ax.set_xticks(ticks, labels)
-        ax.set_xlabel("seat (dashed: fair share; diamond: first lead)")
+        ax.set_xlabel("seat (dashed: the seats' mean; diamond: first lead)")
         ax.set_ylabel("win rate")
         ax.set_ylim(bottom=0)
         ax.set_title(title)
@@ -516,9 +525,9 @@ def plot_bots(path, configs, figs):
                     cis.append(f["bots"][name]["win_rate_ci"])
             _interval_bars(ax, xs, rates, cis, color="C%d" % (b % 10), label=name)
         for k, (_, f) in enumerate(members):
-            ax.hlines(f["fair_share"], k - 0.4, k + 0.4, colors="grey", linestyles="dashed")
+            ax.hlines(f["even_win_rate"], k - 0.4, k + 0.4, colors="grey", linestyles="dashed")
         ax.set_xticks(range(len(members)), ["%d players" % c.players for c, _ in members])
-        ax.set_ylabel("win rate (dashed: fair share)")
+        ax.set_ylabel("win rate (dashed: the seats' mean)")
         ax.set_ylim(bottom=0)
         ax.set_title(title)
         ax.legend(fontsize="small")
@@ -540,9 +549,10 @@ def plot_variant(path, configs, figs):
             _interval_bars(
                 ax, xs, rates, [s["win_rate_ci"] for s in seats], color="C%d" % v, label=name
             )
-        ax.axhline(1 / players, color="grey", linestyle="dashed")
+        for v in (0, 1):
+            ax.axhline(pair[v]["even_win_rate"], color="C%d" % v, linestyle="dashed", linewidth=1)
         ax.set_xticks(range(players))
-        ax.set_xlabel("seat (dashed: fair share)")
+        ax.set_xlabel("seat (dashed: the seats' mean)")
         ax.set_ylabel("win rate")
         ax.set_ylim(bottom=0)
         ax.set_title("%d players%s" % (players, (", " + combo_label(others)) if others else ""))

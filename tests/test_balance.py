@@ -432,6 +432,7 @@ REFUSED = [
         "argument --sweep: length swept twice (give all its values in one)",
     ),
     ("bots-unknown", BASE + ["--bots", "foo"], 2, "argument --bots: no bot 'foo'"),
+    ("bots-bad-budget", BASE + ["--bots", "ismcts:0"], 2, "argument --bots: bad budget in"),
     (
         "bots-too-many",
         BASE + ["--bots", "random,random,random,random"],
