@@ -121,6 +121,64 @@ def test_take_of_a_random_action_is_submit(game, players, options):
     assert match.history and match.over()
 
 
+# The games whose engines also have playout(draw).
+PLAYOUT = {"dtt": ((3, 0), (3, OPEN_PLAY), (3, 0x100), (3, 0x600))}
+
+
+def recorded(seed):
+    """A draw from random.Random(seed) that records what it drew."""
+    rng = random.Random(seed)
+    seen = []
+
+    def draw(n):
+        seen.append((n, rng.randrange(n)))
+        return seen[-1][1]
+
+    return draw, seen
+
+
+def stepped(game, players, options, draw):
+    """The match played by random_action and take, the table else the lowest
+    seat waited on acting: what playout() must give, draw for draw."""
+    match = new_match(game, players, options)
+    while not match.over():
+        w = match.waiting()
+        seat = TABLE if w & 0x80 else (w & -w).bit_length() - 1
+        match.take(match.random_action(seat, draw))
+    return match
+
+
+@pytest.mark.parametrize("game,players,options", list(cases(PLAYOUT)))
+def test_playout_is_random_action_and_take_draw_for_draw(game, players, options):
+    for seed in range(3):
+        draw, seen = recorded(seed)
+        played = new_match(game, players, options)
+        played.playout(draw)
+        again, seen_again = recorded(seed)
+        step = stepped(game, players, options, again)
+        assert seen == seen_again
+        assert played.journal == step.journal
+        assert snapshot(played) == snapshot(step)
+        refolded = new_match(game, players, options)
+        assert refolded.replay(played.journal) == -1
+        assert snapshot(refolded) == snapshot(played)
+
+
+@pytest.mark.parametrize("game,players,options", list(cases(PLAYOUT)))
+def test_playout_from_the_middle_of_a_match(game, players, options):
+    half = random_match(game, players, options, 5)
+    n = len(half.journal) // 2
+    for start in (n // 3, n, n + 7):
+        match = new_match(game, players, options)
+        match.replay(half.journal[:start])
+        draw, _ = recorded(start)
+        match.playout(draw)
+        assert match.over() and match.journal[:start] == half.journal[:start]
+        refolded = new_match(game, players, options)
+        assert refolded.replay(match.journal) == -1
+        assert snapshot(refolded) == snapshot(match)
+
+
 def test_a_seat_not_waited_on_draws_nothing():
     match = new_match("dtt", 3)
 

@@ -51,10 +51,11 @@ the next deal's first card is turned up.
 Kept as the actions come, so that nothing per play is derived again (each is
 written by apply() and read by random_action(), refusal() and the trick's
 end): stock[0:stock_n], the cards still in the stock in no order (slot[c]:
-where card c stands in it); held[seat * 4 + suit], how many cards of that suit
-a seat's hand holds, and suits[(seat * 4 + suit) * 10 + i] those cards (slot[c]
-again: where c stands among them); best, the position of the card winning
-the trick so far (the core's beats(), as each card arrives).
+where card c stands in it; stock[stock_n:] holds the cards dealt, so that
+the stock is whole again by its count); held[seat * 4 + suit], how many cards
+of that suit a seat's hand holds (the follow rule needs no walk of the hand);
+best, the position of the card winning the trick so far (the core's beats(),
+as each card arrives).
 
 random_action(seat, draw) draws one of legal_actions(seat) uniformly without
 listing them (draw(n): a uniform int in [0, n)); take() applies it unchecked.
@@ -130,7 +131,6 @@ _SLOTS = const(64)  # `where` is indexed by the card's own encoding
 _ALL = const(7)  # every seat's bit
 _DECK = const(40)
 _SUIT_SHIFT = const(4)  # the core's encoding: a card's suit in bits 4-5
-_SUIT_SLOTS = const(10)  # suits[]: a seat's cards of one suit, at most every rank
 
 # Action words with seat 0 and value 0: a seat's or a card's bits are ORed in.
 _REVEAL_A = action(REVEAL, TABLE, 0)
@@ -145,17 +145,44 @@ def is_card(value):
     return (value >> 4) < dtt.SUITS and (value & 0x0F) < dtt.RANKS
 
 
-def _remove(buf, n, item):
-    """Remove `item`, which is there, from buf[0:n] keeping the order; return
-    the new length."""
+def _index(buf, item):
+    """Where `item`, which is there, stands in `buf`."""
     i = 0
     while buf[i] != item:
         i += 1
+    return i
+
+
+def _close(buf, i, n):
+    """Remove buf[i] from buf[0:n] keeping the order of the rest; return n - 1."""
     n -= 1
-    while i < n:
-        buf[i] = buf[i + 1]
-        i += 1
+    for j in range(i, n):
+        buf[j] = buf[j + 1]
     return n
+
+
+def _nth_of_suit(hand, s, k):
+    """Where the `k`-th card (from 0) of suit `s` stands in `hand`, which holds more."""
+    i = 0
+    while True:
+        if hand[i] >> _SUIT_SHIFT == s:
+            if k == 0:
+                return i
+            k -= 1
+        i += 1
+
+
+_NEXT = (1, 2, 0)  # the seat after each: clockwise
+
+
+def _copy3(buf, src):
+    buf[0] = src[0]
+    buf[1] = src[1]
+    buf[2] = src[2]
+
+
+# The lowest seat of a mask of seats 0-2 (not 0).
+_LOWEST = (-1, 0, 1, 0, 2, 0, 1, 0)
 
 
 def _pass_on(buf, step):
@@ -184,24 +211,26 @@ class DttMatch(Match):
 
     def __init__(self, players, options=0):
         check_header(DttMatch, players, options)
-        self.where = bytearray(_SLOTS)
-        self.faceup = array("H", [0] * dtt.FACE_UP)
-        self.hands = [array("H", [0] * dtt.HAND_SIZE) for _ in range(3)]
-        self.hand_n = bytearray(3)
-        self.packets = [array("H", [0] * dtt.DRAFT_CARDS) for _ in range(3)]
-        self.packet_n = bytearray(3)
-        self.kept = array("H", [0] * 3)
-        self.bids = bytearray(3)
-        self.taken = bytearray(3)
-        self.won = [array("H", [0] * (3 * dtt.TRICKS)) for _ in range(3)]
-        self.won_n = bytearray(3)
+        # Lists, not bytearrays: CPython's subscripts of a list are its fast
+        # ones (twice an array's speed in a playout), and on the board a list
+        # of small ints is as free of allocation; it costs 4 bytes a slot.
+        self.where = [0] * _SLOTS
+        self.faceup = [0] * dtt.FACE_UP
+        self.hands = [[0] * dtt.HAND_SIZE for _ in range(3)]
+        self.hand_n = [0] * 3
+        self.packets = [[0] * dtt.DRAFT_CARDS for _ in range(3)]
+        self.packet_n = [0] * 3
+        self.kept = [0] * 3
+        self.bids = [0] * 3
+        self.taken = [0] * 3
+        self.won = [[0] * (3 * dtt.TRICKS) for _ in range(3)]
+        self.won_n = [0] * 3
         self.trick = Trick(3)
-        self.last_trick_items = array("H", [0] * 3)
-        self.last_trick_seats = bytearray(3)
-        self.stock = bytearray(_DECK)
-        self.slot = bytearray(_SLOTS)
-        self.held = bytearray(3 * dtt.SUITS)
-        self.suits = bytearray(3 * dtt.SUITS * _SUIT_SLOTS)
+        self.last_trick_items = [0] * 3
+        self.last_trick_seats = [0] * 3
+        self.stock = [0] * _DECK
+        self.slot = [0] * _SLOTS
+        self.held = [0] * (3 * dtt.SUITS)
         self.totals = [0, 0, 0]
         self.history = []
         Match.__init__(self, players, options)
@@ -214,7 +243,6 @@ class DttMatch(Match):
         fill(self.slot, 0)
         self._restock()
         fill(self.held, 0)
-        fill(self.suits, 0)
         self.best = 0
         fill(self.faceup, 0)
         self.faceup_n = 0
@@ -247,16 +275,13 @@ class DttMatch(Match):
 
     def _restock(self):
         """Every card in the stock, in the order of the encoding."""
-        n = 0
-        for c in range(_SLOTS):
-            if is_card(c):
-                self.where[c] = _STOCK
-                self.stock[n] = c
-                self.slot[c] = n
-                n += 1
-            else:
-                self.where[c] = _VOID
-        self.stock_n = n
+        fill(self.where, _VOID)
+        for i in range(_DECK):
+            c = (i // dtt.RANKS) << _SUIT_SHIFT | i % dtt.RANKS
+            self.where[c] = _STOCK
+            self.stock[i] = c
+            self.slot[c] = i
+        self.stock_n = _DECK
 
     # --- What exists ----------------------------------------------------------
 
@@ -372,7 +397,11 @@ class DttMatch(Match):
         if p == PLAYING:
             if seat != self.turn:
                 return -1
-            return self._random_card(seat, draw) | _PLAY_A | (seat << SEAT_SHIFT)
+            if self.open:
+                c = self.stock[draw(self.stock_n)]
+            else:
+                c = self.hands[seat][self._card_at(seat, draw)]
+            return c | _PLAY_A | (seat << SEAT_SHIFT)
         if p == DRAFT_1 or p == DRAFT_2:
             if not self.to_act >> seat & 1:
                 return -1
@@ -385,30 +414,29 @@ class DttMatch(Match):
             return -1
         if p == REVEALING:
             return self.stock[draw(self.stock_n)] | _REVEAL_A
-        return self._random_deal(draw)
+        x = self._deal_at(draw)
+        return self.stock[x & 0xFF] | _DEAL_A | ((x >> 8) << SEAT_SHIFT)
 
-    def _random_card(self, seat, draw):
-        """A card `seat` may play: of the led suit while the hand holds one (the
-        core's owed()), else any card of the hand (open play: any unseen card)."""
-        if self.open:
-            return self.stock[draw(self.stock_n)]
+    def _card_at(self, seat, draw):
+        """Where a card `seat` may play stands in its hand, drawn among them:
+        of the led suit while the hand holds one (the core's owed()), else any."""
         if self.trick.count:
-            lead = self._owed(seat)
-            if lead != dtt.ANY:
-                k = seat * dtt.SUITS + lead
-                return self.suits[k * _SUIT_SLOTS + draw(self.held[k])]
-        return self.hands[seat][draw(self.hand_n[seat])]
+            lead = self.trick.items[0] >> _SUIT_SHIFT
+            n = self.held[seat * dtt.SUITS + lead]
+            if dtt.owed(lead, n) != dtt.ANY:
+                return _nth_of_suit(self.hands[seat], lead, draw(n))
+        return draw(self.hand_n[seat])
 
-    def _random_deal(self, draw):
-        """A stock card to a seat short of cards: legal_actions lists every
-        pair, so one draw over their number gives both."""
+    def _deal_at(self, draw):
+        """A seat short of cards and a place in the stock, drawn as one pair
+        (legal_actions lists every pair): seat << 8 | place."""
         pn = self.packet_n
         short = (pn[0] < dtt.DRAFT_CARDS) + (pn[1] < dtt.DRAFT_CARDS) + (pn[2] < dtt.DRAFT_CARDS)
         r = draw(self.stock_n * short)
         seat = r % short
         if short < 3:
             seat = self._short_seat(seat)
-        return self.stock[r // short] | _DEAL_A | (seat << SEAT_SHIFT)
+        return seat << 8 | r // short
 
     def _short_seat(self, k):
         """The `k`-th seat (from 0) still short of cards."""
@@ -418,6 +446,51 @@ class DttMatch(Match):
                     return s
                 k -= 1
         return -1
+
+    # --- A random playout -------------------------------------------------------------
+
+    def playout(self, draw):
+        """Play the match to its end at random: each action the one
+        random_action(seat, draw) draws for the table, else for the lowest
+        seat waited on, taken unchecked and journaled as take() does (the same
+        journal and state, draw for draw).  The designers' rollouts: a phase's
+        actions are drawn and applied in one loop, by where the card stands
+        (apply() has to find it), without a call per action of waiting(),
+        random_action(), take() and apply()'s dispatch."""
+        while True:
+            p = self.phase
+            if p == PLAYING and not self.open:
+                self._play_out(draw)
+            elif p == DEALING_1 or p == DEALING_2:
+                self._deal_out(p, draw)
+            elif p == DRAFT_1 or p == DRAFT_2:
+                self._draft_out(p, draw)
+            elif p == OVER:
+                return
+            else:
+                w = self.waiting()
+                self.take(self.random_action(TABLE if w & TABLE_BIT else _LOWEST[w], draw))
+
+    def _play_out(self, draw):
+        journal = self.journal
+        while self.phase == PLAYING:
+            seat = self.turn
+            c = self._play_at(seat, self._card_at(seat, draw))
+            journal.append(c | _PLAY_A | (seat << SEAT_SHIFT))
+
+    def _deal_out(self, p, draw):
+        journal = self.journal
+        while self.phase == p:
+            x = self._deal_at(draw)
+            seat = x >> 8
+            journal.append(self._deal(seat, x & 0xFF) | _DEAL_A | (seat << SEAT_SHIFT))
+
+    def _draft_out(self, p, draw):
+        journal = self.journal
+        while self.phase == p:
+            seat = _LOWEST[self.to_act]
+            c = self._keep(seat, draw(self.packet_n[seat]))
+            journal.append(c | _KEEP_A | (seat << SEAT_SHIFT))
 
     # --- Refusals (never change anything) ------------------------------------------
 
@@ -488,28 +561,38 @@ class DttMatch(Match):
 
     # --- Taking an action -----------------------------------------------------------
 
+    # Each card action is applied by where its card stands (_deal, _keep,
+    # _play_at take a place): apply() finds it, a playout knows it.
+
     def apply(self, a):
         # The fields read in place (as kind_of, seat_of, value_of do): apply
-        # runs for every action of every refold and every playout.
+        # runs for every action of every refold.
         kind = a >> KIND_SHIFT
         seat = (a >> SEAT_SHIFT) & 7
-        value = a & 0xFFFF
+        c = a & 0xFFFF
         if kind == PLAY:
-            self._play(seat, value)
+            if self.open:
+                self._unstock(self.slot[c])
+                self._to_trick(seat, c)
+            else:
+                self._play_at(seat, _index(self.hands[seat], c))
         elif kind == DEAL:
-            self._deal(seat, value)
+            self._deal(seat, self.slot[c])
         elif kind == KEEP:
-            self._keep(seat, value)
+            self._keep(seat, _index(self.packets[seat], c))
         elif kind == REVEAL:
-            self._reveal(value)
+            self._reveal(c)
         elif kind == BID:
-            self.bids[seat] = value
-            self.to_act &= ~(1 << seat)
-            if self.to_act == 0:
-                if self.open:
-                    self._start_play()
-                else:
-                    self.phase = DEALING_2
+            self._bid(seat, c)
+
+    def _bid(self, seat, bid):
+        self.bids[seat] = bid
+        self.to_act &= ~(1 << seat)
+        if self.to_act == 0:
+            if self.open:
+                self._start_play()
+            else:
+                self.phase = DEALING_2
 
     def _reveal(self, c):
         if self.faceup_n == 0:
@@ -518,7 +601,7 @@ class DttMatch(Match):
                 self.bids[s] = 0
                 self.taken[s] = 0
             self.tricks_done = 0
-        self._unstock(c)
+        self._unstock(self.slot[c])
         self.where[c] = _FACE_UP
         self.faceup[self.faceup_n] = c
         self.faceup_n += 1
@@ -529,41 +612,52 @@ class DttMatch(Match):
             else:
                 self.phase = DEALING_1
 
-    def _unstock(self, c):
-        """Take card `c` out of the stock: it changes places with the last
-        card, so stock[] stays all the deck and the next deal restocks it
-        in place."""
+    def _unstock(self, i):
+        """Take stock[i] out of the stock and return it: it changes places
+        with the last card, so stock[] stays all the deck and the next deal
+        restocks it in place."""
+        stock = self.stock
+        slot = self.slot
         n = self.stock_n - 1
-        last = self.stock[n]
-        i = self.slot[c]
-        self.stock[i] = last
-        self.slot[last] = i
-        self.stock[n] = c
-        self.slot[c] = n
         self.stock_n = n
+        c = stock[i]
+        last = stock[n]
+        stock[i] = last
+        slot[last] = i
+        stock[n] = c
+        slot[c] = n
+        return c
 
-    def _deal(self, seat, c):
-        self._unstock(c)
+    def _deal(self, seat, i):
+        """Deal stock[i] to `seat`; return the card."""
+        c = self._unstock(i)
         self.where[c] = _PACKET + seat  # passed is 0 until the draft
-        n = self.packet_n[seat]
+        pn = self.packet_n
+        n = pn[seat]
         self.packets[seat][n] = c
-        self.packet_n[seat] = n + 1
+        pn[seat] = n + 1
         # Each dealing takes 18 of the 36 cards the face-up four leave: it is
         # over when the stock is down to 18, then to 0.
-        if self.stock_n % (3 * dtt.DRAFT_CARDS):
-            return
-        self.phase = DRAFT_1 if self.phase == DEALING_1 else DRAFT_2
-        self.pick = 0
-        self.passed = 0
-        self.to_act = _ALL
+        if self.stock_n % (3 * dtt.DRAFT_CARDS) == 0:
+            self.phase = DRAFT_1 if self.phase == DEALING_1 else DRAFT_2
+            self.pick = 0
+            self.passed = 0
+            self.to_act = _ALL
+        return c
 
-    def _keep(self, seat, c):
-        self.packet_n[seat] = _remove(self.packets[seat], self.packet_n[seat], c)
+    def _keep(self, seat, i):
+        """`seat` keeps the card at place i of its packet; return the card.
+        The packet's order is kept: legal_actions lists in packet order."""
+        packet = self.packets[seat]
+        c = packet[i]
+        self.packet_n[seat] = _close(packet, i, self.packet_n[seat])
         self._to_hand(seat, c)
         self.kept[seat] = c
-        self.to_act &= ~(1 << seat)
-        if self.to_act == 0:
+        left = self.to_act & ~(1 << seat)
+        self.to_act = left
+        if left == 0:
             self._move_packets()
+        return c
 
     def _move_packets(self):
         """Everyone has kept: the packets move on together."""
@@ -587,26 +681,11 @@ class DttMatch(Match):
 
     def _to_hand(self, seat, c):
         self.where[c] = _HAND + seat
-        self.hands[seat][self.hand_n[seat]] = c
-        self.hand_n[seat] += 1
-        k = seat * dtt.SUITS + (c >> _SUIT_SHIFT)
-        n = self.held[k]
-        self.suits[k * _SUIT_SLOTS + n] = c
-        self.slot[c] = n
-        self.held[k] = n + 1
-
-    def _from_hand(self, seat, c):
-        """Take card `c` out of seat's hand (its order kept: legal_actions
-        lists in hand order) and out of the hand's cards of its suit."""
-        self.hand_n[seat] = _remove(self.hands[seat], self.hand_n[seat], c)
-        k = seat * dtt.SUITS + (c >> _SUIT_SHIFT)
-        n = self.held[k] - 1
-        self.held[k] = n
-        k *= _SUIT_SLOTS
-        last = self.suits[k + n]
-        n = self.slot[c]
-        self.suits[k + n] = last
-        self.slot[last] = n
+        hn = self.hand_n
+        n = hn[seat]
+        self.hands[seat][n] = c
+        hn[seat] = n + 1
+        self.held[seat * dtt.SUITS + (c >> _SUIT_SHIFT)] += 1
 
     def _start_bidding(self):
         self.phase = BIDDING
@@ -619,11 +698,17 @@ class DttMatch(Match):
         self.turn = self.leader
         self.trick.clear()
 
-    def _play(self, seat, c):
-        if self.open:
-            self._unstock(c)
-        else:
-            self._from_hand(seat, c)
+    def _play_at(self, seat, i):
+        """`seat` plays the card at place i of its hand; return the card.
+        The hand's order is kept: legal_actions lists in hand order."""
+        hand = self.hands[seat]
+        c = hand[i]
+        self.hand_n[seat] = _close(hand, i, self.hand_n[seat])
+        self.held[seat * dtt.SUITS + (c >> _SUIT_SHIFT)] -= 1
+        self._to_trick(seat, c)
+        return c
+
+    def _to_trick(self, seat, c):
         self.where[c] = _PLAYED
         t = self.trick
         n = t.count
@@ -633,22 +718,22 @@ class DttMatch(Match):
             self.best = n
         t.add(seat, c)
         if n < 2:
-            self.turn = (seat + 1) % 3
+            self.turn = _NEXT[seat]
             return
-        self._finish_trick()
+        self._finish_trick(t.items, t.seats)
 
-    def _finish_trick(self):
-        t = self.trick
-        winner = t.seats[self.best]
+    def _finish_trick(self, items, seats):
+        winner = seats[self.best]
+        won = self.won[winner]
         n = self.won_n[winner]
-        for i in range(3):
-            c = t.items[i]
-            self.last_trick_items[i] = c
-            self.last_trick_seats[i] = t.seats[i]
-            self.won[winner][n + i] = c
+        won[n] = items[0]
+        won[n + 1] = items[1]
+        won[n + 2] = items[2]
         self.won_n[winner] = n + 3
+        _copy3(self.last_trick_items, items)
+        _copy3(self.last_trick_seats, seats)
         self.last_winner = winner
-        self.last_leader = self.trick.seats[0]
+        self.last_leader = seats[0]
         self.taken[winner] += 1
         self.tricks_done += 1
         self.trick.clear()
@@ -668,9 +753,7 @@ class DttMatch(Match):
         # Every card goes back for the next deal; the dealer moves clockwise.
         self.dealer = (self.dealer + 1) % 3
         for i in range(_DECK):
-            c = self.stock[i]
-            self.where[c] = _STOCK
-            self.slot[c] = i  # a hand's cards of a suit used it meanwhile
+            self.where[self.stock[i]] = _STOCK
         self.stock_n = _DECK
         self.faceup_n = 0
         for s in range(3):
