@@ -59,7 +59,7 @@ flash: $(VENV)/.installed
 
 # Every figure the docs quote (docs/performance.md says which bench prints which).
 # The benches live in tools/bench/, apart from the tests (some tests import them).
-bench: deps
+bench: deps $(VENV)/.bench-installed
 	$(PY) tools/bench/bench_core.py
 	$(PY) tools/bench/bench_match.py
 	$(PY) tools/bench/bench_heap.py
@@ -68,6 +68,12 @@ bench: deps
 	$(PY) tools/bench/bench_latency.py
 	$(PY) tools/bench/bench_mirror.py
 	$(PY) tools/bench/bench_web.py
+
+# The bench's own dependencies (requirements-bench.txt: OpenSpiel, which bench_match.py
+# compares the engine with), for make bench only: make test never installs them.
+$(VENV)/.bench-installed: requirements-bench.txt $(VENV)/.installed
+	$(PY) -m pip install --quiet -r requirements-bench.txt
+	touch $@
 
 # Redraw the docs' pictures from the code they show: the LED legend (docs/img/) from
 # sim/legend.py, the wiring drawing (hardware/wiring.svg) from firmware/pins.py, and a

@@ -10,7 +10,19 @@
   real MicroPython, before (BEFORE: every reset made its buffers afresh) and
   now, and the Pico time of one refold (reset and apply of every action) by
   the unit of tools/bench/pico_cost.py.
-- Random complete d-TT deals per CPU-second through the match engine on CPython.
+- Random complete d-TT deals per CPU-second through the match engine on CPython,
+  three ways: the listing path (legal_actions, a random choice, submit: what
+  sim/play.py's random bot does), random_action and take (issue 13: one legal
+  action drawn without listing them, taken unchecked), and playout (the match
+  played to its end in the engine's own loop); beside OpenSpiel 2.0.2's oh_hell
+  with d-TT's deck and trick count (3 players, 4 suits of 10 ranks, 12 tricks),
+  as a random rollout loop in Python (chance through chance_outcomes()) and in
+  its C++ (evaluate_bots with uniform random bots), measured in the same run
+  in interleaved slices; printed as ratios.  OpenSpiel is optional
+  (requirements-bench.txt, installed by make bench): without it the ratios are
+  not measured, and the bench says so.
+- Per game (most players): CPU microseconds per action of random matches, the
+  listing path against random_action and take, with the speed-up.
 """
 
 import contextlib
@@ -28,8 +40,9 @@ sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests
 
 import mpy_wasm  # noqa: E402
 import pico_cost  # noqa: E402
-from match_helpers import new_match, play_random  # noqa: E402
+from match_helpers import new_match  # noqa: E402
 
+from dicetable.match.actions import TABLE, TABLE_BIT  # noqa: E402
 from sim.play import play  # noqa: E402
 
 # Each action runs in its own part of the script ("#: next run", see
@@ -147,14 +160,142 @@ def undo_figures(game, players):
     return len(journal), before, int(now), float(pico)
 
 
-def dtt_deals_per_cpu_second(seconds=3.0):
+# The seat acting: the table, else the lowest seat waited on (for every path
+# alike, so that only the engine's work differs).
+LOWEST = [TABLE if w & TABLE_BIT else (w & -w).bit_length() - 1 for w in range(256)]
+
+
+def listing_match(game, players, rng):
+    """A random match through legal_actions and submit, as sim/play.py's
+    random bot plays (rng.choice of the list)."""
+    match = new_match(game, players)
+    choice = rng.choice
+    while True:
+        w = match.waiting()
+        if not w:
+            return match
+        match.submit(choice(match.legal_actions(LOWEST[w])))
+
+
+def random_action_match(game, players, rng):
+    """A random match through random_action and take."""
+    match = new_match(game, players)
+    draw = rng._randbelow  # the draw random.choice makes: no path pays randrange's checks
+    while True:
+        w = match.waiting()
+        if not w:
+            return match
+        match.take(match.random_action(LOWEST[w], draw))
+
+
+def playout_match(game, players, rng):
+    match = new_match(game, players)
+    match.playout(rng._randbelow)
+    return match
+
+
+def oh_hell():
+    """OpenSpiel's oh_hell with d-TT's deck and trick count, or None."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    params = {"players": 3, "num_suits": 4, "num_cards_per_suit": 10, "num_tricks_fixed": 12}
+    return pyspiel, pyspiel.load_game("oh_hell", params)
+
+
+def openspiel_python(spiel, rng):
+    """One random deal of oh_hell, the rollout loop in Python."""
+    _, game = spiel
+    state = game.new_initial_state()
+    choice = rng.choice
+    while not state.is_terminal():
+        if state.is_chance_node():
+            a = choice(state.chance_outcomes())[0]
+        else:
+            a = choice(state.legal_actions())
+        state.apply_action(a)
+    return 1
+
+
+def openspiel_cpp(spiel, bots, seed):
+    """One random deal of oh_hell played in OpenSpiel's C++ (chance sampled there)."""
+    pyspiel, game = spiel
+    pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)
+    return 1
+
+
+SLICE = 0.4  # CPU seconds per contender per round
+ROUNDS = 6
+
+
+def deals_per_second(spiel):
+    """{contender: deals per CPU-second}, every contender timed in turn in
+    each round (the machine's speed drifts: interleaved, they share it)."""
     rng = random.Random(7)
-    deals = 0
+    contenders = {
+        "listing": lambda: len(listing_match("dtt", 3, rng).history),
+        "random_action": lambda: len(random_action_match("dtt", 3, rng).history),
+        "playout": lambda: len(playout_match("dtt", 3, rng).history),
+    }
+    if spiel is not None:
+        pyspiel = spiel[0]
+        bots = [pyspiel.make_uniform_random_bot(p, 100 + p) for p in range(3)]
+        seeds = iter(range(1, 10**9))
+        contenders["openspiel"] = lambda: openspiel_python(spiel, rng)
+        contenders["openspiel_cpp"] = lambda: openspiel_cpp(spiel, bots, next(seeds))
+    totals = {name: [0, 0.0] for name in contenders}
+    for _ in range(ROUNDS):
+        for name, one in contenders.items():
+            deals = 0
+            start = time.process_time()
+            while time.process_time() - start < SLICE:
+                deals += one()
+            totals[name][0] += deals
+            totals[name][1] += time.process_time() - start
+    return {name: deals / seconds for name, (deals, seconds) in totals.items()}
+
+
+def us_per_action(game, players, play, seconds=1.0):
+    rng = random.Random(11)
+    actions = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
-        match = play_random(new_match("dtt", 3), rng)
-        deals += len(match.history)
-    return deals / (time.process_time() - start)
+        actions += len(play(game, players, rng).journal)
+    return (time.process_time() - start) * 1e6 / actions
+
+
+def print_speed():
+    spiel = oh_hell()
+    rates = deals_per_second(spiel)
+    print("  random complete d-TT deals per CPU-second (CPython, 3 players, in one run):")
+    print("    listing path (legal_actions, choice, submit) %8.0f" % rates["listing"])
+    print("    random_action + take                        %8.0f" % rates["random_action"])
+    print("    playout                                     %8.0f" % rates["playout"])
+    if spiel is None:
+        print("    OpenSpiel not installed: ratio not measured")
+    else:
+        python, cpp = rates["openspiel"], rates["openspiel_cpp"]
+        print("    OpenSpiel 2.0.2 oh_hell, Python loop        %8.0f" % python)
+        print("    OpenSpiel 2.0.2 oh_hell, C++                %8.0f" % cpp)
+        print(
+            "    ratio to OpenSpiel's Python loop: playout %.2fx, random_action + take %.2fx;"
+            " to its C++: playout %.2fx"
+            % (rates["playout"] / python, rates["random_action"] / python, rates["playout"] / cpp)
+        )
+    print(
+        "  CPU us per action of random matches (most players): listing path -> random_action + take"
+    )
+    for game, players in LARGEST:
+        before = us_per_action(game, players, listing_match)
+        if not hasattr(new_match(game, players), "random_action"):
+            print("    %-8s %d players: %6.2f us (no random_action)" % (game, players, before))
+            continue
+        after = us_per_action(game, players, random_action_match)
+        print(
+            "    %-8s %d players: %6.2f -> %5.2f us (%4.1fx)"
+            % (game, players, before, after, before / after)
+        )
 
 
 def main():
@@ -175,10 +316,7 @@ def main():
             "  %-8s %d players, %3d actions: %5d B -> %4d B, refold %5.0f ms"
             % (game, players, actions, before, now, pico / 1000)
         )
-    print(
-        "  d-TT: %.0f random complete deals per CPU-second (CPython, random bots)"
-        % dtt_deals_per_cpu_second()
-    )
+    print_speed()
 
 
 if __name__ == "__main__":
