@@ -616,3 +616,15 @@ def test_progress_on_a_terminal_is_a_tqdm_bar():
 )
 def test_durations_read_as_a_person_says_them(seconds, words):
     assert balance.duration(seconds) == words
+
+
+def test_the_designers_page_replays_the_row_it_quotes():
+    """docs/designers.md: row 3 of '4p length=1' in the worked example, seed and scores."""
+    from dicetable.match.engine import options
+
+    text = (ROOT / "docs" / "designers.md").read_text()
+    assert "--players 4 --seed 3836738444 --bots heuristic --length 1" in " ".join(text.split())
+    plan = balance.Plan("nokosu", 4, options(0, 1), ("heuristic",) * 4, 2000, 1, hashed=True)
+    assert plan.seed_of(3) == 3836738444
+    match = sim.play.play("nokosu", 4, options(0, 1), ["heuristic"] * 4, plan.seed_of(3))
+    assert list(match.totals) == [22, 23, 5, 4]
