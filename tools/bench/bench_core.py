@@ -2,8 +2,14 @@
 
 Per game and per-play call: heap bytes allocated per call on real MicroPython
 (gc.mem_alloc over 1000 calls), time per call on CPython and on MicroPython
-(WebAssembly build under Node, so a desktop's speed, not the RP2040's), and
-the compiled size of each core module for the board (mpy-cross -march=armv6m).
+(WebAssembly build under Node, so a desktop's speed, not the RP2040's), the
+Pico's time per call by the model of tools/bench/pico_cost.py, and the
+compiled size of each core module for the board (mpy-cross -march=armv6m).
+
+The match's random_action (the engine draws one legal action without listing
+them: issue 13) is a per-play call too where the table draws: its rows are
+timed at every state of one seeded match (the seat waited on drawing, the
+median call), with a draw in small ints, as the board's would be.
 """
 
 import pathlib
@@ -16,13 +22,15 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
 
-import mpy_wasm  # noqa: E402
+import pico_cost  # noqa: E402
 from cases import GAMES, game_module  # noqa: E402
 
 CALLS = 1000
 TIMED_CALLS = 20000
 
-MICROPYTHON_SCRIPT = """
+MICROPYTHON_SCRIPT = (
+    pico_cost.TIMER
+    + """
 import time
 from cases import game_module
 from cases.heap import bytes_allocated
@@ -32,8 +40,55 @@ for label, fn in game_module(%r).hot_calls():
     for _ in range(%d):
         fn()
     elapsed_us = time.ticks_diff(time.ticks_us(), start)
-    print(label, heap, elapsed_us * 1000 // %d)
-""" % ("%s", CALLS, TIMED_CALLS, TIMED_CALLS)
+    print(label, heap, elapsed_us * 1000 // %d, pico_us(fn, 200, 40))
+"""
+    % ("%s", CALLS, TIMED_CALLS, TIMED_CALLS)
+)
+
+# The match's random_action at every state of a match: the heap of 20 calls
+# per state, and the Pico time of one call, the median over the states.
+RANDOM_SCRIPT = (
+    pico_cost.TIMER
+    + """
+import gc
+from dicetable.match.actions import TABLE, TABLE_BIT
+from dicetable.games.%s.match import new
+m = new(%d, 0)
+_lcg = [12345]
+
+
+def draw(n):
+    x = (_lcg[0] * 75 + 74) %% 65537
+    _lcg[0] = x
+    return x %% n
+
+
+def seat_waited(w):
+    if w & TABLE_BIT:
+        return TABLE
+    s = 0
+    while not w >> s & 1:
+        s += 1
+    return s
+
+
+heap = 0
+times = []
+while not m.over():
+    seat = seat_waited(m.waiting())
+    fn = lambda: m.random_action(seat, draw)
+    gc.collect()
+    before = gc.mem_alloc()
+    for _ in range(20):
+        a = fn()
+    heap = max(heap, gc.mem_alloc() - before)
+    if len(m.journal) %% 4 == 0:
+        times.append(pico_us(fn, 20, 5))
+    m.take(a)
+times.sort()
+print("random_action", heap, times[len(times) // 2], len(m.journal))
+"""
+)
 
 
 def cpython_ns_per_call(fn):
@@ -45,10 +100,24 @@ def cpython_ns_per_call(fn):
 
 def micropython_figures(game):
     figures = {}
-    for line in mpy_wasm.run(MICROPYTHON_SCRIPT % game).splitlines():
-        label, heap, ns = line.split()
-        figures[label] = (int(heap), int(ns))
+    for line in pico_cost.run(MICROPYTHON_SCRIPT % game).splitlines():
+        label, heap, ns, pico = line.split()
+        figures[label] = (int(heap), int(ns), float(pico))
     return figures
+
+
+def random_action_figures(game, players):
+    """(most heap of 20 calls at any state, median Pico us of a call, actions)."""
+    if not hasattr(game_match(game), "random_action"):
+        return None
+    label, heap, pico, actions = pico_cost.run(RANDOM_SCRIPT % (game, players)).split()
+    return int(heap), float(pico), int(actions)
+
+
+def game_match(game):
+    from dicetable.match.engine import new_match
+
+    return type(new_match(game, 3))
 
 
 def compiled_sizes():
@@ -74,14 +143,40 @@ def main():
     )
     print()
     print(
-        "%-9s %-13s %20s %16s %20s"
-        % ("game", "call", "MP heap B/%d calls" % CALLS, "CPython ns/call", "MicroPython ns/call")
+        "%-9s %-13s %20s %16s %20s %12s"
+        % (
+            "game",
+            "call",
+            "MP heap B/%d calls" % CALLS,
+            "CPython ns/call",
+            "MicroPython ns/call",
+            "Pico us/call",
+        )
     )
     for game in GAMES:
         on_micropython = micropython_figures(game)
         for label, fn in game_module(game).hot_calls():
-            heap, mp_ns = on_micropython[label]
-            print("%-9s %-13s %20d %16d %20d" % (game, label, heap, cpython_ns_per_call(fn), mp_ns))
+            heap, mp_ns, pico = on_micropython[label]
+            print(
+                "%-9s %-13s %20d %16d %20d %12.0f"
+                % (game, label, heap, cpython_ns_per_call(fn), mp_ns, pico)
+            )
+    print()
+    print(
+        "the match's random_action at every state of a match (most players; the seat waited"
+        " on): most heap of 20 calls, median Pico us of a call"
+    )
+    for game in GAMES:
+        cls = game_match(game)
+        figures = random_action_figures(game, cls.MAX_PLAYERS)
+        if figures is None:
+            print("  %-9s no random_action" % game)
+            continue
+        heap, pico, actions = figures
+        print(
+            "  %-9s %d players, %3d states: %d B, %4.0f us"
+            % (game, cls.MAX_PLAYERS, actions, heap, pico)
+        )
     print()
     print("compiled size for the board (mpy-cross -march=armv6m)")
     sizes = compiled_sizes()
