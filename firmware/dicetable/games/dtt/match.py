@@ -459,7 +459,7 @@ class DttMatch(Match):
         random_action(), take() and apply()'s dispatch."""
         while True:
             p = self.phase
-            if p == PLAYING and not self.open:
+            if p == PLAYING:
                 self._play_out(draw)
             elif p == DEALING_1 or p == DEALING_2:
                 self._deal_out(p, draw)
@@ -475,7 +475,13 @@ class DttMatch(Match):
         journal = self.journal
         while self.phase == PLAYING:
             seat = self.turn
-            c = self._play_at(seat, self._card_at(seat, draw))
+            if self.open:
+                i = -1
+                c = self.stock[draw(self.stock_n)]
+            else:
+                i = self._card_at(seat, draw)
+                c = self.hands[seat][i]
+            self._play(seat, c, i)
             journal.append(c | _PLAY_A | (seat << SEAT_SHIFT))
 
     def _deal_out(self, p, draw):
@@ -562,7 +568,7 @@ class DttMatch(Match):
     # --- Taking an action -----------------------------------------------------------
 
     # Each card action is applied by where its card stands (_deal, _keep,
-    # _play_at take a place): apply() finds it, a playout knows it.
+    # _play take a place): apply() finds it, a playout knows it.
 
     def apply(self, a):
         # The fields read in place (as kind_of, seat_of, value_of do): apply
@@ -571,11 +577,10 @@ class DttMatch(Match):
         seat = (a >> SEAT_SHIFT) & 7
         c = a & 0xFFFF
         if kind == PLAY:
-            if self.open:
-                self._unstock(self.slot[c])
-                self._to_trick(seat, c)
-            else:
-                self._play_at(seat, _index(self.hands[seat], c))
+            a = -1  # where the card stands in the hand: nowhere in open play
+            if not self.open:
+                a = _index(self.hands[seat], c)
+            self._play(seat, c, a)
         elif kind == DEAL:
             self._deal(seat, self.slot[c])
         elif kind == KEEP:
@@ -698,29 +703,28 @@ class DttMatch(Match):
         self.turn = self.leader
         self.trick.clear()
 
-    def _play_at(self, seat, i):
-        """`seat` plays the card at place i of its hand; return the card.
-        The hand's order is kept: legal_actions lists in hand order."""
-        hand = self.hands[seat]
-        c = hand[i]
-        self.hand_n[seat] = _close(hand, i, self.hand_n[seat])
-        self.held[seat * dtt.SUITS + (c >> _SUIT_SHIFT)] -= 1
-        self._to_trick(seat, c)
-        return c
-
-    def _to_trick(self, seat, c):
+    def _play(self, seat, c, i):
+        """`seat` plays card `c`, at place i of its hand (its order kept:
+        legal_actions lists in hand order), or from the stock in open play
+        (i = -1: a card no hand was seen to hold)."""
+        if i < 0:
+            self._unstock(self.slot[c])
+        else:
+            buf = self.hands[seat]
+            self.hand_n[seat] = _close(buf, i, self.hand_n[seat])
+            self.held[seat * dtt.SUITS + (c >> _SUIT_SHIFT)] -= 1
         self.where[c] = _PLAYED
-        t = self.trick
-        n = t.count
+        buf = self.trick
+        n = buf.count
         if n == 0:
             self.best = 0
-        elif dtt.beats(c, t.items[self.best], self.trump):
+        elif dtt.beats(c, buf.items[self.best], self.trump):
             self.best = n
-        t.add(seat, c)
+        buf.add(seat, c)
         if n < 2:
             self.turn = _NEXT[seat]
-            return
-        self._finish_trick(t.items, t.seats)
+        else:
+            self._finish_trick(buf.items, buf.seats)
 
     def _finish_trick(self, items, seats):
         winner = seats[self.best]
