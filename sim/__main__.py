@@ -278,7 +278,10 @@ def check_bots(text, players):
         return ["heuristic"] * players
     names = [name.strip() for name in text.split(",")]
     # Read now, not at import: sim.play's bots may grow.
-    right = "bots are %s, comma-separated" % " or ".join(sim.play.BOTS)
+    bots = sim.play.BOTS
+    right = "bots are %s, comma-separated" % (
+        " or ".join(bots) if len(bots) < 3 else ", ".join(bots[:-1]) + " or " + bots[-1]
+    )
     for name in names:
         if not name:
             raise usage("argument --bots: an empty name in %s (%s)" % (shown(text), right))

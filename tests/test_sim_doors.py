@@ -141,7 +141,8 @@ USAGE = [
     (
         "bots-unknown",
         ["--bots", "foo"],
-        "argument --bots: no bot 'foo' (bots are random or heuristic, comma-separated)",
+        "argument --bots: no bot 'foo' (bots are random, heuristic or ismcts[:PLAYOUTS or"
+        " :MSms], e.g. ismcts:300)",
     ),
     ("bots-empty", ["--bots", ""], "argument --bots: an empty name in ''"),
     (
