@@ -24,7 +24,7 @@ from dicetable.match.actions import OK, TABLE
 from dicetable.match.engine import OPEN_PLAY
 
 # The games whose engines have random_action: (players, options) to test.
-FAST = {"dtt": ((3, 0), (3, OPEN_PLAY))}
+FAST = {"dtt": ((3, 0), (3, OPEN_PLAY)), "walzer": ((3, 0), (4, 0), (4, OPEN_PLAY))}
 
 
 class _Branch(Exception):

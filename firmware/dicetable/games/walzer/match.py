@@ -45,6 +45,10 @@ passed_cards() and won_pile() list them.
 After each completed trick: last_winner, last_leader, last_trick_no
 (1-based within its round) and the preallocated buffers last_trick_items /
 last_trick_seats (play order) hold it; `trick` itself is cleared at once.
+
+random_action(seat, draw) draws one of legal_actions(seat) uniformly without
+making the list (draw(n): a uniform int in [0, n)); take() applies it
+unchecked.
 """
 
 from micropython import const
@@ -95,6 +99,16 @@ _DECK = walzer.deck()
 _SLOTS = bytearray(256)  # card value -> slot + 1; 0 = not a card of this game
 for _i in range(len(_DECK)):
     _SLOTS[_DECK[_i]] = _i + 1
+
+
+# A hand's cards gathered for random_action (12 at most: 36 cards, 3 seats).
+# The module's, not the match's: drawing must not change the match's state.
+_HAND = bytearray(12)
+
+# Action words with seat 0 and value 0: a seat's and a card's bits are ORed in.
+_DEAL_A = action(DEAL, 0, 0)
+_PASS_A = action(PASS_ITEM, 0, 0)
+_PLAY_A = action(PLAY, 0, 0)
 
 
 def slot(v):
@@ -359,6 +373,79 @@ class WalzerMatch(Match):
         hand = self.hand(seat)
         n = walzer.legal_plays(hand, len(hand), self.trick, hand)  # compacted in place
         append_actions(out, action(PLAY, seat, 0), hand, n)
+
+    # --- One legal action at random, none listed ----------------------------------
+
+    def random_action(self, seat, draw):
+        """One of legal_actions(seat), each as likely, drawn without listing
+        them: draw(n) returns a uniform int in [0, n).  -1 when `seat` has
+        none.  Changes nothing; take() applies the action unchecked."""
+        ph = self.phase
+        if ph == PLAYING:
+            if seat != self.turn:
+                return -1
+            return self._random_play(seat, draw) | _PLAY_A | (seat << SEAT_SHIFT)
+        if ph == PASSING:
+            if seat >= self.players or self.passed_n[seat] >= walzer.PASS_CARDS:
+                return -1
+            i = self._nth(IN_HAND | seat, draw(self.hand_n[seat]))
+            return _DECK[i] | _PASS_A | (seat << SEAT_SHIFT)
+        if ph != DEALING or seat != TABLE:
+            return -1
+        return self._random_deal(draw)
+
+    def _random_play(self, seat, draw):
+        if self.open:
+            k = draw(self._count(NOWHERE))
+            return _DECK[self._nth(NOWHERE, k)]
+        # The hand in deck order, as legal_actions lists it, then the core's
+        # legal plays of it, compacted in place.
+        n = self._gather(IN_HAND | seat)
+        n = walzer.legal_plays(_HAND, n, self.trick, _HAND)
+        return _HAND[draw(n)]
+
+    def _random_deal(self, draw):
+        """A card not dealt yet, to a seat short of cards: one draw over their
+        pairs, as legal_actions lists them."""
+        short = self._short_seat(-1)
+        r = draw(self._count(NOWHERE) * short)
+        seat = self._short_seat(r % short)
+        return _DECK[self._nth(NOWHERE, r // short)] | _DEAL_A | (seat << SEAT_SHIFT)
+
+    def _short_seat(self, k):
+        """The `k`-th seat (from 0) short of cards; k = -1: how many are."""
+        n = 0
+        for s in range(self.players):
+            if self.hand_n[s] < self.hand_size:
+                if n == k:
+                    return s
+                n += 1
+        return n
+
+    def _count(self, where):
+        k = 0
+        for i in range(len(_DECK)):
+            if self.place[i] == where:
+                k += 1
+        return k
+
+    def _nth(self, where, k):
+        """The slot of the `k`-th card (from 0, deck order) whose place is `where`."""
+        for i in range(len(_DECK)):
+            if self.place[i] == where:
+                if k == 0:
+                    return i
+                k -= 1
+        return -1
+
+    def _gather(self, where):
+        """The cards whose place is `where` into _HAND, in deck order; how many."""
+        n = 0
+        for i in range(len(_DECK)):
+            if self.place[i] == where:
+                _HAND[n] = _DECK[i]
+                n += 1
+        return n
 
     # --- places, results and inventory ----------------------------------------------
 
