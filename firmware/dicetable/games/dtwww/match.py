@@ -53,6 +53,11 @@ After a trick completes, `trick` is empty again and the completed trick is in
 `last_trick_items` / `last_trick_seats` (the first `last_trick_count` entries,
 preallocated buffers), `last_winner` (seat that keeps its die), `last_leader`
 (seat that led it) and `leader` (seat that leads the next trick).
+
+random_action(seat, draw) draws one of legal_actions(seat) uniformly (draw(n):
+a uniform int in [0, n)) without making the list, but in open play, whose
+plays it lists (declared white dice, filtered by the lead); take() applies
+it unchecked.
 """
 
 from array import array
@@ -73,6 +78,7 @@ from dicetable.match.actions import (
     OUT_OF_TURN,
     PLAY,
     ROLL,
+    SEAT_SHIFT,
     TABLE,
     TABLE_BIT,
     UNKNOWN_ITEM,
@@ -172,6 +178,27 @@ def _lowest_face(d):
 
 def _highest_face(d):
     return dt.highest_face(dt.size(d))
+
+
+# Action words with seat 0 and value 0: a seat's and a value's bits are ORed in.
+_PLAY_A = action(PLAY, 0, 0)
+_ROLL_A = action(ROLL, 0, 0)
+_DEAL_A = action(DEAL, 0, 0)
+_CHOOSE_A = action(CHOOSE, 0, 0)
+
+
+def _face(d, draw):
+    """A face of die `d` (its size's), each as likely."""
+    low = _lowest_face(d)
+    return low + draw(_highest_face(d) - low + 1)
+
+
+def _faces(size):
+    return dt.highest_face(size) - dt.lowest_face(size) + 1
+
+
+# Every roll-off ROLL a seat may make, all sizes' faces (legal_actions lists them).
+_ROLLOFF_ROLLS = sum(_faces(size) for size in range(dt.D4, dt.D20 + 1))
 
 
 def _rolloff_faces(out, seat, size):
@@ -539,6 +566,73 @@ class DtwwwMatch(Match):
             if dt.open_legal(self.trick, item):
                 out.append(item | base)
             c += 1
+
+    # --- One legal action at random ------------------------------------------------
+
+    def random_action(self, seat, draw):
+        """One of legal_actions(seat), each as likely: draw(n) returns a
+        uniform int in [0, n).  -1 when `seat` has none.  Changes nothing;
+        take() applies the action unchecked."""
+        if seat < 0 or seat > TABLE or not self.waiting() & (1 << seat):
+            return -1
+        ph = self.phase
+        if ph == PHASE_PLAY:
+            if self.open:
+                return self._random_listed(seat, draw)
+            return self._random_play(seat, draw) | (seat << SEAT_SHIFT)
+        if ph == PHASE_DEAL:
+            return self._random_deal(seat, draw) | (seat << SEAT_SHIFT)
+        if ph == PHASE_SCORE:
+            s = self._score_seat() if seat == TABLE else seat
+            return _face(self.score[s][self.score_rolled[s]], draw) | _ROLL_A | (seat << SEAT_SHIFT)
+        return self._random_rolloff(seat, draw) | (seat << SEAT_SHIFT)
+
+    def _random_play(self, seat, draw):
+        k = dt.legal_plays(self.hands[seat], self.hand_n[seat], self.trick, _PLAYS)
+        return _PLAYS[draw(k)] | _PLAY_A
+
+    def _random_deal(self, seat, draw):
+        """A deal action without its seat: the roll of the die just scanned,
+        or a die from the bag."""
+        s = self._pending_seat() if seat == TABLE else seat
+        if seat == TABLE or self.pending[s]:
+            return _face(self.hands[s][self.hand_n[s] - 1], draw) | _ROLL_A
+        return self._random_bag(draw) | _DEAL_A
+
+    def _random_bag(self, draw):
+        """A die still in the bag, each as likely."""
+        k = 0
+        for i in range(DICE):
+            if self.place[i] == _BAG:
+                k += 1
+        k = draw(k)
+        for i in range(DICE):
+            if self.place[i] == _BAG:
+                if k == 0:
+                    return _BOX[i]
+                k -= 1
+        return -1
+
+    def _random_rolloff(self, seat, draw):
+        """A roll-off action without its seat: the table rolls the die chosen,
+        a seat chooses a size (the table rolling) or rolls any die."""
+        if seat == TABLE:
+            size = self.choice[self._rolloff_seat()]
+            return (size << ROLLOFF_SIZE_SHIFT | _face(size << 5, draw)) | _ROLL_A
+        if self.table_rolls:
+            return draw(dt.D20 + 1) | _CHOOSE_A
+        k = draw(_ROLLOFF_ROLLS)
+        size = dt.D4
+        while k >= _faces(size):
+            k -= _faces(size)
+            size += 1
+        return (size << ROLLOFF_SIZE_SHIFT | (dt.lowest_face(size) + k)) | _ROLL_A
+
+    def _random_listed(self, seat, draw):
+        # Open play only: its plays are listed (a host's use: the board never
+        # draws a player's play).
+        legal = self.legal_actions(seat)
+        return legal[draw(len(legal))]
 
     # --- applying ------------------------------------------------------------------------
 
