@@ -46,6 +46,9 @@ POLICIES = ("heuristic", "random")
 REWARDS = ("win", "rank")
 HORIZONS = ("round", "match")
 _TRIES = 50  # determinizations the engine may refuse in a row before giving up
+BIAS = 1.0  # the heuristic's prior in UCB (see Search.select); 0: none
+COMPLETIONS = 8  # draws of the chance that ends a round (see Search.rollout)
+WORLDS = 32  # determinizations drawn per decision, then reused (Search.determinization)
 
 
 def host_of(match):
@@ -129,7 +132,17 @@ class Search:
     """The tree of one decision of `seat` in `match`."""
 
     def __init__(
-        self, match, seat, rng, policy="heuristic", reward="win", c=UCB_C, horizon="round"
+        self,
+        match,
+        seat,
+        rng,
+        policy="heuristic",
+        reward="win",
+        c=UCB_C,
+        horizon="round",
+        completions=COMPLETIONS,
+        bias=BIAS,
+        worlds=WORLDS,
     ):
         self.host = host_of(match)
         self.seat = seat
@@ -138,13 +151,18 @@ class Search:
         self.reward = reward
         self.c = c
         self.horizon = horizon
+        self.completions = completions
+        self.bias = bias
+        self.world_count = max(1, worlds)
         self.hidden = self.host.HIDDEN_DECISIONS
         prefix, self.sample = self.host.view(match, seat, rng)
-        self.base = replay(match, prefix)
-        if self.base is None:
+        base = replay(match, prefix)
+        if base is None:
             raise RuntimeError("the view of seat %d replays with a refusal" % seat)
+        self.base = base
         self.root = Node()
         self.playouts = 0
+        self.worlds = []  # the determinizations drawn so far
 
     def run(self, playouts=0, ms=0):
         """Iterate until `playouts` playouts, or `ms` milliseconds, are spent
@@ -179,36 +197,41 @@ class Search:
     # --- one iteration ----------------------------------------------------------
 
     def determinization(self):
-        """A fresh match consistent with the seat's view (the engine checks
-        every sampled action; a refused sample is drawn again)."""
+        """A match consistent with the seat's view, to play on.  The first
+        `worlds` are drawn afresh (host.view's sample, every action checked
+        by the engine, a refused one drawn again); later iterations play on a
+        copy of one of them, drawn uniformly: the same distribution of hidden
+        states, at the cost of a copy instead of a replay of the round."""
+        if len(self.worlds) >= self.world_count:
+            return clone(self.worlds[self.rng.randrange(len(self.worlds))])
         for _ in range(_TRIES):
             m = clone(self.base)
             if all(m.submit(a) == OK for a in self.sample(self.rng)):
-                return m
+                self.worlds.append(m)
+                return clone(m)
         raise RuntimeError("no consistent determinization in %d tries" % _TRIES)
 
     def iterate(self):
         m = self.determinization()
-        path = self.descend(m)
-        self.rollout(m, len(m.history))
-        r = rewards(m, self.reward)
+        start = len(m.history)
+        path = self.descend(m, start)
+        r = self.rollout(m, start)
         for node, a, who in path:
             s = node.stats[a]
             s[0] += 1
             s[1] += r[who]
         self.playouts += 1
 
-    def descend(self, m):
+    def descend(self, m, start):
         """Selection and expansion: follow the tree until a new node is made
         (or the playout ends); return the searched decisions taken."""
         node = self.root
         path = []
-        start = len(m.history)
-        while not self.stopped(m, start):
+        while not self.stopped(m, start) and not self.chance_tail(m):
             who = actor(m, self.seat)
             legal = m.legal_actions(who)
             if self.searched(who, legal):
-                a, new = self.select(node, legal)
+                a, new = self.select(m, who, node, legal)
                 path.append((node, a, who))
             else:
                 a, new = self.draw(m, who, legal), False
@@ -230,10 +253,15 @@ class Search:
             return False
         return who == self.seat or kind_of(legal[0]) not in self.hidden
 
-    def select(self, node, legal):
-        """UCB1 with availability counts; an untried action first.  Returns
-        the action and whether it was new here."""
+    def select(self, m, who, node, legal):
+        """UCB1 with availability counts and a progressive bias towards the
+        heuristic's choice (`bias` / (visits + 1): a prior that fades as the
+        action is tried, so a small budget starts from the heuristic's play
+        and a large one is free of it); an untried action first, the
+        heuristic's before the others.  Returns the action and whether it was
+        new here."""
         stats = node.stats
+        hint = self.host.heuristic(m, who, legal, self.rng) if self.bias else None
         untried = []
         for a in legal:
             s = stats.get(a)
@@ -242,7 +270,7 @@ class Search:
             else:
                 s[2] += 1
         if untried:
-            a = untried[self.rng.randrange(len(untried))]
+            a = hint if hint in untried else untried[self.rng.randrange(len(untried))]
             stats[a] = [0, 0.0, 1]
             return a, True
         c = self.c
@@ -250,6 +278,8 @@ class Search:
         for a in legal:
             v, total, avail = stats[a]
             u = total / v + c * math.sqrt(math.log(avail) / v)
+            if a == hint:
+                u += self.bias / (v + 1)
             if u > value:
                 best, value = a, u
         return best, False
@@ -263,18 +293,45 @@ class Search:
         return self.host.heuristic(m, who, legal, self.rng)
 
     def rollout(self, m, start):
-        rng = self.rng
-        heuristic = self.policy == "heuristic"
+        """Play `m` out to the horizon with the rollout policy; each seat's
+        reward.  When nothing but chance is left before the round is scored
+        (the score dice, the challenge and the rolls: host.only_chance_left),
+        the reward is the mean over `completions` draws of that chance, the
+        decisions' value without the noise of one throw."""
         while not self.stopped(m, start):
-            who = actor(m, self.seat)
-            legal = m.legal_actions(who)
-            if len(legal) == 1:
-                a = legal[0]
-            elif who == TABLE or not heuristic and not is_chance(who, legal):
-                a = legal[rng.randrange(len(legal))]
-            else:
-                a = self.host.heuristic(m, who, legal, rng)
-            m.take(a)
+            if self.chance_tail(m):
+                return self.chance_mean(m, start)
+            self.step(m)
+        return rewards(m, self.reward)
+
+    def chance_tail(self, m):
+        """Is nothing but chance left before the horizon (then the tree stops
+        and the reward is a mean over its draws)?"""
+        if self.completions < 2 or self.horizon != "round":
+            return False
+        return self.host.only_chance_left(m)
+
+    def chance_mean(self, m, start):
+        total = [0.0] * m.players
+        for i in range(self.completions):
+            c = m if i == self.completions - 1 else clone(m)
+            while not self.stopped(c, start):
+                self.step(c)
+            for s, r in enumerate(rewards(c, self.reward)):
+                total[s] += r
+        return [t / self.completions for t in total]
+
+    def step(self, m):
+        """One action of the rollout policy (chance: drawn)."""
+        who = actor(m, self.seat)
+        legal = m.legal_actions(who)
+        if len(legal) == 1:
+            a = legal[0]
+        elif who == TABLE or self.policy == "random" and not is_chance(who, legal):
+            a = legal[self.rng.randrange(len(legal))]
+        else:
+            a = self.host.heuristic(m, who, legal, self.rng)
+        m.take(a)
 
     def stopped(self, m, start):
         if m.waiting() == 0:
@@ -306,15 +363,18 @@ def deal_hidden(items, slots, weight, rng):
     where slot i is (a seat's hand, the stock...); weight(item, place) is how
     many hidden states put `item` there (0: none, as when a seat showed it
     cannot hold it).  Returns the items in slot order, drawn with probability
-    proportional to the product of the weights: exactly uniform when every
-    weight is 1 (a shuffle), otherwise a weighted sequential deal (most
+    proportional to the product of the weights: exactly, by a shuffle, when
+    each item weighs the same in every place (nothing seen rules a place
+    out), otherwise a weighted sequential deal (most
     constrained item first) refined by Metropolis swaps, whose stationary
     distribution is that product.  ValueError when no deal is possible."""
     if len(items) != len(slots):
         raise ValueError("%d items for %d slots" % (len(items), len(slots)))
     places = sorted(set(slots), key=repr)
     table = [[weight(item, p) for p in places] for item in items]
-    if all(w == 1 for row in table for w in row):
+    if all(row[0] and row.count(row[0]) == len(row) for row in table):
+        # Each item weighs the same wherever it goes: every deal weighs the
+        # same product, so a shuffle draws exactly.
         order = list(items)
         rng.shuffle(order)
         return order

@@ -260,6 +260,13 @@ def observe(match, seat, a):
     return a
 
 
+def only_chance_left(match):
+    """Nothing but chance is left before the round is scored: the challenge
+    is revealed and every die rolled (sim/ismcts.py averages its reward over
+    several draws)."""
+    return match.phase in (engine.CHECK, engine.ROLLING)
+
+
 def view(match, seat, rng):
     """(prefix, sample): the whole journal, and nothing to draw."""
     return list(match.journal), _nothing

@@ -299,6 +299,11 @@ def observe(match, seat, a):
     return key
 
 
+def only_chance_left(match):
+    """Never: a round ends with a play (sim/ismcts.py asks)."""
+    return False
+
+
 def view(match, seat, rng):
     """(prefix, sample): the journal of the finished deals as `seat` can know
     it (one consistent draft drawn with `rng`), and sample(rng), the deal in
@@ -318,10 +323,10 @@ def view(match, seat, rng):
     ]
     prefix = []
     for d in range(len(starts) - 1):
-        prefix += _DealView(journal[starts[d] : starts[d + 1]], seat, seen[d]).sample(rng)
+        prefix += _DealView(journal[starts[d] : starts[d + 1]], seat, seen[d], False).sample(rng)
     if not starts:
         return prefix, _nothing
-    return prefix, _DealView(journal[starts[-1] :], seat, seen[-1]).sample
+    return prefix, _DealView(journal[starts[-1] :], seat, seen[-1], True).sample
 
 
 def determinize(match, seat, rng):
@@ -379,7 +384,7 @@ class _DealView:
     visits) or from the pool of cards it never saw; each group is dealt by
     ismcts.deal_hidden, a card played by a seat only to that seat's hand."""
 
-    def __init__(self, actions, seat, seen):
+    def __init__(self, actions, seat, seen, current):
         self.actions, self.seat, self.seen = actions, seat, seen
         self.faceup = [value_of(a) for a in actions if kind_of(a) == REVEAL]
         self.keeps = {1: [], 2: []}
@@ -394,7 +399,8 @@ class _DealView:
         self.bids = [a for a in actions if kind_of(a) == BID]
         plays = [a for a in actions if kind_of(a) == PLAY]
         self.owner = {value_of(a): seat_of(a) for a in plays}
-        self.forbidden = _voids(plays, seat)
+        # A finished deal needs no voids: every card's seat is known from its play.
+        self.forbidden = _voids(plays, seat) if current else [set(), set(), set()]
         self.groups = []  # (cards, unknowns): cards `seat` knows went to those unknowns
         self.pool = []  # unknowns whose cards `seat` never saw
         self.origin = {}  # (draft, seat dealt): its packet, as cards and unknowns

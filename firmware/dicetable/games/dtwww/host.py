@@ -224,6 +224,12 @@ def observe(match, seat, a):
     return a
 
 
+def only_chance_left(match):
+    """Nothing but chance is left before the game is scored: the score dice
+    are rolled (sim/ismcts.py averages its reward over several throws)."""
+    return match.phase == engine.PHASE_SCORE
+
+
 def view(match, seat, rng):
     """(prefix, sample): the journal of the finished games as `seat` can know
     it, and sample(rng), the game in progress with the other seats' private
@@ -235,8 +241,8 @@ def view(match, seat, rng):
     starts = _game_starts(journal)
     prefix = []
     for i in range(len(starts) - 1):
-        prefix += _GameView(journal[starts[i] : starts[i + 1]], seat, match.players).known()
-    current = _GameView(journal[starts[-1] :] if starts else [], seat, match.players)
+        prefix += _GameView(journal[starts[i] : starts[i + 1]], seat, match.players, False).known()
+    current = _GameView(journal[starts[-1] :] if starts else [], seat, match.players, True)
     return prefix, current.sample
 
 
@@ -268,7 +274,7 @@ def _game_starts(journal):
 class _GameView:
     """One game's actions as `seat` knows them, and how to fill in the rest."""
 
-    def __init__(self, actions, seat, players):
+    def __init__(self, actions, seat, players, current):
         self.actions, self.seat, self.n = actions, seat, players
         n = players
         self.scans = [[] for _ in range(n)]  # per seat: [die identity, number or -1]
@@ -285,7 +291,8 @@ class _GameView:
             [value_of(a) for a in actions if kind_of(a) == PLAY and seat_of(a) == s]
             for s in range(n)
         ]
-        self.forbidden = _voids(actions, seat, n)
+        self.forbidden = _voids(actions, seat, n) if current else None
+        self.faces = {}  # (die, seat): the numbers it may show there
 
     def _registration(self):
         """The game's DEALs and ROLLs before its first play, in order."""
@@ -337,8 +344,12 @@ class _GameView:
     def _faces(self, d, s):
         """The numbers die `d` may show in seat s's hand: those that would not
         have obliged it to follow where it did not."""
-        bad = self.forbidden[s]
-        return [f for f in engine.faces(dt.size(d)) if dt.rolled(d, f) not in bad]
+        faces = self.faces.get((d, s))
+        if faces is None:
+            bad = self.forbidden[s]
+            faces = [f for f in engine.faces(dt.size(d)) if dt.rolled(d, f) not in bad]
+            self.faces[(d, s)] = faces
+        return faces
 
     def journal(self, private):
         """The game's actions with each other seat's private scans (and their

@@ -294,6 +294,11 @@ def observe(match, seat, a):
     return a
 
 
+def only_chance_left(match):
+    """Never: a round ends with a play (sim/ismcts.py asks)."""
+    return False
+
+
 def view(match, seat, rng):
     """(prefix, sample): the journal of the finished rounds as `seat` can know
     it, and sample(rng), the round in progress with the other seats' cards
@@ -305,11 +310,11 @@ def view(match, seat, rng):
     starts = _round_starts(journal)
     prefix = list(journal[: starts[0]]) if starts else list(journal)
     for i in range(len(starts) - 1):
-        done = _RoundView(journal[starts[i] : starts[i + 1]], seat, match)
+        done = _RoundView(journal[starts[i] : starts[i + 1]], seat, match, current=False)
         prefix += done.journal([[] for _ in range(match.players)])
     if not starts:
         return prefix, _nothing
-    return prefix, _RoundView(journal[starts[-1] :], seat, match).sample
+    return prefix, _RoundView(journal[starts[-1] :], seat, match, current=True).sample
 
 
 def determinize(match, seat, rng):
@@ -341,7 +346,7 @@ def _round_starts(journal):
 class _RoundView:
     """One round's actions as `seat` knows them, and how to fill in the rest."""
 
-    def __init__(self, actions, seat, match):
+    def __init__(self, actions, seat, match, current):
         n = match.players
         self.actions, self.seat, self.n = actions, seat, n
         deals = [a for a in actions if _is_card_deal(a)]
@@ -357,7 +362,7 @@ class _RoundView:
         self.deal_over = sum(self.dealt) == n * match.cards_each
         self.holding = [match.cards_left[s] for s in range(n)]
         trump = (match.trump_colour, match.trump_number)
-        self.forbidden = _voids(actions, seat, n, self.cards, trump)
+        self.forbidden = _voids(actions, seat, n, self.cards, trump) if current else None
 
     def sample(self, rng):
         """The round's actions with the hidden cards drawn (see view)."""
@@ -407,7 +412,7 @@ def _voids(actions, seat, n, cards, trump):
     trick = Trick(n)
     for a in _dice_moves(actions, dice):
         s, v = seat_of(a), value_of(a)
-        if s != seat and trick.count:
+        if s != seat and trick.count and not _follows(trick, v, trump):
             known = dice[s] + ([] if core.is_die(v) else [v])
             for c in cards:
                 if c != v and not core.is_legal(known + [c], len(known) + 1, trick, v, *trump):
@@ -418,6 +423,11 @@ def _voids(actions, seat, n, cards, trump):
         if trick.count == n:
             trick.clear()
     return forbidden
+
+
+def _follows(trick, item, trump):
+    """Is `item` of the colour led (then its play shows nothing of the hand)?"""
+    return core.effective_colour(item, *trump) == core.led_colour(trick, *trump)
 
 
 def _dice_moves(actions, dice):

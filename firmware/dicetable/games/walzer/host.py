@@ -214,6 +214,11 @@ def observe(match, seat, a):
     return key
 
 
+def only_chance_left(match):
+    """Never: a round ends with a play (sim/ismcts.py asks)."""
+    return False
+
+
 def view(match, seat, rng):
     """(prefix, sample): the journal of the finished rounds as `seat` can know
     it, and sample(rng), the round in progress with every card `seat` cannot
@@ -280,7 +285,7 @@ class _RoundView:
         self.playing = finished or match.phase in (engine.PLAYING, engine.OVER)
         self.holding = [0] * n if finished else [match.hand_n[s] for s in range(n)]
         self.hand = [] if finished else match.hand(seat)
-        self.forbidden = _voids(actions, seat, n)
+        self.forbidden = None if finished else _voids(actions, seat, n)
 
     def sample(self, rng):
         """The round's actions with the hidden cards drawn (see view)."""

@@ -1,0 +1,275 @@
+"""The ISMCTS bot (sim/ismcts.py) and each game's determinization (host.view,
+host.determinize): legal actions only, deterministic with a seed, blind to
+what the deciding seat cannot see, and determinizations that agree with
+everything the seat sees.  Positions come from heuristic matches with fixed
+seeds; the whole matches and the strength check are slow."""
+
+import random
+
+import pytest
+
+from dicetable import games as registry
+from dicetable.match.actions import TABLE
+from dicetable.match.engine import new_match
+from sim import ismcts
+from sim.play import BOTS, parse_bot, play, player_range, waiting_seats
+
+CONFIGS = [
+    (game, n)
+    for game in registry.GAMES
+    for n in range(player_range(game)[0], player_range(game)[1] + 1)
+]
+
+
+def host(game):
+    return registry.part(registry.number(game), "host")
+
+
+def decisions(game, players, seed, every, limit):
+    """Copies of a heuristic match at every `every`-th decision a seat makes
+    (more than one legal action, not a roll or a scan), with that seat; at
+    most `limit`."""
+    rng = random.Random(seed)
+    match = new_match(game, players, 0)
+    out = []
+    count = 0
+    while not match.over() and len(out) < limit:
+        seat = rng.choice(waiting_seats(match))
+        legal = match.legal_actions(seat)
+        if seat != TABLE and len(legal) > 1 and not ismcts.is_chance(seat, legal):
+            count += 1
+            if count % every == 0:
+                out.append((ismcts.replay(match, match.journal), seat))
+        a = rng.choice(legal) if seat == TABLE else host(game).heuristic(match, seat, legal, rng)
+        assert match.submit(a) == 0
+    return out
+
+
+# --- the bot's name and budget ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name, parsed",
+    [
+        ("random", ("random", 0, 0)),
+        ("heuristic", ("heuristic", 0, 0)),
+        ("ismcts", ("ismcts", ismcts.DEFAULT_PLAYOUTS, 0)),
+        ("ismcts:300", ("ismcts", 300, 0)),
+        ("ismcts:50ms", ("ismcts", 0, 50)),
+    ],
+)
+def test_a_bot_name_carries_its_budget(name, parsed):
+    assert parse_bot(name) == parsed
+    assert name.partition(":")[0] in BOTS
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["", "ismcts:", "ismcts:0", "ismcts:-3", "ismcts:5s", "ismcts:ms", "heuristic:300", "mcts"],
+)
+def test_a_bad_bot_name_is_one_line_saying_what_is_right(name):
+    with pytest.raises(ValueError) as refused:
+        parse_bot(name)
+    message = str(refused.value)
+    assert "\n" not in message and "ismcts:300" in message
+
+
+# --- dealing what a seat cannot see ------------------------------------------------------
+
+
+def test_deal_hidden_is_a_shuffle_when_nothing_is_known():
+    items = list(range(10))
+    slots = [0] * 4 + [1] * 6
+    dealt = ismcts.deal_hidden(items, slots, lambda item, place: 1, random.Random(3))
+    assert sorted(dealt) == items and dealt != items
+
+
+def test_deal_hidden_never_puts_an_item_where_its_weight_is_zero():
+    items = list(range(12))
+    slots = [0] * 4 + [1] * 4 + [2] * 4
+
+    def weight(item, place):
+        return 0 if item % 3 == place else 1
+
+    for seed in range(20):
+        dealt = ismcts.deal_hidden(items, slots, weight, random.Random(seed))
+        assert sorted(dealt) == items
+        assert all(weight(item, place) for item, place in zip(dealt, slots, strict=True))
+
+
+def test_deal_hidden_draws_in_proportion_to_the_weights():
+    # Item 0 weighs 3 in place "a", 1 in "b"; item 1 weighs 1 anywhere: 0 goes to
+    # "a" three times in four.
+    def weight(item, place):
+        return 3 if (item, place) == (0, "a") else 1
+
+    rng = random.Random(5)
+    hits = sum(ismcts.deal_hidden([0, 1], ["a", "b"], weight, rng)[0] == 0 for _ in range(4000))
+    assert 2850 < hits < 3150
+
+
+def test_deal_hidden_says_when_no_deal_fits():
+    with pytest.raises(ValueError):
+        ismcts.deal_hidden([0, 1], [0, 0], lambda item, place: item, random.Random(1))
+
+
+# --- determinizations ---------------------------------------------------------------------
+
+
+def public(match, seat):
+    """What `seat` sees, in every game: the scores, the trick, its own hand
+    and the public piles and counts (the keys each engine has)."""
+    facts = {"totals": list(match.totals), "history": [list(h) for h in match.history]}
+    trick = match.trick
+    facts["trick"] = [(trick.seats[i], trick.items[i]) for i in range(trick.count)]
+    facts["mine waited"] = bool(match.waiting() & (1 << seat))
+    if not getattr(match, "open", False):
+        facts["hand"] = hand(match, seat)
+    for name in ("hand_n", "cards_left", "faceup", "face", "bids", "taken", "score_n"):
+        value = getattr(match, name, None)
+        if value is not None and name not in still_open(match):
+            facts[name] = list(value)
+    for name in ("phase", "turn", "leader", "round", "game", "dealer", "trump", "pick"):
+        if hasattr(match, name):
+            facts[name] = getattr(match, name)
+    if match.GAME == "walzer":
+        facts["won"] = [match.won_pile(s) for s in range(match.players)]
+    if match.GAME == "nokosu":
+        facts["centre"] = match.centre()
+        facts["dice"] = [[i for i in match.hand(s) if i & 0x200] for s in range(match.players)]
+    if match.GAME == "dicefull":
+        facts["held"] = list(match.held)
+    if match.GAME == "dtwww":
+        facts["score dice"] = [match.score_dice(s) for s in range(match.players)]
+    return facts
+
+
+def hand(match, seat):
+    """The items `seat` holds, sorted (d-TT: its kept cards)."""
+    if match.GAME == "dtt":
+        return sorted(match.hands[seat][i] for i in range(match.hand_n[seat]))
+    if match.GAME == "dicefull":
+        return sorted(match.hands[seat][i] for i in range(match.held[seat]))
+    return sorted(match.hand(seat))
+
+
+def still_open(match):
+    """What the other seats' simultaneous inputs not yet shown change: a
+    determinization leaves those inputs out (the search makes them again),
+    so the counts they change and the bids not yet shown are not compared."""
+    if match.GAME == "walzer" and match.phase == 1:  # the exchange of two cards
+        return ("hand_n",)
+    if match.GAME == "dtt" and match.phase in (2, 5):  # the drafts
+        return ("hand_n",)
+    if match.GAME == "dtt" and match.phase == 3:  # the bids
+        return ("bids",)
+    return ()
+
+
+@pytest.mark.parametrize("game, players", CONFIGS)
+def test_determinizations_agree_with_everything_the_seat_sees(game, players):
+    others_differ = 0
+    for match, seat in decisions(game, players, seed=11, every=5, limit=6):
+        for k in range(3):
+            det = host(game).determinize(match, seat, random.Random(k))
+            assert type(det) is type(match)
+            assert public(det, seat) == public(match, seat)
+            assert det.legal_actions(seat) == match.legal_actions(seat)
+            others = [s for s in range(players) if s != seat]
+            others_differ += any(hand(det, s) != hand(match, s) for s in others)
+    if game != "dicefull":  # Dicefull hides nothing; every other game hides hands
+        assert others_differ
+
+
+@pytest.mark.parametrize("game, players", CONFIGS)
+def test_the_decision_is_blind_to_what_the_seat_cannot_see(game, players):
+    # A determinization is another match that differs from the real one only in
+    # what the seat cannot see: the same seed must give the same decision and
+    # the same view of it.
+    for match, seat in decisions(game, players, seed=12, every=7, limit=3):
+        other = host(game).determinize(match, seat, random.Random(99))
+        prefix, sample = host(game).view(match, seat, random.Random(4))
+        prefix2, sample2 = host(game).view(other, seat, random.Random(4))
+        assert prefix == prefix2
+        assert sample(random.Random(5)) == sample2(random.Random(5))
+        chosen = ismcts.choose(match, seat, random.Random(6), playouts=8)
+        assert ismcts.choose(other, seat, random.Random(6), playouts=8) == chosen
+
+
+# --- the bot's decisions ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game, players", CONFIGS)
+def test_the_bot_chooses_legal_actions_deterministically(game, players):
+    for match, seat in decisions(game, players, seed=13, every=6, limit=4):
+        legal = match.legal_actions(seat)
+        journal = list(match.journal)
+        a = ismcts.choose(match, seat, random.Random(2), playouts=6)
+        assert a in legal
+        assert match.journal == journal  # the match it decides for is left alone
+        assert ismcts.choose(match, seat, random.Random(2), playouts=6) == a
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"policy": "random"},
+        {"reward": "rank"},
+        {"horizon": "match"},
+        {"c": 0.0},
+        {"bias": 0.0},
+        {"completions": 1},
+        {"worlds": 1},
+    ],
+)
+@pytest.mark.parametrize("game", ["walzer", "dtwww"])
+def test_every_search_option_plays_legally(game, options):
+    for match, seat in decisions(game, 3, seed=14, every=9, limit=2):
+        assert ismcts.choose(match, seat, random.Random(1), playouts=5, **options) in (
+            match.legal_actions(seat)
+        )
+
+
+def test_a_budget_in_milliseconds_stops_in_time():
+    match, seat = decisions("dtt", 3, seed=15, every=4, limit=1)[0]
+    search = ismcts.Search(match, seat, random.Random(1))
+    search.run(ms=30)
+    assert search.playouts >= 1
+
+
+@pytest.mark.parametrize(
+    "game, players, reward, expected",
+    [
+        ("dtt", 3, "win", [1.0, 0.0, 0.0]),
+        ("dtt", 3, "rank", [1.0, 0.5, 0.0]),
+    ],
+)
+def test_rewards_follow_the_standings(game, players, reward, expected):
+    match = new_match(game, players, 0)
+    match.totals[:] = [30, 0, -30]
+    assert ismcts.rewards(match, reward) == expected
+    match.totals[:] = [10, 10, -20]
+    shared = ismcts.rewards(match, reward)
+    assert shared[0] == shared[1] and shared[2] == 0.0
+    assert shared[0] == (0.5 if reward == "win" else 0.75)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game, players", CONFIGS)
+def test_whole_matches_with_an_ismcts_seat_are_legal(game, players):
+    bots = ["heuristic"] * players
+    bots[1 % players] = "ismcts:2"
+    match = play(game, players, 0, bots, seed=21)  # play() raises on a refused action
+    assert match.over()
+
+
+@pytest.mark.slow
+def test_a_small_budget_beats_random_clearly():
+    # Fixed seeds: the same matches every run.  Walzer, 3 players: fair share 4 of 12.
+    wins = 0
+    for i in range(12):
+        bots = ["random"] * 3
+        bots[i % 3] = "ismcts:20"
+        places = play("walzer", 3, 0, bots, seed=500 + i).standings()
+        wins += places[i % 3] == 1
+    assert wins >= 9

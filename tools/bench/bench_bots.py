@@ -1,0 +1,165 @@
+"""The ISMCTS bot's strength: `make bench`, or on its own
+
+    .venv/bin/python tools/bench/bench_bots.py [--matches N] [--budget ismcts:200]
+        [--games dtwww,nokosu] [--players 3] [--jobs 2] [--seed 1] [--set reward=rank]
+
+For every game and player count, the share of matches one ismcts seat wins
+against heuristic opponents and against random ones, with a 95 % Wilson
+interval and the fair share (1/players).  The ismcts seat is rotated over the
+seats (match i: seat i mod players), match i is seeded `seed + i`, so a run
+is the same whatever the number of jobs (with a budget in playouts).  A
+first place shared by k seats counts 1/k.  Also printed: the budget, the
+mean time of one searched decision (the bot's choices with more than one
+legal action that are not a roll or a scan), and the wall time of each row.
+"""
+
+import argparse
+import math
+import multiprocessing
+import pathlib
+import random
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT)]
+
+from dicetable.games import GAMES  # noqa: E402
+from dicetable.match.engine import new_match  # noqa: E402
+from sim import ismcts  # noqa: E402
+from sim.play import choose, parse_bot, player_range, waiting_seats  # noqa: E402
+
+OPPONENTS = ("heuristic", "random")
+MATCHES = 40  # per game, player count and opponent: the default run takes about an hour on 2 cores
+Z = 1.959964  # the normal quantile of a 95 % two-sided interval
+
+
+def wilson(wins, n, z=Z):
+    """The Wilson score interval (low, high) of a share `wins`/`n`."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    scale = 1 + z * z / n
+    return (centre - spread) / scale, (centre + spread) / scale
+
+
+def one_match(task):
+    """(credit of the ismcts seat, searched decisions, their seconds) of one match."""
+    game, players, opponent, bot, options, seed, index = task
+    seat = index % players
+    bots = [opponent] * players
+    bots[seat] = bot
+    _, playouts, ms = parse_bot(bot)
+    rng = random.Random(seed + index)
+    match = new_match(game, players, 0)
+    decisions, seconds = 0, 0.0
+    while not match.over():
+        who = rng.choice(waiting_seats(match))
+        if who != seat:
+            a = choose(match, who, bots, rng)
+        else:
+            legal = match.legal_actions(who)
+            start = time.perf_counter()
+            a = ismcts.choose(match, who, rng, playouts, ms, **options)
+            if len(legal) > 1 and not ismcts.is_chance(who, legal):
+                decisions += 1
+                seconds += time.perf_counter() - start
+        if match.submit(a):
+            raise RuntimeError("%s refused %#x from seat %d" % (game, a, who))
+    places = match.standings()
+    credit = 1.0 / places.count(1) if places[seat] == 1 else 0.0
+    return credit, decisions, seconds
+
+
+def configurations(games, players):
+    for game in games:
+        low, high = player_range(game)
+        for n in range(low, high + 1):
+            if players is None or n in players:
+                yield game, n
+
+
+def row(pool, game, n, opponent, args, options):
+    tasks = [(game, n, opponent, args.budget, options, args.seed, i) for i in range(args.matches)]
+    start = time.perf_counter()
+    results = pool.map(one_match, tasks, chunksize=1) if pool else list(map(one_match, tasks))
+    wall = time.perf_counter() - start
+    wins = sum(r[0] for r in results)
+    decisions = sum(r[1] for r in results)
+    seconds = sum(r[2] for r in results)
+    low, high = wilson(wins, args.matches)
+    fair = 1.0 / n
+    verdict = "above" if low > fair else ("below" if high < fair else "inside")
+    per = 1000.0 * seconds / decisions if decisions else 0.0
+    return "%-9s %d  %-9s  %5.3f  [%5.3f, %5.3f]  %5.3f  %-6s  %4d  %7.1f  %6.0f" % (
+        game,
+        n,
+        opponent,
+        wins / args.matches,
+        low,
+        high,
+        fair,
+        verdict,
+        args.matches,
+        per,
+        wall,
+    )
+
+
+def parse_options(pairs):
+    """--set key=value pairs for ismcts.Search: policy, reward, horizon, c,
+    bias, completions, worlds."""
+    options = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        if key in ("c", "bias"):
+            options[key] = float(value)
+        elif key in ("completions", "worlds"):
+            options[key] = int(value)
+        elif key in ("policy", "reward", "horizon"):
+            options[key] = value
+        else:
+            raise SystemExit(
+                "--set: no option %r (policy, reward, horizon, c, bias, completions, worlds)" % key
+            )
+    return options
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=MATCHES)
+    parser.add_argument("--budget", default="ismcts")
+    parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--players", default=None, help="player counts, e.g. 3 or 3,4")
+    parser.add_argument("--opponents", default=",".join(OPPONENTS))
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    args = parser.parse_args(argv)
+    parse_bot(args.budget)
+    options = parse_options(args.set)
+    players = None if args.players is None else [int(p) for p in args.players.split(",")]
+    print(
+        "ISMCTS (%s%s) against other bots: %d matches a row, the ismcts seat rotated, seeds %d+"
+        % (
+            args.budget,
+            "".join(", %s=%s" % kv for kv in sorted(options.items())),
+            args.matches,
+            args.seed,
+        )
+    )
+    print("game      n  opponents  wins   95% Wilson      fair   vs fair  games  ms/dec   wall s")
+    pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
+    try:
+        for game, n in configurations(args.games.split(","), players):
+            for opponent in args.opponents.split(","):
+                print(row(pool, game, n, opponent, args, options), flush=True)
+    finally:
+        if pool:
+            pool.close()
+
+
+if __name__ == "__main__":
+    main()
