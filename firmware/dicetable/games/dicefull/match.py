@@ -118,6 +118,12 @@ def d6_number(index):
     return core.face(core.rolled(_D6, index)) // 10
 
 
+# The centre's places random_action may pick, gathered (the module's buffer:
+# drawing changes nothing of the match); _PASSING stands for passing.
+_PICKS = bytearray(64)  # a centre of up to 63 dice
+_PASSING = const(255)
+
+
 class DicefullMatch(Match):
     GAME = "dicefull"
     MIN_PLAYERS = core.MIN_PLAYERS
@@ -328,6 +334,46 @@ class DicefullMatch(Match):
                 return self.hands[seat][i]
             i += 1
         return self.hands[seat][0]
+
+    # --- One legal action at random -------------------------------------------------
+
+    def random_action(self, seat, draw):
+        """One of legal_actions(seat), each as likely (draw(n): a uniform int
+        in [0, n)), without making the list: a pick among the centre's places
+        the core accepts (gathered in a module buffer) or passing, an unused
+        challenge, a face of the die rolled.  -1 when `seat` has none.
+        Changes nothing; take() applies it unchecked."""
+        if not self._waits_on(seat):
+            return -1
+        if self.phase == PICKING:
+            return self._random_pick(seat, draw)
+        if self.phase == CHECK:
+            k = draw(len(self.used) - sum(self.used))
+            i = 0
+            while self.used[i] or k:
+                if not self.used[i]:
+                    k -= 1
+                i += 1
+            return action(REVEAL, TABLE, i)
+        return draw(self._roll_faces(seat)) | action(ROLL, seat, 0)
+
+    def _random_pick(self, seat, draw):
+        n = 0
+        i = 0
+        while i < self.ncentre:
+            a = action(PICK, seat, 0) | self.centre[i]
+            if self._pick_refusal(seat, a) == OK:
+                _PICKS[n] = i
+                n += 1
+            i += 1
+        a = action(PASS, seat, 0)
+        if self._pick_refusal(seat, a) == OK:
+            _PICKS[n] = _PASSING
+            n += 1
+        i = _PICKS[draw(n)]
+        if i == _PASSING:
+            return a
+        return action(PICK, seat, 0) | self.centre[i]
 
     # --- Refusals -------------------------------------------------------------------
 
