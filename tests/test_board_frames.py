@@ -69,15 +69,13 @@ def test_the_frame_reader_sees_a_big_frame(tmp_path):
 # random_action is a play's too where the table draws with it.  (playout is
 # not: a host's rollout, one call for a whole match.)
 MATCH_ROOTS = ("refusal", "apply", "waiting", "legal_actions", "random_action")
-BASIC_ROOTS = MATCH_ROOTS[:4]  # the games without random_action yet
 ENGINE_ROOTS = ("submit", "take", "over", "malformed", "append_actions", "append_values")
 GAMES = ("dtwww", "walzer", "dicefull", "dtt", "nokosu")
 
 
 @pytest.mark.parametrize(
     "module,roots",
-    [(game, MATCH_ROOTS if game != "nokosu" else BASIC_ROOTS) for game in GAMES]
-    + [("engine", ENGINE_ROOTS)],
+    [(game, MATCH_ROOTS) for game in GAMES] + [("engine", ENGINE_ROOTS)],
 )
 def test_every_play_of_a_match_keeps_its_frames_on_the_c_stack(module, roots):
     path = source("match", module)

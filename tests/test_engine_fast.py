@@ -29,6 +29,7 @@ FAST = {
     "walzer": ((3, 0), (4, 0), (4, OPEN_PLAY)),
     "dtwww": ((2, 0), (4, 0), (3, TABLE_ROLLS), (4, OPEN_PLAY | TABLE_ROLLS)),
     "dicefull": ((2, 0), (5, 0), (3, TABLE_ROLLS | VARIANT)),
+    "nokosu": ((3, 0), (5, 0), (4, TABLE_ROLLS), (3, OPEN_PLAY)),
 }
 # Where random_action lists (and so allocates): the rest must take no heap.
 LISTED = {("dtwww", OPEN_PLAY | TABLE_ROLLS)}

@@ -86,6 +86,12 @@ trick completes (so the last trick of a round is still there once the round
 is scored); `trick` itself is cleared at once and holds the trick in
 progress.  After each scored
 round: kept (the kept item per seat, as it shows), last_bids, last_tricks.
+
+legal_actions(seat) and random_action(seat, draw) read one enumeration of the
+legal actions, _legal(): their items gathered into a module buffer and the
+action words they go with (every item with every word), so that drawing one
+uniformly (draw(n): a uniform int in [0, n)) makes no list; take() applies
+it unchecked.
 """
 
 from array import array
@@ -122,7 +128,6 @@ from dicetable.match.engine import (
     TABLE_ROLLS,
     Match,
     append_actions,
-    append_values,
     check_header,
     fill,
     malformed,
@@ -163,9 +168,15 @@ _HAND_MAX = const(16)  # the largest hand (15 items, 4 players) plus one card
 
 # Scratch for the core's per-play calls: module-level, so that asking for the
 # legal actions never changes a match's attributes.  _out also takes the items
-# of a place listed as actions (the bag's dice, the centre's).
+# of the legal actions (the deck's cards, the bag's dice, the centre's, the
+# legal plays, the faces of a roll); _words their action words, value 0 (a
+# seat's DEALs, a PICK and its ZERO_BID), _form[0] how many, and _form[1]
+# whether the words go outer (seat by seat, the deal) or inner (each die's
+# PICK, then its ZERO_BID).
 _hand = array("H", [0] * _HAND_MAX)
 _out = array("H", [0] * SLOTS)
+_words = [0] * 8
+_form = [1, 0]
 
 
 def slot_of(item):
@@ -213,13 +224,19 @@ _is_legal = core.is_legal
 _legal_plays = core.legal_plays
 
 
-def _append_takes(pick, zero, n, out):
-    """For each of the n centre dice in _out: its PICK (action word `pick`),
-    then its ZERO_BID when `zero` (the ZERO_BID word, 0 for none)."""
-    for i in range(n):
-        out.append(_out[i] | pick)
-        if zero:
-            out.append(_out[i] | zero)
+def _values(low, high):
+    """The values low to high - 1 into _out; how many."""
+    for v in range(low, high):
+        _out[v - low] = v
+    return high - low
+
+
+def _word(n, k):
+    """The k-th legal action of those _legal() left, n items."""
+    m = _form[0]
+    if _form[1]:
+        return _out[k % n] | _words[k // n]
+    return _out[k // m] | _words[k % m]
 
 
 def _is_coloured_die(slot):
@@ -383,11 +400,13 @@ class NokosuMatch(Match):
 
     def hand(self, seat):
         """The items a seat holds now, as they show (open play: its dice only)."""
-        return [self.item(s) for s in range(SLOTS) if self.loc[s] == HAND + seat]
+        # Gathered as every legality check gathers them: no comprehension of
+        # its own (this module's code is at the heap's tightest margin).
+        return list(_hand[: self._fill_hand(seat)])
 
     def centre(self):
         """The centre dice not yet taken, as they show."""
-        return [self.item(s) for s in range(SLOTS) if self.loc[s] == IN_CENTRE]
+        return list(_out[: self._collect(IN_CENTRE, _out)])
 
     def _fill_hand(self, seat):
         """Copy the seat's held items into the scratch hand; return how many."""
@@ -603,7 +622,7 @@ class NokosuMatch(Match):
             return NOT_IN_HAND
         if v != self.item(slot):
             return OUT_OF_RANGE
-        return OK if self._legal(seat, v) else ILLEGAL_PLAY
+        return OK if self._legal_play(seat, v) else ILLEGAL_PLAY
 
     def _die_refusal(self, v, where):
         """A coloured die that must come from `where`, its face as it shows."""
@@ -614,7 +633,7 @@ class NokosuMatch(Match):
             return ALREADY_PLACED
         return OK if v == self.item(slot) else OUT_OF_RANGE
 
-    def _legal(self, seat, item):
+    def _legal_play(self, seat, item):
         """The core's legality over what the table knows of the seat's hand:
         all of it (registered), or its dice plus the card played (open play)."""
         n = self._fill_hand(seat)
@@ -694,70 +713,91 @@ class NokosuMatch(Match):
             self.turn = (self.turn + 1) % self.players
 
     def legal_actions(self, seat):
-        p = self.phase
-        if p == OVER or not self.waiting() & (TABLE_BIT if seat == TABLE else 1 << seat):
-            return []
+        n = self._legal(seat)
         out = []
-        if p == CHOOSING:
-            append_values(out, action(CHOOSE, TABLE, 0), core.COLOURS)
-        elif p == DEALING:
-            self._deals(out)
-        elif p == DRAWING or p == CENTRE:
-            self._draw_actions(out)
-        elif p == DRAFTING:
-            self._draft_actions(out, seat)
-        elif self.open:
-            self._open_plays(out, seat)
-        else:
-            append_actions(out, action(PLAY, seat, 0), _out, self._legal_items(seat))
+        b = 0
+        if _form[1] or _form[0] == 1:
+            # Word by word, each with every item: the append in a loop of its own.
+            while b < _form[0]:
+                append_actions(out, _words[b], _out, n)
+                b += 1
+            return out
+        while b < n * _form[0]:  # each die's PICK, then its ZERO_BID
+            out.append(_word(n, b))
+            b += 1
         return out
 
-    def _deals(self, out):
-        """Every card for every seat short of cards: the table app lists them
-        per dealt card, so the inner loop is an OR and an append."""
+    def random_action(self, seat, draw):
+        """One of legal_actions(seat), each as likely, drawn without listing
+        them: draw(n) returns a uniform int in [0, n).  -1 when `seat` has
+        none.  Changes nothing; take() applies it unchecked."""
+        n = self._legal(seat)
+        if n == 0:
+            return -1
+        return _word(n, draw(n * _form[0]))
+
+    def _legal(self, seat):
+        """The legal actions of `seat` now: their items into _out (how many:
+        returned), their words into _words (see _form)."""
+        p = self.phase
+        _form[0] = 1
+        _form[1] = 0
+        if p == OVER or not self.waiting() & (TABLE_BIT if seat == TABLE else 1 << seat):
+            return 0
+        if p == CHOOSING:
+            _words[0] = action(CHOOSE, TABLE, 0)
+            return _values(0, core.COLOURS)
+        if p == DEALING:
+            return self._deal_words()
+        if p == DRAWING or p == CENTRE:
+            if self.pending >= 0:
+                _words[0] = action(ROLL, self._roller(), 0)
+                return _values(core.DIE_LOW, core.DIE_HIGH + 1)
+            _words[0] = action(DEAL, self._draw_receiver(), 0)
+            return self._collect(BAG, _out)
+        if p == DRAFTING:
+            return self._take_words(seat)
+        _words[0] = action(PLAY, seat, 0)
+        if self.open:
+            return self._open_items(seat)
+        return self._legal_items(seat)
+
+    def _deal_words(self):
+        """Every deck card to every seat short of cards, seat by seat."""
+        m = 0
         for s in range(self.players):
             if self.cards_left[s] < self.cards_each:
-                self._deck_actions(action(DEAL, s, 0), out)
+                _words[m] = action(DEAL, s, 0)
+                m += 1
+        _form[0] = m
+        _form[1] = 1
+        return self._collect(DECK, _out)
 
-    def _deck_actions(self, base, out):
-        for slot in range(_CARD_SLOTS):
-            if self.loc[slot] == DECK:
-                out.append(base | _IDENTITY[slot])
-
-    def _draw_actions(self, out):
-        if self.pending >= 0:
-            self._roll_actions(out)
-        else:
-            n = self._collect(BAG, _out)
-            append_actions(out, action(DEAL, self._draw_receiver(), 0), _out, n)
-
-    def _roll_actions(self, out):
-        base = action(ROLL, self._roller(), 0)
-        for v in range(core.DIE_LOW, core.DIE_HIGH + 1):
-            out.append(v | base)
-
-    def _draft_actions(self, out, seat):
-        """PICK of each centre die, each followed by its ZERO_BID when the
-        seat may zero-bid."""
-        zero = 0
+    def _take_words(self, seat):
+        """Each centre die's PICK, then its ZERO_BID when the seat may."""
+        _words[0] = action(PICK, seat, 0)
         if not self._holds_black(seat) and self._free_black() >= 0:
-            zero = action(ZERO_BID, seat, 0)
-        n = self._collect(IN_CENTRE, _out)
-        _append_takes(action(PICK, seat, 0), zero, n, out)
+            _words[1] = action(ZERO_BID, seat, 0)
+            _form[0] = 2
+        return self._collect(IN_CENTRE, _out)
 
-    def _open_plays(self, out, seat):
-        if self.cards_left[seat]:
-            for slot in range(_CARD_SLOTS):
-                if self.loc[slot] == DECK:
-                    self._play_if_legal(out, seat, slot)
-        for slot in range(_DIE_SLOT0, SLOTS):
-            if self.loc[slot] == HAND + seat:
-                self._play_if_legal(out, seat, slot)
+    def _open_items(self, seat):
+        """Open play: the items the table cannot refuse the seat, in slot
+        order: the cards in play not played yet (while it has cards) and its
+        own dice."""
+        n = 0
+        for slot in range(SLOTS):
+            w = self.loc[slot]
+            if w == HAND + seat or (w == DECK and self.cards_left[seat]):
+                n = self._if_legal(seat, slot, n)
+        return n
 
-    def _play_if_legal(self, out, seat, slot):
+    def _if_legal(self, seat, slot, n):
         item = self.item(slot)
-        if self._legal(seat, item):
-            out.append(action(PLAY, seat, item))
+        if self._legal_play(seat, item):
+            _out[n] = item
+            n += 1
+        return n
 
     def _legal_items(self, seat):
         """The core's legal plays of the seat's hand into _out; how many."""
