@@ -294,3 +294,10 @@ def test_the_games_read_the_options_they_are_tested_with():
         cls = type(new_match(game, 3))
         assert options & ~cls.OPTIONS == 0
         assert cls.MIN_PLAYERS <= players <= cls.MAX_PLAYERS
+
+
+def test_the_constants_dtt_names_for_speed_are_the_cores():
+    from dicetable.games.dtt import match, rules
+
+    assert (match._SUITS, match._PACKET_CARDS) == (rules.SUITS, rules.DRAFT_CARDS)
+    assert (match._owed, match._beats) == (rules.owed, rules.beats)

@@ -131,6 +131,12 @@ _SLOTS = const(64)  # `where` is indexed by the card's own encoding
 _ALL = const(7)  # every seat's bit
 _DECK = const(40)
 _SUIT_SHIFT = const(4)  # the core's encoding: a card's suit in bits 4-5
+# The core's numbers and per-play calls the hot paths use, as names of this
+# module: one lookup, not two, at every play (and folded on the board).
+_SUITS = const(4)  # dtt.SUITS
+_PACKET_CARDS = const(6)  # dtt.DRAFT_CARDS
+_owed = dtt.owed
+_beats = dtt.beats
 
 # Action words with seat 0 and value 0: a seat's or a card's bits are ORed in.
 _REVEAL_A = action(REVEAL, TABLE, 0)
@@ -226,6 +232,9 @@ class DttMatch(Match):
         self.won = [[0] * (3 * dtt.TRICKS) for _ in range(3)]
         self.won_n = [0] * 3
         self.trick = Trick(3)
+        # Its buffers as lists too (the trick is read at every play).
+        self.trick.items = [0] * 3
+        self.trick.seats = [0] * 3
         self.last_trick_items = [0] * 3
         self.last_trick_seats = [0] * 3
         self.stock = [0] * _DECK
@@ -422,8 +431,8 @@ class DttMatch(Match):
         of the led suit while the hand holds one (the core's owed()), else any."""
         if self.trick.count:
             lead = self.trick.items[0] >> _SUIT_SHIFT
-            n = self.held[seat * dtt.SUITS + lead]
-            if dtt.owed(lead, n) != dtt.ANY:
+            n = self.held[seat * _SUITS + lead]
+            if _owed(lead, n) != dtt.ANY:
                 return _nth_of_suit(self.hands[seat], lead, draw(n))
         return draw(self.hand_n[seat])
 
@@ -431,7 +440,7 @@ class DttMatch(Match):
         """A seat short of cards and a place in the stock, drawn as one pair
         (legal_actions lists every pair): seat << 8 | place."""
         pn = self.packet_n
-        short = (pn[0] < dtt.DRAFT_CARDS) + (pn[1] < dtt.DRAFT_CARDS) + (pn[2] < dtt.DRAFT_CARDS)
+        short = (pn[0] < _PACKET_CARDS) + (pn[1] < _PACKET_CARDS) + (pn[2] < _PACKET_CARDS)
         r = draw(self.stock_n * short)
         seat = r % short
         if short < 3:
@@ -563,7 +572,7 @@ class DttMatch(Match):
         follow rule over the hand's count of the led suit.  With where[]
         saying the card is in the hand, it is all is_legal() would find."""
         lead = self.trick.items[0] >> _SUIT_SHIFT
-        return dtt.owed(lead, self.held[seat * dtt.SUITS + lead])
+        return _owed(lead, self.held[seat * _SUITS + lead])
 
     # --- Taking an action -----------------------------------------------------------
 
@@ -643,7 +652,7 @@ class DttMatch(Match):
         pn[seat] = n + 1
         # Each dealing takes 18 of the 36 cards the face-up four leave: it is
         # over when the stock is down to 18, then to 0.
-        if self.stock_n % (3 * dtt.DRAFT_CARDS) == 0:
+        if self.stock_n % (3 * _PACKET_CARDS) == 0:
             self.phase = DRAFT_1 if self.phase == DEALING_1 else DRAFT_2
             self.pick = 0
             self.passed = 0
@@ -690,7 +699,7 @@ class DttMatch(Match):
         n = hn[seat]
         self.hands[seat][n] = c
         hn[seat] = n + 1
-        self.held[seat * dtt.SUITS + (c >> _SUIT_SHIFT)] += 1
+        self.held[seat * _SUITS + (c >> _SUIT_SHIFT)] += 1
 
     def _start_bidding(self):
         self.phase = BIDDING
@@ -712,13 +721,13 @@ class DttMatch(Match):
         else:
             buf = self.hands[seat]
             self.hand_n[seat] = _close(buf, i, self.hand_n[seat])
-            self.held[seat * dtt.SUITS + (c >> _SUIT_SHIFT)] -= 1
+            self.held[seat * _SUITS + (c >> _SUIT_SHIFT)] -= 1
         self.where[c] = _PLAYED
         buf = self.trick
         n = buf.count
         if n == 0:
             self.best = 0
-        elif dtt.beats(c, buf.items[self.best], self.trump):
+        elif _beats(c, buf.items[self.best], self.trump):
             self.best = n
         buf.add(seat, c)
         if n < 2:
