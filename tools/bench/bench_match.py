@@ -292,10 +292,17 @@ def print_speed():
             print("    %-8s %d players: %6.2f us (no random_action)" % (game, players, before))
             continue
         after = us_per_action(game, players, random_action_match)
-        print(
-            "    %-8s %d players: %6.2f -> %5.2f us (%4.1fx)"
-            % (game, players, before, after, before / after)
+        line = "    %-8s %d players: %6.2f -> %5.2f us (%4.1fx)" % (
+            game,
+            players,
+            before,
+            after,
+            before / after,
         )
+        if hasattr(new_match(game, players), "playout"):
+            fast = us_per_action(game, players, playout_match)
+            line += "; playout %5.2f us (%4.1fx)" % (fast, before / fast)
+        print(line)
 
 
 def main():
