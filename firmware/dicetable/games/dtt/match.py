@@ -232,9 +232,6 @@ class DttMatch(Match):
         self.won = [[0] * (3 * dtt.TRICKS) for _ in range(3)]
         self.won_n = [0] * 3
         self.trick = Trick(3)
-        # Its buffers as lists too (the trick is read at every play).
-        self.trick.items = [0] * 3
-        self.trick.seats = [0] * 3
         self.last_trick_items = [0] * 3
         self.last_trick_seats = [0] * 3
         self.stock = [0] * _DECK
