@@ -22,6 +22,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
 
+import mpy_wasm  # noqa: E402
 import pico_cost  # noqa: E402
 from cases import GAMES, game_module  # noqa: E402
 
@@ -46,8 +47,9 @@ for label, fn in game_module(%r).hot_calls():
 )
 
 # The match's random_action at every state of a match: the heap of 20 calls
-# per state, and the Pico time of one call, the median over the states.
-RANDOM_SCRIPT = (
+# per state, and the Pico time of one call, the median over every 4th state.
+# A part per 16 states: this build collects garbage only between parts.
+RANDOM_SETUP = (
     pico_cost.TIMER
     + """
 import gc
@@ -55,6 +57,9 @@ from dicetable.match.actions import TABLE, TABLE_BIT
 from dicetable.games.%s.match import new
 m = new(%d, 0)
 _lcg = [12345]
+_seat = [0]
+heap = [0]
+times = []
 
 
 def draw(n):
@@ -63,32 +68,42 @@ def draw(n):
     return x %% n
 
 
-def seat_waited(w):
-    if w & TABLE_BIT:
-        return TABLE
+def fn():
+    return m.random_action(_seat[0], draw)
+
+
+def step():
+    w = m.waiting()
     s = 0
-    while not w >> s & 1:
-        s += 1
-    return s
-
-
-heap = 0
-times = []
-while not m.over():
-    seat = seat_waited(m.waiting())
-    fn = lambda: m.random_action(seat, draw)
-    gc.collect()
+    if w & TABLE_BIT:
+        s = TABLE
+    else:
+        while not w >> s & 1:
+            s += 1
+    _seat[0] = s
     before = gc.mem_alloc()
     for _ in range(20):
         a = fn()
-    heap = max(heap, gc.mem_alloc() - before)
+    heap[0] = max(heap[0], gc.mem_alloc() - before)
     if len(m.journal) %% 4 == 0:
         times.append(pico_us(fn, 20, 5))
     m.take(a)
-times.sort()
-print("random_action", heap, times[len(times) // 2], len(m.journal))
 """
 )
+RANDOM_STEPS = """
+for _ in range(16):
+    if not m.over():
+        step()
+"""
+RANDOM_END = """
+times.sort()
+print("random_action", heap[0], times[len(times) // 2], len(m.journal))
+"""
+
+
+def random_script(game, players, actions):
+    parts = [RANDOM_SETUP % (game, players)] + [RANDOM_STEPS] * (actions // 16 + 2)
+    return mpy_wasm.parts(parts + [RANDOM_END])
 
 
 def cpython_ns_per_call(fn):
@@ -110,7 +125,11 @@ def random_action_figures(game, players):
     """(most heap of 20 calls at any state, median Pico us of a call, actions)."""
     if not hasattr(game_match(game), "random_action"):
         return None
-    label, heap, pico, actions = pico_cost.run(RANDOM_SCRIPT % (game, players)).split()
+    from sim.play import play
+
+    # Parts enough for twice a random match's length (a part past the end does nothing).
+    longest = len(play(game, players, 0, ["random"] * players, 1).journal) * 2
+    label, heap, pico, actions = pico_cost.run(random_script(game, players, longest)).split()
     return int(heap), float(pico), int(actions)
 
 
