@@ -13,13 +13,23 @@ A game module subclasses Match and supplies five methods:
                         for (TABLE_BIT for the table: dealing, turning up,
                         rolling); 0 once the match is over
     legal_actions(seat) every action `seat` may take now (a list)
+    random_action(seat, draw)
+                        one of legal_actions(seat), each as likely (an action
+                        the list names twice, twice as likely), drawn without
+                        making the list: draw(n) returns a uniform int in
+                        [0, n) (random.randrange, the board's Rng.randrange);
+                        -1 when the seat has none; it changes nothing.  The
+                        table's deals, draws and rolls are its random actions
+                        too (seat TABLE).  Every game's, tested exactly in
+                        tests/test_engine_fast.py
 
 and the results: `totals` (match score per seat), `history` (one list of
 scores per seat for each game, round or deal scored so far) and
 standings() (final place per seat, 1 = winner, once over()).
 
 Everything else comes from the journal: submit() asks refusal() and
-applies and records (take() records an action already known legal), undo()
+applies and records (take() records an action already known legal: what
+legal_actions() listed or random_action() drew, unchecked), undo()
 folds the journal again without its last actions, and a saved journal
 restores the same state on any interpreter.
 
@@ -28,7 +38,11 @@ A game's class says what a match may be: MIN_PLAYERS, MAX_PLAYERS, OPTIONS
 __init__ first calls check_header(), which raises ValueError with
 refusal_of_header()'s line for anything else: a header a game would ignore
 or could not play (0 players, an option bit it does not read, 200 games)
-never reaches its arithmetic.  Every door that makes a match from outside
+never reaches its arithmetic.
+
+A random playout is random_action() and take() until the match waits for
+nobody; d-TT's engine also has playout(draw), the same draw for draw (the
+table, else the lowest seat waited on) in its own loop.  Every door that makes a match from outside
 (the menu, a journal at boot, a match file, a restore) asks header_refusal()
 first and says its line.
 
