@@ -23,17 +23,17 @@ whatever its value (host.observe), so one node is one of the observer's
 information sets.  Rewards (see `rewards`): "win" is 1 for first place,
 shared on ties (1/k for k tied), the measure the bench reports; "rank" is
 the place scaled to 0..1.  The horizon "round" stops a playout when the round
-(game, deal) in progress is scored and rewards the standings then, "match"
-plays to the end; docs/bots.md says what was measured and why the defaults
-are what they are.
+(game, deal) in progress is scored and rewards the standings then, "2" (or
+more) a round later, "match" plays to the end; docs/bots.md says what was
+measured and why the defaults are what they are.
 
 Everything random comes from the rng passed, so a decision is a function of
 the seat's view and the seed (with a budget in playouts; a budget in
 milliseconds depends on the machine's speed).
 """
 
-import copy
 import math
+import pickle
 import random
 import time
 
@@ -99,11 +99,23 @@ def rewards(match, kind="win"):
     return out
 
 
+def rounds_of(horizon):
+    """The rounds a playout runs: "round" 1 (the round in progress), "2" and
+    up that many, "match" 0 (to the end)."""
+    if horizon == "match":
+        return 0
+    if horizon == "round":
+        return 1
+    if not str(horizon).isdigit() or int(horizon) < 1:
+        raise ValueError("horizon: round, match or a number of rounds, not %r" % (horizon,))
+    return int(horizon)
+
+
 def clone(match):
     """An independent copy of a match.  The engines keep their state in plain
-    lists, arrays and bytearrays, so a deep copy is exact, and it costs a
-    fraction of folding the journal again."""
-    return copy.deepcopy(match)
+    lists, arrays and bytearrays, so a pickled copy is exact; it costs a
+    fraction of folding the journal again (and of copy.deepcopy)."""
+    return pickle.loads(pickle.dumps(match, pickle.HIGHEST_PROTOCOL))
 
 
 def replay(match, actions):
@@ -150,7 +162,7 @@ class Search:
         self.policy = policy
         self.reward = reward
         self.c = c
-        self.horizon = horizon
+        self.rounds = rounds_of(horizon)
         self.completions = completions
         self.bias = bias
         self.world_count = max(1, worlds)
@@ -227,7 +239,7 @@ class Search:
         (or the playout ends); return the searched decisions taken."""
         node = self.root
         path = []
-        while not self.stopped(m, start) and not self.chance_tail(m):
+        while not self.stopped(m, start) and not self.chance_tail(m, start):
             who = actor(m, self.seat)
             legal = m.legal_actions(who)
             if self.searched(who, legal):
@@ -299,15 +311,16 @@ class Search:
         the reward is the mean over `completions` draws of that chance, the
         decisions' value without the noise of one throw."""
         while not self.stopped(m, start):
-            if self.chance_tail(m):
+            if self.chance_tail(m, start):
                 return self.chance_mean(m, start)
             self.step(m)
         return rewards(m, self.reward)
 
-    def chance_tail(self, m):
+    def chance_tail(self, m, start):
         """Is nothing but chance left before the horizon (then the tree stops
         and the reward is a mean over its draws)?"""
-        if self.completions < 2 or self.horizon != "round":
+        last = self.rounds and len(m.history) + 1 == start + self.rounds
+        if self.completions < 2 or not last:
             return False
         return self.host.only_chance_left(m)
 
@@ -336,7 +349,7 @@ class Search:
     def stopped(self, m, start):
         if m.waiting() == 0:
             return True
-        return self.horizon == "round" and len(m.history) > start
+        return self.rounds > 0 and len(m.history) >= start + self.rounds
 
 
 def choose(match, seat, rng, playouts=0, ms=0, **options):

@@ -216,6 +216,7 @@ def test_the_bot_chooses_legal_actions_deterministically(game, players):
         {"policy": "random"},
         {"reward": "rank"},
         {"horizon": "match"},
+        {"horizon": "2"},
         {"c": 0.0},
         {"bias": 0.0},
         {"completions": 1},
@@ -228,6 +229,17 @@ def test_every_search_option_plays_legally(game, options):
         assert ismcts.choose(match, seat, random.Random(1), playouts=5, **options) in (
             match.legal_actions(seat)
         )
+
+
+@pytest.mark.parametrize("horizon, rounds", [("round", 1), ("match", 0), ("2", 2), (3, 3)])
+def test_a_horizon_is_a_number_of_rounds(horizon, rounds):
+    assert ismcts.rounds_of(horizon) == rounds
+
+
+@pytest.mark.parametrize("horizon", ["0", "games", "-1", ""])
+def test_a_bad_horizon_is_refused(horizon):
+    with pytest.raises(ValueError):
+        ismcts.rounds_of(horizon)
 
 
 def test_a_budget_in_milliseconds_stops_in_time():
@@ -265,11 +277,12 @@ def test_whole_matches_with_an_ismcts_seat_are_legal(game, players):
 
 @pytest.mark.slow
 def test_a_small_budget_beats_random_clearly():
-    # Fixed seeds: the same matches every run.  Walzer, 3 players: fair share 4 of 12.
+    # Fixed seeds: the same matches every run.  d-TT, 3 players: a fair share is 3
+    # of 9; ten playouts a decision won 11 of 12 when this was written.
     wins = 0
-    for i in range(12):
+    for i in range(9):
         bots = ["random"] * 3
-        bots[i % 3] = "ismcts:20"
-        places = play("walzer", 3, 0, bots, seed=500 + i).standings()
+        bots[i % 3] = "ismcts:10"
+        places = play("dtt", 3, 0, bots, seed=500 + i).standings()
         wins += places[i % 3] == 1
-    assert wins >= 9
+    assert wins >= 6
