@@ -26,7 +26,8 @@ import os
 include("$(PORT_DIR)/boards/manifest.py")
 
 # Layers 2 to 4: the portable package (table app, match engine, rules core),
-# without each game's host.py (the simulator's side, never run on the board).
+# without each game's host.py and playout.py (the simulator's side, never run
+# on the board).
 # MicroPython's build runs this file from its own folder.
 package(
     "dicetable",
@@ -34,7 +35,7 @@ package(
         os.path.relpath(os.path.join(folder, name), "dicetable")
         for folder, _, names in os.walk("dicetable")
         for name in names
-        if name.endswith(".py") and name != "host.py"
+        if name.endswith(".py") and name not in ("host.py", "playout.py")
     ),
 )
 # Layer 1: the board's drivers and main loop.

@@ -333,7 +333,8 @@ def test_progress_lines(capsys):
 @pytest.mark.slow
 def test_the_freezing_manifest_and_the_games_host_sides_are_not_flashed():
     # firmware/manifest.py is read by a frozen firmware's build, never on the board;
-    # a game's host.py (transcripts, bots) is the simulator's.
+    # a game's host.py (transcripts, bots) and playout.py (random playouts) are the
+    # simulator's.
     from host_tools.flash import build
 
     files = build(pathlib.Path(__file__).resolve().parent.parent / "firmware")
@@ -341,7 +342,7 @@ def test_the_freezing_manifest_and_the_games_host_sides_are_not_flashed():
     assert not any(name.startswith("manifest.") for name in files)
     assert "main.py" in files and "dicetable/match/engine.mpy" in files
     assert "dicetable/games/dtt/table.mpy" in files and "dicetable/games/__init__.mpy" in files
-    assert not any(name.endswith("/host.mpy") for name in files)
+    assert not any(name.endswith(("/host.mpy", "/playout.mpy")) for name in files)
 
 
 def test_the_freezing_manifest_freezes_the_package_without_the_host_sides(monkeypatch):
@@ -359,6 +360,7 @@ def test_the_freezing_manifest_freezes_the_package_without_the_host_sides(monkey
     files = packages["dicetable"]
     assert "games/dtt/table.py" in files and "app/table.py" in files
     assert "games/__init__.py" in files
-    assert not any(f.endswith("host.py") for f in files)
+    assert not any(f.endswith(("host.py", "playout.py")) for f in files)
+    assert (firmware / "dicetable" / "games" / "dtt" / "playout.py").exists()
     assert all((firmware / "dicetable" / f).exists() for f in files)
     assert packages["hal"] is None

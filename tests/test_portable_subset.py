@@ -17,6 +17,7 @@ CORE = sorted(PACKAGE.glob("games/*/rules.py")) + sorted((PACKAGE / "rules").glo
 PORTABLE = (
     CORE
     + sorted(PACKAGE.glob("games/*/match.py"))
+    + sorted(PACKAGE.glob("games/*/playout.py"))
     + sorted(PACKAGE.glob("games/*/data.py"))
     + sorted((PACKAGE / "match").glob("*.py"))
 )

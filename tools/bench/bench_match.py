@@ -14,18 +14,19 @@
   three ways: the listing path (legal_actions, a random choice, submit: what
   sim/play.py's random bot does), random_action and take (issue 13: one legal
   action drawn without listing them, taken unchecked), and playout (the match
-  played to its end in the engine's own loop); beside OpenSpiel 2.0.2's oh_hell
-  with d-TT's deck and trick count (3 players, 4 suits of 10 ranks, 12 tricks),
-  as a random rollout loop in Python (chance through chance_outcomes()) and in
-  its C++ (evaluate_bots with uniform random bots), measured in the same run
-  in interleaved slices; printed as ratios.  OpenSpiel is optional
-  (requirements-bench.txt, installed by make bench): without it the ratios are
-  not measured, and the bench says so.
+  played to its end in the engine's own loops: the game's playout.py); beside
+  OpenSpiel 2.0.2's oh_hell with d-TT's deck and trick count (3 players, 4 suits
+  of 10 ranks, 12 tricks), as a random rollout loop in Python (chance through
+  chance_outcomes()) and in its C++ (evaluate_bots with uniform random bots),
+  measured in the same run in interleaved slices; printed as ratios. OpenSpiel
+  is optional (requirements-bench.txt, installed by make bench): without it the
+  ratios are not measured, and the bench says so.
 - Per game (most players): CPU microseconds per action of random matches, the
   listing path against random_action and take, with the speed-up.
 """
 
 import contextlib
+import importlib
 import io
 import pathlib
 import random
@@ -188,9 +189,17 @@ def random_action_match(game, players, rng):
         match.take(match.random_action(LOWEST[w], draw))
 
 
+def playout_of(game):
+    """The game's playout(match, draw), or None where it has no playout.py."""
+    try:
+        return importlib.import_module("dicetable.games.%s.playout" % game).playout
+    except ImportError:
+        return None
+
+
 def playout_match(game, players, rng):
     match = new_match(game, players)
-    match.playout(rng._randbelow)
+    playout_of(game)(match, rng._randbelow)
     return match
 
 
@@ -299,7 +308,7 @@ def print_speed():
             after,
             before / after,
         )
-        if hasattr(new_match(game, players), "playout"):
+        if playout_of(game) is not None:
             fast = us_per_action(game, players, playout_match)
             line += "; playout %5.2f us (%4.1fx)" % (fast, before / fast)
         print(line)

@@ -8,6 +8,9 @@ A game is a package of its own, dicetable/games/<key>/:
                deal progress (the functions app/games.py lists)
     host.py    the simulator's side, never flashed: transcript lines (narrate),
                the heuristic bot, how open play hides a journal
+    playout.py (where a game has one) playout(match, draw): a random match
+               to its end in the engine's own loops, for the designers'
+               batches; never flashed
 
 and one entry below: its key and the facts the menu shows before any of its
 code is loaded.  The board imports a game's modules only when the game is
@@ -125,7 +128,7 @@ def number(key):
 
 
 def part(g, name):
-    """Module `name` ('rules', 'match', 'table', 'host') of game number g,
+    """Module `name` ('rules', 'match', 'table', 'host', 'playout') of game number g,
     imported on first use (after that a lookup that allocates nothing under
     MicroPython: tests/test_games_registry.py)."""
     m = _MODULES[g].get(name)

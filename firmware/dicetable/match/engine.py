@@ -41,8 +41,9 @@ or could not play (0 players, an option bit it does not read, 200 games)
 never reaches its arithmetic.
 
 A random playout is random_action() and take() until the match waits for
-nobody; d-TT's engine also has playout(draw), the same draw for draw (the
-table, else the lowest seat waited on) in its own loop.  Every door that makes a match from outside
+nobody; a game's playout.py (never flashed), where it has one, plays the
+same draw for draw (the table, else the lowest seat waited on) in its own
+loops.  Every door that makes a match from outside
 (the menu, a journal at boot, a match file, a restore) asks header_refusal()
 first and says its line.
 

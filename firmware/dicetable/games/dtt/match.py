@@ -59,6 +59,8 @@ as each card arrives).
 
 random_action(seat, draw) draws one of legal_actions(seat) uniformly without
 listing them (draw(n): a uniform int in [0, n)); take() applies it unchecked.
+The designers' random playout (one loop a phase) is playout.py's, beside
+this module: never imported on the board.
 """
 
 from array import array
@@ -185,10 +187,6 @@ def _copy3(buf, src):
     buf[0] = src[0]
     buf[1] = src[1]
     buf[2] = src[2]
-
-
-# The lowest seat of a mask of seats 0-2 (not 0).
-_LOWEST = (-1, 0, 1, 0, 2, 0, 1, 0)
 
 
 def _pass_on(buf, step):
@@ -452,57 +450,6 @@ class DttMatch(Match):
                     return s
                 k -= 1
         return -1
-
-    # --- A random playout -------------------------------------------------------------
-
-    def playout(self, draw):
-        """Play the match to its end at random: each action the one
-        random_action(seat, draw) draws for the table, else for the lowest
-        seat waited on, taken unchecked and journaled as take() does (the same
-        journal and state, draw for draw).  The designers' rollouts: a phase's
-        actions are drawn and applied in one loop, by where the card stands
-        (apply() has to find it), without a call per action of waiting(),
-        random_action(), take() and apply()'s dispatch."""
-        while True:
-            p = self.phase
-            if p == PLAYING:
-                self._play_out(draw)
-            elif p == DEALING_1 or p == DEALING_2:
-                self._deal_out(p, draw)
-            elif p == DRAFT_1 or p == DRAFT_2:
-                self._draft_out(p, draw)
-            elif p == OVER:
-                return
-            else:
-                w = self.waiting()
-                self.take(self.random_action(TABLE if w & TABLE_BIT else _LOWEST[w], draw))
-
-    def _play_out(self, draw):
-        journal = self.journal
-        while self.phase == PLAYING:
-            seat = self.turn
-            if self.open:
-                i = -1
-                c = self.stock[draw(self.stock_n)]
-            else:
-                i = self._card_at(seat, draw)
-                c = self.hands[seat][i]
-            self._play(seat, c, i)
-            journal.append(c | _PLAY_A | (seat << SEAT_SHIFT))
-
-    def _deal_out(self, p, draw):
-        journal = self.journal
-        while self.phase == p:
-            x = self._deal_at(draw)
-            seat = x >> 8
-            journal.append(self._deal(seat, x & 0xFF) | _DEAL_A | (seat << SEAT_SHIFT))
-
-    def _draft_out(self, p, draw):
-        journal = self.journal
-        while self.phase == p:
-            seat = _LOWEST[self.to_act]
-            c = self._keep(seat, draw(self.packet_n[seat]))
-            journal.append(c | _KEEP_A | (seat << SEAT_SHIFT))
 
     # --- Refusals (never change anything) ------------------------------------------
 
