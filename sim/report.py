@@ -417,12 +417,13 @@ def _save(fig, path):
     fig.savefig(path, format="png", dpi=100, metadata={"Software": None})
 
 
-def _panels(configs, figs, key):
-    """[(panel title, [(config, figures), ...])] grouped by key(config), in order."""
+def _panels(configs, figs, key, game):
+    """[(panel title, [(config, figures), ...])] grouped by key(config), in order;
+    with nothing swept one panel, titled with the game's name."""
     groups = {}
     for config, f in zip(configs, figs, strict=True):
         groups.setdefault(key(config), []).append((config, f))
-    return [(combo_label(k), v) for k, v in groups.items()]
+    return [(combo_label(k) if k else game, v) for k, v in groups.items()]
 
 
 def _interval_bars(ax, xs, rates, cis, **style):
@@ -431,10 +432,10 @@ def _interval_bars(ax, xs, rates, cis, **style):
     ax.errorbar(xs, rates, yerr=[low, high], fmt="o", capsize=3, **style)
 
 
-def plot_win_rates(path, configs, figs):
+def plot_win_rates(path, configs, figs, game):
     """Win rate per seat with its interval, a colour per player count, the fair
     share dashed, the first lead's seat a diamond; a panel per swept option mix."""
-    panels = _panels(configs, figs, panel_key)
+    panels = _panels(configs, figs, panel_key, game)
     fig, axes = _figure(len(panels), 2 if len(panels) > 1 else 1)
     for ax, (title, members) in zip(axes, panels, strict=True):
         x = 0
@@ -482,7 +483,7 @@ def _stairs(ax, distribution, label, colour):
     ax.stairs(hist / counts.sum(), edges, label=label, color=colour)
 
 
-def plot_scores(path, configs, figs):
+def plot_scores(path, configs, figs, game):
     """The final score's distribution per seat, a panel per configuration."""
     fig, axes = _figure(len(configs), 3, panel_height=2.6)
     for ax, f in zip(axes, figs, strict=True):
@@ -495,9 +496,9 @@ def plot_scores(path, configs, figs):
     _save(fig, path)
 
 
-def plot_lengths(path, configs, figs):
+def plot_lengths(path, configs, figs, game):
     """Actions per match, a line per player count, a panel per swept option mix."""
-    panels = _panels(configs, figs, panel_key)
+    panels = _panels(configs, figs, panel_key, game)
     fig, axes = _figure(len(panels), 2, panel_height=2.8)
     for ax, (title, members) in zip(axes, panels, strict=True):
         for k, (config, f) in enumerate(members):
@@ -510,9 +511,9 @@ def plot_lengths(path, configs, figs):
     _save(fig, path)
 
 
-def plot_bots(path, configs, figs):
+def plot_bots(path, configs, figs, game):
     """With --rotate: each bot's win rate with its interval, per player count."""
-    panels = _panels(configs, figs, panel_key)
+    panels = _panels(configs, figs, panel_key, game)
     names = sorted({name for f in figs for name in f["bots"]})
     fig, axes = _figure(len(panels), 2)
     for ax, (title, members) in zip(axes, panels, strict=True):
@@ -534,7 +535,7 @@ def plot_bots(path, configs, figs):
     _save(fig, path)
 
 
-def plot_variant(path, configs, figs):
+def plot_variant(path, configs, figs, game):
     """Standard and variant win rates per seat side by side, a panel per pair."""
     pairs = {}
     for config, f in zip(configs, figs, strict=True):
@@ -565,6 +566,7 @@ def write_plots(folder, configs, summary):
     import os
 
     figs = summary["configurations"]
+    game = registry.fact(registry.number(summary["game"]), registry.TITLE)
     drawn = [
         (WIN_PLOT, plot_win_rates),
         (SCORE_PLOT, plot_scores),
@@ -575,7 +577,7 @@ def write_plots(folder, configs, summary):
     if summary["variant_vs_standard"]:
         drawn.append((VARIANT_PLOT, plot_variant))
     for name, draw in drawn:
-        draw(os.path.join(folder, name), configs, figs)
+        draw(os.path.join(folder, name), configs, figs, game)
     return [name for name, _ in drawn]
 
 
