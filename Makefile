@@ -10,7 +10,7 @@ PY     := $(VENV)/bin/python
 # and each `python -m sim` a test starts, on every run (__pycache__/ is git-ignored).
 PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest
 
-.PHONY: pictures test check lint pyright-board pyright-host sim table bench golden deps clean flash
+.PHONY: pictures test check lint pyright-board pyright-host sim table bench bench-bots golden deps clean flash
 
 # Everything, lint first: what .ci/run runs.
 test: deps chromium lint
@@ -68,6 +68,13 @@ bench: deps $(VENV)/.bench-installed
 	$(PY) tools/bench/bench_latency.py
 	$(PY) tools/bench/bench_mirror.py
 	$(PY) tools/bench/bench_web.py
+
+# The bots' strength (docs/bots.md): one ismcts seat against heuristic and against random
+# opponents in every game and player count, win shares with 95 % intervals. Long (matches
+# of searching bots), so apart from make bench; ARGS narrows it (--help lists them):
+# make bench-bots ARGS="--games walzer --matches 20".
+bench-bots: $(VENV)/.installed
+	$(PY) tools/bench/bench_bots.py $(ARGS)
 
 # The bench's own dependencies (requirements-bench.txt: OpenSpiel, which bench_match.py
 # compares the engine with), for make bench only: make test never installs them.
