@@ -87,7 +87,16 @@ def rewards(match, kind="win"):
     standings as if the match ended there).  "win": 1 for first place,
     shared equally on ties; "rank": 1 for first, 0 for last, a shared place
     the mean of the places it covers."""
-    places = match.standings()
+    return rewards_of_places(match.standings(), kind)
+
+
+def places_of(totals):
+    """Each seat's place by its total alone (tied seats share the higher
+    place): the standings when no tie-break has been played yet."""
+    return [1 + sum(1 for t in totals if t > mine) for mine in totals]
+
+
+def rewards_of_places(places, kind="win"):
     n = len(places)
     out = []
     for p in places:
@@ -167,6 +176,7 @@ class Search:
         self.bias = bias
         self.world_count = max(1, worlds)
         self.hidden = self.host.HIDDEN_DECISIONS
+        self.uniform_draws = getattr(self.host, "UNIFORM_DRAWS", False)
         prefix, self.sample = self.host.view(match, seat, rng)
         base = replay(match, prefix)
         if base is None:
@@ -241,12 +251,15 @@ class Search:
         path = []
         while not self.stopped(m, start) and not self.chance_tail(m, start):
             who = actor(m, self.seat)
-            legal = m.legal_actions(who)
-            if self.searched(who, legal):
-                a, new = self.select(m, who, node, legal)
-                path.append((node, a, who))
+            if who == TABLE:
+                a, new = m.random_action(TABLE, self.rng.randrange), False
             else:
-                a, new = self.draw(m, who, legal), False
+                legal = m.legal_actions(who)
+                if self.searched(who, legal):
+                    a, new = self.select(m, who, node, legal)
+                    path.append((node, a, who))
+                else:
+                    a, new = self.host.heuristic(m, who, legal, self.rng), False
             m.take(a)
             key = self.host.observe(m, self.seat, a)
             child = node.kids.get(key)
@@ -296,14 +309,6 @@ class Search:
                 best, value = a, u
         return best, False
 
-    def draw(self, m, who, legal):
-        """Chance (the table: uniform; a seat's roll or scan: its heuristic,
-        which draws uniformly), or a decision the observer does not see (the
-        heuristic: a model of that player)."""
-        if who == TABLE:
-            return legal[self.rng.randrange(len(legal))]
-        return self.host.heuristic(m, who, legal, self.rng)
-
     def rollout(self, m, start):
         """Play `m` out to the horizon with the rollout policy; each seat's
         reward.  When nothing but chance is left before the round is scored
@@ -325,6 +330,17 @@ class Search:
         return self.host.only_chance_left(m)
 
     def chance_mean(self, m, start):
+        outcomes = getattr(self.host, "chance_outcomes", None)
+        if outcomes is not None:
+            # The game lists equally likely totals at the round's end.  A tie
+            # left for a roll-off is decided by a fair draw, so a shared
+            # place is the reward's expectation over it.
+            total = [0.0] * m.players
+            draws = outcomes(m, self.rng)
+            for totals in draws:
+                for s, r in enumerate(rewards_of_places(places_of(totals), self.reward)):
+                    total[s] += r
+            return [t / len(draws) for t in total]
         total = [0.0] * m.players
         for i in range(self.completions):
             c = m if i == self.completions - 1 else clone(m)
@@ -337,10 +353,20 @@ class Search:
     def step(self, m):
         """One action of the rollout policy (chance: drawn)."""
         who = actor(m, self.seat)
+        if who == TABLE:
+            # The engine draws the table's shuffle or roll without listing
+            # every card or face (the listing was most of a DTwww playout).
+            m.take(m.random_action(TABLE, self.rng.randrange))
+            return
+        if self.uniform_draws:
+            a = m.random_action(who, self.rng.randrange)
+            if kind_of(a) in (DEAL, ROLL):
+                m.take(a)
+                return
         legal = m.legal_actions(who)
         if len(legal) == 1:
             a = legal[0]
-        elif who == TABLE or self.policy == "random" and not is_chance(who, legal):
+        elif self.policy == "random" and not is_chance(who, legal):
             a = legal[self.rng.randrange(len(legal))]
         else:
             a = self.host.heuristic(m, who, legal, self.rng)

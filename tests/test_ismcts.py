@@ -286,3 +286,40 @@ def test_a_small_budget_beats_random_clearly():
         places = play("dtt", 3, 0, bots, seed=500 + i).standings()
         wins += places[i % 3] == 1
     assert wins >= 6
+
+
+def only_chance_ahead(game, players, seed):
+    """A match of heuristic seats stopped, a round or more into it, where
+    nothing but chance is left before the round is scored."""
+    rng = random.Random(seed)
+    match = new_match(game, players, 0)
+    while not (match.history and host(game).only_chance_left(match)):
+        seat = rng.choice(waiting_seats(match))
+        legal = match.legal_actions(seat)
+        a = rng.choice(legal) if seat == TABLE else host(game).heuristic(match, seat, legal, rng)
+        assert match.submit(a) == 0
+    return match
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["dicefull", "dtwww"])
+def test_chance_outcomes_are_the_rounds_end_drawn_through_the_engine(game):
+    # The game's list of equally likely totals (every challenge left, several
+    # throws of the dice) must have the mean of the round played to its end
+    # through the engine (the challenge revealed, every die rolled).
+    match = only_chance_ahead(game, 3, seed=31)
+    journal = list(match.journal)
+    rng = random.Random(7)
+    outcomes = [t for _ in range(150) for t in host(game).chance_outcomes(match, rng)]
+    assert match.journal == journal
+    played = []
+    for _ in range(1500):
+        m = ismcts.clone(match)
+        start = len(m.history)
+        while len(m.history) == start:
+            m.take(m.random_action(ismcts.actor(m, 0), rng.randrange))
+        played.append(list(m.totals))
+    for s in range(3):
+        mean_listed = sum(t[s] for t in outcomes) / len(outcomes)
+        mean_played = sum(t[s] for t in played) / len(played)
+        assert abs(mean_listed - mean_played) < 0.05, (s, mean_listed, mean_played)

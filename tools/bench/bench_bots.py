@@ -84,7 +84,16 @@ def configurations(games, players):
 def row(pool, game, n, opponent, args, options):
     tasks = [(game, n, opponent, args.budget, options, args.seed, i) for i in range(args.matches)]
     start = time.perf_counter()
-    results = pool.map(one_match, tasks, chunksize=1) if pool else list(map(one_match, tasks))
+    results = []
+    for r in pool.imap(one_match, tasks, chunksize=1) if pool else map(one_match, tasks):
+        results.append(r)
+        # On stderr, so a long row shows it is moving without changing the table.
+        print(
+            "  %s %d %s: %d/%d matches, %.0f s"
+            % (game, n, opponent, len(results), len(tasks), time.perf_counter() - start),
+            file=sys.stderr,
+            flush=True,
+        )
     wall = time.perf_counter() - start
     wins = sum(r[0] for r in results)
     decisions = sum(r[1] for r in results)

@@ -253,6 +253,9 @@ def open_play_journal(journal, players, options):
 # next challenge, the rolls to come) is chance, drawn in the search itself.
 
 HIDDEN_DECISIONS = ()  # every decision (pick, pass) is public
+# A seat's roll is a uniform face in the heuristic too, so the search's
+# playouts draw it with the engine's random_action (without listing the faces).
+UNIFORM_DRAWS = True
 
 
 def observe(match, seat, a):
@@ -265,6 +268,44 @@ def only_chance_left(match):
     is revealed and every die rolled (sim/ismcts.py averages its reward over
     several draws)."""
     return match.phase in (engine.CHECK, engine.ROLLING)
+
+
+THROWS = 2  # throws of every seat's dice in one playout's chance_outcomes
+
+
+def chance_outcomes(match, rng):
+    """Equally likely totals after the round in progress, once only chance is
+    left (only_chance_left): THROWS throws of the dice still to roll, each
+    scored against every challenge the deck may reveal (or the one revealed).
+    One throw judged against every challenge costs about what 8 challenges
+    played through the engine did, and the challenge, the bulk of a round's
+    luck, is then averaged exactly (sim/ismcts.py, docs/bots.md)."""
+    n = match.players
+    if match.phase == engine.CHECK:
+        rows = [df.CHALLENGES[i] for i in range(len(match.used)) if not match.used[i]]
+    else:
+        rows = [df.CHALLENGES[match.challenge]]
+    entered = match.nres if match.phase == engine.ROLLING else [0] * n
+    dice = []  # per seat, the die behind each result (a double die: two)
+    for s in range(n):
+        behind = []
+        for i in range(match.held[s]):
+            item = match.hands[s][i]
+            behind += [item] * df.results_per_die(df.kind_of(item))
+        dice.append(behind)
+    counts = [len(d) for d in dice]
+    out = []
+    for _ in range(THROWS):
+        rolls = []
+        for s in range(n):
+            r = [match.rolls[s][j] for j in range(entered[s])]
+            for item in dice[s][entered[s] :]:
+                r.append(df.rolled(item, rng.randrange(df.face_count(df.kind_of(item)))))
+            rolls.append(r)
+        for row in rows:
+            gained = df.award(rolls, counts, row)
+            out.append([match.totals[s] + gained[s] for s in range(n)])
+    return out
 
 
 def view(match, seat, rng):

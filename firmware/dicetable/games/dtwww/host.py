@@ -230,6 +230,34 @@ def only_chance_left(match):
     return match.phase == engine.PHASE_SCORE
 
 
+THROWS = 16  # throws of the score dice in one playout's chance_outcomes
+
+
+def chance_outcomes(match, rng):
+    """Equally likely match totals once the game is scored, when only the
+    score dice are left to roll (only_chance_left): THROWS throws of the
+    score dice not rolled yet, each scored by the rules core.  Sixteen throws
+    cost a fraction of one throw through the engine, which lists every face
+    of every die it rolls (sim/ismcts.py, docs/bots.md)."""
+    n = match.players
+    counts = [match.score_n[s] for s in range(n)]
+    out = []
+    for _ in range(THROWS):
+        totals = []
+        for s in range(n):
+            total = 0
+            for j in range(counts[s]):
+                d = match.score[s][j]
+                if j >= match.score_rolled[s]:
+                    low, high = dt.lowest_face(dt.size(d)), dt.highest_face(dt.size(d))
+                    d = dt.rolled(d, low + rng.randrange(high - low + 1))
+                total += dt.number(d)
+            totals.append(total)
+        points = dt.game_points(totals, counts, match.mode)
+        out.append([match.totals[s] + points[s] for s in range(n)])
+    return out
+
+
 def view(match, seat, rng):
     """(prefix, sample): the journal of the finished games as `seat` can know
     it, and sample(rng), the game in progress with the other seats' private
