@@ -76,6 +76,14 @@ def table(g):
     return part(g, "table")
 
 
+def prepare(g, t):
+    """Before a match of game g is made or resumed on table t: the game's
+    own data on flash read, if it keeps any (Dicefull: a challenge set)."""
+    read = getattr(table(g), "prepare", None)
+    if read is not None:
+        read(t)
+
+
 def is_item_kind(g, kind):
     """True when actions of `kind` carry a physical item in game g."""
     return (fact(g, ITEM_KINDS) >> kind) & 1 == 1

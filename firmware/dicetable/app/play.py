@@ -11,7 +11,9 @@ journal stays append-only.
 Besides the engine's actions the journal holds two table records, right
 after the header, stripped before the engine folds the journal: SEATS (kind
 15, never a game's kind; value = the mask of the physical seats that play)
-and SEED (kind 14; value = 20 bits of seed).  The table's own draws are a
+and SEED (kind 14; value = 20 bits of seed), and for a game played with
+a set of its own read from a file (Dicefull's challenges) SET (kind 13;
+value = the set's word, the match's `set_word`).  The table's own draws are a
 function of the seed and the journal's length (Table.draw()), so a draw
 made again after a power cut gives the value the players saw before.
 """
@@ -45,15 +47,21 @@ from dicetable.match.actions import OK as ACCEPTED
 # The table's records in the journal: action words of kinds no game uses.
 SEATS_RECORD = const(0xF00000)  # | mask of the physical seats that play
 SEED_RECORD = const(0xE00000)  # | the seed of the table's draws (20 bits)
+SET_RECORD = const(0xD00000)  # | the word of the set a file gave (none: the built-in)
 SEATS_KIND = const(0xF)
 SEED_KIND = const(0xE)
+SET_KIND = const(0xD)
 SEED_BITS = const(0xFFFFF)
 
 
 def new_journal(t, m, mask, seed):
     """Start the journal of match m: its header, then the seats and seed
-    records (raises what storage raises)."""
-    t.storage.new_match(m.header(), (SEATS_RECORD | mask, SEED_RECORD | seed))
+    records, and the set record of a set read from a file (raises what
+    storage raises)."""
+    words = [SEATS_RECORD | mask, SEED_RECORD | seed]
+    if getattr(m, "set_word", 0):
+        words.append(SET_RECORD | m.set_word)
+    t.storage.new_match(m.header(), words)
 
 
 def rewrite_journal(t):

@@ -7,7 +7,7 @@ does not need its code on the Pico's heap.
 """
 
 from dicetable.app import games
-from dicetable.app.play import SEATS_KIND, SEED_BITS, SEED_KIND, mark, rewrite_journal
+from dicetable.app.play import SEATS_KIND, SEED_BITS, SEED_KIND, SET_KIND, mark, rewrite_journal
 from dicetable.app.refusals import refusal_name
 from dicetable.games import forget
 from dicetable.match.actions import OK as ACCEPTED
@@ -29,7 +29,14 @@ def boot(t):
         t._to_menu(False)
         return
     header, actions, torn = loaded
+    games.prepare(header[0], t)
     m = new_match(GAMES[header[0]], header[1], header[2] | (header[3] << 8))
+    why = _set_refusal(m, actions)
+    if why is not None:
+        # Kept on flash as it is, like a journal whose header is refused.
+        t.say("journal not resumed: %s; choose a new match" % why)
+        t._to_menu(False)
+        return
     mask, seed, rewrite = _fold(t, header[0], m, actions)
     if torn:
         t.say("journal: torn last record dropped")  # storage cuts it off
@@ -122,6 +129,8 @@ def _fold(t, g, m, actions):
             mask = a & 0xFFFF
         elif a >> 20 == SEED_KIND and not m.journal:
             seed = a & SEED_BITS
+        elif a >> 20 == SET_KIND and not m.journal:
+            pass  # checked before the fold (_set_refusal)
         else:
             # The table's own draws: its actions with no item that no seat
             # enters (Inputs(g, m).auto of the state before, without listing
@@ -140,6 +149,25 @@ def _fold(t, g, m, actions):
                 return mask, seed, True
             mark(t, len(m.journal) - 1, drawn)
     return mask, seed, False
+
+
+def _set_refusal(m, actions):
+    # Why match m, made with the set on hand, cannot fold these actions: the
+    # journal's SET record (none: the built-in set) names another set.
+    recorded = 0
+    for a in actions:
+        if a >> 20 == SET_KIND:
+            recorded = a & SEED_BITS
+        elif a >> 20 != SEATS_KIND and a >> 20 != SEED_KIND:
+            break  # the table's records come before the match's first action
+    here = getattr(m, "set_word", 0)
+    if recorded == here:
+        return None
+    return "played with %s, the table has %s" % (_set_name(recorded), _set_name(here))
+
+
+def _set_name(word):
+    return "set %05x from a file" % word if word else "the built-in set"
 
 
 def header_refusal(header):

@@ -184,6 +184,7 @@ class Table:
             return
         g = menu.game
         seats = menu.players()
+        games.prepare(g, self)
         m = new_match(GAMES[g], len(seats), menu.options())
         seed = self.rng.randrange(SEED_BITS + 1)
         mask = 0

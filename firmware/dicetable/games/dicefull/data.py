@@ -21,7 +21,9 @@ and give it the next number (at most 31 kinds, 0-30; at most 32 faces).
 A row is (results, faces): `results` is how many results one pick of the die
 gives (2 for the double die), `faces` one face code per face.
 
-To add a challenge: append a row (family, test, k, v, vp) to CHALLENGES.
+To add a challenge: append a row (family, test, k, v, vp) to CHALLENGES, or
+write the whole set in a text file, one row a line in the same words
+(challenges.py reads it; docs/designers.md, "Your own challenge set").
   family  COMPARE, HIGH_LOW, SPECIAL, FACES or TOTALS (the card-back icon)
   test    one of the tests below; k and v are its parameters (numbers in
           tenths, or a face code / wildcard for the COUNT tests), 0 if unused
@@ -176,3 +178,8 @@ CHALLENGES = [
     (TOTALS, TOTAL_EXACTLY, 210, 0, 3),  # a total of exactly 21
     (TOTALS, TOTAL_MULTIPLE, 100, 0, 2),  # a total that is a multiple of 10
 ]
+
+# Which set CHALLENGES holds: 0 for the rows above, else the word of the set
+# a file put in their place (challenges.use()).  A journal keeps it, so a
+# match resumes only with the set it was played with (app/resume.py).
+SET_WORD = 0

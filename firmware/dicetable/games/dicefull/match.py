@@ -45,6 +45,7 @@ from array import array
 
 from micropython import const
 
+from dicetable.games.dicefull import data
 from dicetable.games.dicefull import rules as core
 from dicetable.games.dicefull.rules import is_legal
 from dicetable.match.actions import (
@@ -146,6 +147,7 @@ class DicefullMatch(Match):
         self.nres = bytearray(n)  # results entered this round
         self.need = bytearray(n)  # results this round's dice give
         self.used = bytearray(len(core.CHALLENGES))
+        self.set_word = data.SET_WORD  # which set `used` counts: the journal keeps it
         self.length_rolls = bytearray(2)
         self.totals = [0] * n
         self.history = []

@@ -5,6 +5,11 @@ from dicetable.games.dicefull import match as engine
 from dicetable.games.dicefull import rules as c
 from dicetable.match.actions import ROLL, TABLE, kind_of, seat_of, value_of
 
+# The maker's challenge set (docs/designers.md, "Your own challenge set"),
+# at the root of the board's filesystem; none: the built-in set.
+SET_FILE = "dicefull.txt"
+_READER = "dicetable.games.dicefull.challenges"
+
 HAS_TRICKS = False
 HAS_PASS = True  # OK alone passes (picks no more this round)
 
@@ -97,3 +102,12 @@ def table_entry_seat(m):
 def meant_value(m, kind, ident):
     """A die means itself."""
     return ident
+
+
+def prepare(t):
+    """Before a match is made or resumed: the set in SET_FILE on table t's
+    flash, if there is one (challenges.load(); its module is imported for
+    that alone, so a table without the file pays no heap for it)."""
+    fs = getattr(t.storage, "fs", None)  # a storage with no files keeps no set
+    if fs is not None and fs.exists(SET_FILE):
+        __import__(_READER, None, None, ("x",)).load(fs, SET_FILE, t.say)
