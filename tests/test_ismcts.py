@@ -323,3 +323,8 @@ def test_chance_outcomes_are_the_rounds_end_drawn_through_the_engine(game):
         mean_listed = sum(t[s] for t in outcomes) / len(outcomes)
         mean_played = sum(t[s] for t in played) / len(played)
         assert abs(mean_listed - mean_played) < 0.05, (s, mean_listed, mean_played)
+
+
+def test_every_game_has_its_own_budget():
+    assert set(ismcts.GAME_PLAYOUTS) == set(registry.GAMES)
+    assert set(ismcts.GAME_OPTIONS) <= set(registry.GAMES)

@@ -159,6 +159,11 @@ def main(argv=None):
             args.seed,
         )
     )
+    if parse_bot(args.budget)[1:] == (0, 0):
+        print(
+            "ismcts's own budget per game (sim/ismcts.py): %s"
+            % ", ".join("%s %d playouts" % kv for kv in ismcts.GAME_PLAYOUTS.items())
+        )
     print("game      n  opponents  wins   95% Wilson      fair   vs fair  games  ms/dec   wall s")
     pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
     try:
