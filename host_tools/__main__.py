@@ -9,6 +9,9 @@
     python -m host_tools backup backups/tuesday
     python -m host_tools restore backups/tuesday
     python -m host_tools replay backups/tuesday/journal.bin
+    python -m host_tools challenges check my-set.txt    # a Dicefull set, no board
+    python -m host_tools challenges put my-set.txt      # the table plays it
+    python -m host_tools challenges remove              # back to the built-in set
 
 --port is a serial device, a URL mpremote accepts (socket://127.0.0.1:4000),
 or 'auto' (the default, or $DICETABLE_PORT): the first USB serial board.
@@ -75,6 +78,8 @@ INTERRUPTED = {
         "the board has its old files or all the restored ones, never a mix; run restore again"
     ),
     "monitor": "stopped",
+    "put": "the board has its old challenge set or the new one, never half of one",
+    "remove": "the board has its challenge set file or none",
 }
 BEFORE_THE_BOARD = "nothing was changed"
 
@@ -427,6 +432,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from host_tools.replay import replay_into
     from sim.play import RefusedAction
 
+    if args.challenges is not None:
+        from sim.play import use_challenges
+
+        use_challenges(_challenge_set(args.challenges)[0])
     lines: list[str] = []
     try:
         note = replay_into(args.file, lines)
@@ -439,6 +448,72 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if note:
         say("note: " + note)
     return 0
+
+
+def _challenge_set(path: str) -> tuple[list, str]:
+    """The rows of a Dicefull set and the line naming it, read and checked by
+    the board's own reader before any board is touched."""
+    from sim.play import read_challenges, set_line
+
+    try:
+        rows = read_challenges(path)
+    except ValueError as e:
+        raise errors.ToolError(str(e)) from None
+    return rows, set_line(errors.shown(path), rows)[len("challenges: ") :]
+
+
+def cmd_challenges_check(args: argparse.Namespace) -> int:
+    _, named = _challenge_set(args.file)
+    out("%s, all rows good\n" % named)
+    return 0
+
+
+def cmd_challenges_put(args: argparse.Namespace) -> int:
+    from dicetable.games.dicefull.table import SET_FILE
+
+    _, named = _challenge_set(args.file)
+    with open(args.file, "rb") as f:
+        data = f.read()
+
+    def work(board: Any) -> int:
+        if board.exists(SET_FILE):
+            if board.read(SET_FILE) == data:
+                say("the board's %s already is %s: nothing was written" % (SET_FILE, named))
+                return 0
+            if not args.replace:
+                raise errors.ToolError(
+                    "the board has a %s of its own: give --replace to write %s over it"
+                    " (python -m host_tools backup keeps a copy)%s"
+                    % (SET_FILE, errors.shown(args.file), NOTHING_WRITTEN)
+                )
+        board.write(SET_FILE, data)  # a temporary file, then a rename
+        if board.read(SET_FILE) != data:
+            raise errors.ToolError(
+                "the %s read back from the board differs from what was written: put it again"
+                % SET_FILE
+            )
+        say("the board's %s is now %s: Dicefull plays it from the next match" % (SET_FILE, named))
+        if not args.no_reset:
+            board.soft_reset()
+        return 0
+
+    return with_board(args, work)
+
+
+def cmd_challenges_remove(args: argparse.Namespace) -> int:
+    from dicetable.games.dicefull.table import SET_FILE
+
+    def work(board: Any) -> int:
+        if not board.exists(SET_FILE):
+            say("the board has no %s: it plays the built-in set; nothing was changed" % SET_FILE)
+            return 0
+        board.remove(SET_FILE)
+        say("the board's %s is removed: Dicefull plays the built-in set" % SET_FILE)
+        if not args.no_reset:
+            board.soft_reset()
+        return 0
+
+    return with_board(args, work)
 
 
 # --- the parser -----------------------------------------------------------------
@@ -575,8 +650,27 @@ def parser() -> argparse.ArgumentParser:
     s = sub_parser(sub, "restore", parents=[port], help="copy a backup folder back to the board")
     s.add_argument("folder", type=path_arg)
     s.set_defaults(run=cmd_restore)
+    s = sub_parser(sub, "challenges", help="Dicefull's challenge set on the board")
+    ps = s.add_subparsers(dest="action", required=True, metavar="action")
+    t = sub_parser(ps, "check", help="check a challenge set file without a board")
+    t.add_argument("file", type=path_arg)
+    t.set_defaults(run=cmd_challenges_check)
+    t = sub_parser(ps, "put", parents=[port], help="check a set, then copy it to the board")
+    t.add_argument("file", type=path_arg)
+    t.add_argument("--replace", action="store_true", help="allowed to write over the board's set")
+    t.add_argument("--no-reset", action="store_true", help="do not soft-reset the board after")
+    t.set_defaults(run=cmd_challenges_put)
+    t = sub_parser(ps, "remove", parents=[port], help="remove the board's set (the built-in one)")
+    t.add_argument("--no-reset", action="store_true", help="do not soft-reset the board after")
+    t.set_defaults(run=cmd_challenges_remove)
     s = sub_parser(sub, "replay", help="print the transcript of a journal.bin or match file")
     s.add_argument("file", type=path_arg, help="journal.bin, a backup folder, or a match file")
+    s.add_argument(
+        "--challenges",
+        type=path_arg,
+        metavar="FILE",
+        help="the Dicefull challenge set the match was played with (the board's dicefull.txt)",
+    )
     s.set_defaults(run=cmd_replay)
     return p
 

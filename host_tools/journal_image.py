@@ -30,7 +30,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dicetable.app.play import SET_RECORD
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD
+from dicetable.games.dicefull import data as dicefull_data
 from dicetable.match.actions import KIND_SHIFT, OK, REFUSAL_NAMES
 from dicetable.match.engine import journal_header, journal_header_refusal, malformed, new_match
 from hal import storage as st
@@ -38,7 +40,7 @@ from host_tools.errors import ToolError, read_bytes, size_text
 from sim.hw.norflash import BLOCK, NorFlash
 from sim.hw.vflash import VFlash
 
-TABLE_KINDS = (SEATS_RECORD >> KIND_SHIFT, SEED_RECORD >> KIND_SHIFT)
+TABLE_KINDS = (SEATS_RECORD >> KIND_SHIFT, SEED_RECORD >> KIND_SHIFT, SET_RECORD >> KIND_SHIFT)
 MAX_BLOCKS = st.SEGMENTS  # the board keeps its journal in 8 segments
 WHAT = "a journal image (journal.bin, as backup saves it)"
 _MAGIC = (b"DJ", b"DS")  # a segment's header, a segment made and not yet used
@@ -51,7 +53,7 @@ class JournalError(ToolError, ValueError):
 
 
 def is_table_word(word: int) -> bool:
-    """True for the table's own records (SEATS, SEED), which no game reads."""
+    """True for the table's own records (SEATS, SEED, SET), which no game reads."""
     return word >> KIND_SHIFT in TABLE_KINDS
 
 
@@ -88,6 +90,28 @@ class Journal:
                 self.actions
             )
         return ""
+
+    @property
+    def set_word(self) -> int:
+        """The word of the challenge set a file gave the match (its SET record;
+        0: the built-in set, as in every journal without one)."""
+        for w in self.words:
+            if w >> KIND_SHIFT == SET_RECORD >> KIND_SHIFT:
+                return w & 0xFFFFF
+        return 0
+
+    def set_refusal(self) -> str | None:
+        """Why this journal cannot be folded with the challenge set on hand
+        (dicefull's data.SET_WORD: the built-in set unless --challenges gave
+        one), or None."""
+        here = dicefull_data.SET_WORD
+        if self.set_word == here:
+            return None
+        return "%s: played with %s, and the set here is %s (give its file with --challenges)" % (
+            self.name,
+            set_name(self.set_word),
+            set_name(here),
+        )
 
     def summary(self) -> str:
         """'walzer, 4 players, 312 actions'."""
@@ -150,13 +174,22 @@ def read_file(path: str | Path) -> Journal:
     return read_image(read_bytes(path, WHAT, MAX_BLOCKS * BLOCK), str(path))
 
 
+def set_name(word: int) -> str:
+    return "challenge set %05x from a file" % word if word else "the built-in challenge set"
+
+
 def check_replays(journal: Journal) -> int:
     """Fold every action of `journal` through its game's engine; the number of
-    actions.  JournalError names the first one that is malformed or refused."""
+    actions.  JournalError names the first one that is malformed or refused.
+    A match played with a challenge set other than the one on hand is not
+    folded with another set: its actions are checked for malformed words only."""
     match = new_match(journal.game, journal.players, journal.options)
+    other_set = journal.set_refusal() is not None
     for number, a in enumerate(journal.actions, 1):
         if malformed(a):
             raise JournalError(MALFORMED % (journal.name, number, a))
+        if other_set:
+            continue
         code = match.submit(a)
         if code != OK:
             reason = REFUSAL_NAMES[code] if 0 <= code < len(REFUSAL_NAMES) else "code %d" % code

@@ -72,6 +72,9 @@ def load(path: str | pathlib.Path) -> tuple[str, int, int, list[int], str]:
             j = journal_image.read_file(p)
         except ToolError as e:
             raise ReplayError(str(e)) from None
+        other_set = j.set_refusal()
+        if other_set:  # its REVEALs name challenges of that set
+            raise ReplayError(other_set)
         return j.game, j.players, j.options, j.actions, j.note
     try:
         game, players, options, actions = matchfile.read(str(p))

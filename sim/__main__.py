@@ -4,6 +4,7 @@
     python -m sim --game walzer --bots heuristic,random --save walzer.match
     python -m sim --replay walzer.match
     python -m sim --game dtt --matches 1000
+    python -m sim --game dicefull --challenges my-set.txt   # a challenge set of your own
     python -m sim --game dtwww --players 3 --table --human 0    # play seat 0 yourself
     python -m sim balance --game nokosu --players 3-5 --matches 1000 --out report/
 
@@ -131,6 +132,7 @@ def parse_args(argv):
     )
     p.add_argument("--force", action="store_true", help="with --save: replace an existing file")
     p.add_argument("--replay", metavar="FILE", help="print the transcript of a match file")
+    add_challenges(p)
     p.add_argument(
         "--table",
         action="store_true",
@@ -149,6 +151,48 @@ def parse_args(argv):
     else:
         check_play(args)
     return args
+
+
+def add_challenges(p):
+    p.add_argument(
+        "--challenges",
+        metavar="FILE",
+        help="dicefull: the challenge set in this text file, in the built-in set's words "
+        "(docs/designers.md; default: the built-in set)",
+    )
+
+
+def check_challenges(args):
+    """--challenges goes with Dicefull alone (the file is read once the
+    arguments are all good: a bad file is a failed operation, status 1)."""
+    if args.challenges is None:
+        return
+    if args.game != "dicefull":
+        raise usage(
+            "argument --challenges: only with --game dicefull (its challenge cards), not %s"
+            % args.game
+        )
+    if not args.challenges.strip():
+        raise usage("argument --challenges: an empty file name (give a challenge set)")
+    if getattr(args, "save", None) is not None:
+        raise usage(
+            "argument --save: not with --challenges (a match file does not record the"
+            " challenge set; the transcript names it)"
+        )
+
+
+def load_challenges(args):
+    """Read and use --challenges' set before anything is played or written:
+    the transcript's line naming it, or None for the built-in set."""
+    if args.challenges is None:
+        return None
+    try:
+        rows = sim.play.read_challenges(args.challenges)
+    except ValueError as e:
+        raise Exit(FAILED, str(e)) from None
+    sim.play.use_challenges(rows)
+    args.challenge_rows = tuple(rows)
+    return sim.play.set_line(args.challenges, rows)
 
 
 def add_jobs(p, when=""):
@@ -177,6 +221,7 @@ def check_replay(args):
             "human",
             "matches",
             "jobs",
+            "challenges",
         )
         if getattr(args, name) is not None
     ]
@@ -203,6 +248,7 @@ def check_play(args):
     if why:
         raise usage("argument --players: %s" % why)
     args.options = check_options(args, game)
+    check_challenges(args)
     args.bots = check_bots(args.bots, args.players)
     args.seed = 1 if args.seed is None else args.seed
     args.matches = args.matches or 1
@@ -346,7 +392,13 @@ def batch(args):
     wins = [0] * args.players
     totals = [0] * args.players
     plan = balance.Plan(
-        args.game, args.players, args.options, tuple(args.bots), args.matches, args.seed
+        args.game,
+        args.players,
+        args.options,
+        tuple(args.bots),
+        args.matches,
+        args.seed,
+        challenges=args.challenge_rows,
     )
 
     def take(_, row):
@@ -368,6 +420,8 @@ def batch(args):
         "%d matches of %s, %d players, seeds %d-%d"
         % (args.matches, args.game, args.players, args.seed, args.seed + args.matches - 1)
     ]
+    if args.challenges is not None:
+        lines.append(sim.play.set_line(args.challenges, args.challenge_rows))
     lines.append("seat  bot        wins  win rate  mean score")
     for seat in range(args.players):
         lines.append(
@@ -431,6 +485,7 @@ def parse_balance(argv):
         "those the game takes); repeat for more options",
     )
     p.add_argument("--out", required=True, metavar="FOLDER", help="the report's folder")
+    add_challenges(p)
     p.add_argument(
         "--force", action="store_true", help="replace the report in a folder that is not empty"
     )
@@ -444,6 +499,7 @@ def check_balance(args):
     if game not in GAMES:
         raise usage("argument --game: %s" % header_refusal(game, 0, 0))
     args.players = check_players(args.players, game)
+    check_challenges(args)
     args.sweeps = check_sweeps(args.sweep, game)
     args.configs = balance.configurations(args.players, args.sweeps, balance.game_options(game))
     for config in args.configs:
@@ -549,6 +605,8 @@ def balance_command_line(args):
     ]
     if args.rotate:
         words.append("--rotate")
+    if args.challenges is not None:
+        words.append("--challenges %s" % args.challenges)
     for name in balance.OPTION_NAMES:
         if name in args.sweeps:
             words.append("--sweep %s=%s" % (name, ",".join(str(v) for v in args.sweeps[name])))
@@ -633,6 +691,7 @@ def play_report(args, folder):
             args.seed,
             hashed=True,
             rotate=args.rotate,
+            challenges=args.challenge_rows,
         )
         for c in configs
     ]
@@ -666,6 +725,7 @@ def play_report(args, folder):
         "bots": args.bot_names,
         "rotate": args.rotate,
         "seed": args.seed,
+        "challenges": args.challenge_set,
         "sweep": args.sweeps,
         "interval": {"level": 0.95, "z": balance.Z95},
         "configurations": figs,
@@ -706,6 +766,9 @@ def overview_lines(out, written, figs):
 
 def do_balance(argv):
     args = parse_balance(argv)
+    args.challenge_rows = ()
+    named = load_challenges(args)
+    args.challenge_set = named[len("challenges: ") :] if named else "built-in"
     out, temporary = out_folder(args.out, args.force)
     try:
         written, figs = play_report(args, temporary)
@@ -715,7 +778,7 @@ def do_balance(argv):
     finally:
         if os.path.isdir(temporary):
             shutil.rmtree(temporary, ignore_errors=True)
-    return overview_lines(args.out, written, figs)
+    return ([named] if named else []) + overview_lines(args.out, written, figs)
 
 
 def check_save(path, force):
@@ -811,6 +874,8 @@ def run(argv):
     except SystemExit as e:  # --help
         return e.code if isinstance(e.code, int) else 0
     out = []
+    args.challenge_rows = ()
+    named = load_challenges(args) if args.replay is None else None
     if args.table:
         do_table(args)
         return 0
@@ -827,6 +892,8 @@ def run(argv):
         if args.save is not None:
             check_save(args.save, args.force)
         match = play(args.game, args.players, args.options, args.bots, args.seed, out)
+        if named is not None:
+            out.insert(1, named)
         if args.save is not None:
             save(args.save, match, args)
     print("\n".join(out))

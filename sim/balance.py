@@ -122,6 +122,7 @@ class Plan:
     seed: int
     hashed: bool = False  # seeds hashed from (seed, configuration, i); else seed + i
     rotate: bool = False  # match i seats bots[i % players] at seat 0, and so on round
+    challenges: tuple = ()  # Dicefull's set from a file (its rows); () the one in use
 
     def seed_of(self, i):
         if not self.hashed:
@@ -179,9 +180,11 @@ def _ignore_sigint():
 
 
 def _play_chunk(task):
-    from sim.play import play
+    from sim.play import play, use_challenges
 
     k, plan, start, stop = task
+    if plan.challenges:  # a worker need not be a fork of the process that read the file
+        use_challenges(plan.challenges)
     return k, [play_one(plan, i, play) for i in range(start, stop)]
 
 

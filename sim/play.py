@@ -76,6 +76,42 @@ def choose(match, seat, bots, rng):
     return registry.part(registry.number(match.GAME), "host").heuristic(match, seat, legal, rng)
 
 
+def read_challenges(path):
+    """The rows of the Dicefull challenge set in the text file `path`, read
+    and checked by the board's own reader (dicefull/challenges.py); ValueError
+    with one line naming the file, the line and what is wrong."""
+    from dicetable.games.dicefull import challenges
+
+    try:
+        with open(path, "rb") as f:
+            return challenges.read(f, path)
+    except IsADirectoryError:
+        raise ValueError("%s: a folder, not a challenge set (give a text file)" % path) from None
+    except FileNotFoundError:
+        raise ValueError(
+            "%s: no such file (give a challenge set, e.g. docs/examples/dicefull-challenges.txt)"
+            % path
+        ) from None
+    except OSError as e:
+        raise ValueError("%s: cannot read it (%s)" % (path, e.strerror or e)) from None
+
+
+def use_challenges(rows):
+    """Play Dicefull with `rows` (read_challenges()) from the next match on; its
+    set word, which a journal keeps."""
+    from dicetable.games.dicefull import challenges
+
+    challenges.use(rows)
+    return challenges.word(rows)
+
+
+def set_line(path, rows):
+    """The transcript's line naming a set read from a file."""
+    from dicetable.games.dicefull import challenges
+
+    return "challenges: %d from %s (set %05x)" % (len(rows), path, challenges.word(rows))
+
+
 def play(game, players, options, bots, seed, out=None):
     """Play one match with bots; `out` receives the transcript lines if given."""
     rng = random.Random(seed)

@@ -4,6 +4,7 @@
     python -m sim.web --http-port 0            # a free port (the line printed names it)
     python -m sim.web --open walzer.match      # a saved match, to scrub through
     python -m sim.web --port /dev/ttyACM0      # the mirror of a board on USB (read only)
+    python -m sim.web --challenges my-set.txt  # Dicefull with a challenge set of your own
 
 Prints one line, `table at http://127.0.0.1:PORT/`, and serves until Ctrl-C
 (exit status 130, without a word).  A refusal is one line on stderr, as
@@ -17,7 +18,7 @@ import argparse
 import sys
 
 from sim import matchfile
-from sim.__main__ import FAILED, INTERRUPTED, USAGE, Exit, say, whole
+from sim.__main__ import FAILED, INTERRUPTED, USAGE, Exit, add_challenges, say, whole
 
 PROG = "python -m sim.web"
 DEFAULT_PORT = 8765
@@ -46,7 +47,17 @@ def parse_args(argv):
         metavar="PORT",
         help="mirror the board at PORT (%s), read only" % BOARD_PORT,
     )
+    add_challenges(p)
     args = p.parse_args(argv)
+    if args.challenges is not None:
+        if not args.challenges.strip():
+            raise Exit(USAGE, "argument --challenges: an empty file name (give a challenge set)")
+        for given, why in (
+            ("open", "a match file does not record the challenge set"),
+            ("port", "the board plays the set on its own flash"),
+        ):
+            if getattr(args, given) is not None:
+                raise Exit(USAGE, "argument --challenges: not with --%s (%s)" % (given, why))
     if args.open is not None and not args.open.strip():
         raise Exit(USAGE, "argument --open: an empty file name (give a match file)")
     if args.port is not None:
@@ -92,6 +103,13 @@ def start(args):
     --port) and its server."""
     from sim.web.server import serve
 
+    if args.challenges is not None:
+        from sim.play import read_challenges, use_challenges
+
+        try:
+            use_challenges(read_challenges(args.challenges))
+        except ValueError as e:
+            raise Exit(FAILED, str(e)) from None
     session = mirror_session(args.port) if args.port is not None else table_session(args.open)
     try:
         return serve(args.http_port, session)
