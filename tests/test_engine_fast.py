@@ -314,3 +314,22 @@ def test_the_constants_dtt_names_for_speed_are_the_cores():
 
     assert (match._SUITS, match._PACKET_CARDS) == (rules.SUITS, rules.DRAFT_CARDS)
     assert (match._owed, match._beats) == (rules.owed, rules.beats)
+
+
+def test_dtt_playout_reads_the_cores_rules_and_the_matchs_places():
+    # The playout's tables are the core's beats() and owed() for every case,
+    # and its places are the values the match writes in where[].
+    from dicetable.games.dtt import match, playout, rules
+
+    for trump in range(rules.NO_TRUMP + 1):
+        for item in rules.deck():
+            for best in rules.deck():
+                assert playout.BEATS[trump][item << 6 | best] == rules.beats(item, best, trump)
+    for lead in range(rules.SUITS):
+        for held in range(rules.HAND_SIZE + 1):
+            assert playout.OWES[lead][held] == (rules.owed(lead, held) != rules.ANY)
+    assert (playout.FACE_UP, playout.PLAYED, playout.ALL) == (
+        match._FACE_UP,
+        match._PLAYED,
+        match._ALL,
+    )

@@ -1,39 +1,82 @@
 """d-TT's random playout: the match played to its end at random, for the
 designers' batches and the benches (never flashed: host_tools.flash and
 firmware/manifest.py leave every game's playout.py out, so the board's heap
-never holds it).
+never holds it, its tables included).
 
 playout(match, draw) gives what random_action(seat, draw) and take() give,
 draw for draw (each action drawn for the table, else for the lowest seat
 waited on): the same journal and state (tests/test_engine_fast.py).  It is
-faster because a phase's actions are drawn and applied in one loop, each
-card applied by where it stands (apply() has to find it), without a call per
-action of waiting(), random_action(), take() and apply()'s dispatch.
+faster because each phase runs in one loop over local names, with no call
+per action: the stock's swaps, the packets' and hands' closing up, the trick
+and its winner written out in place.  The rules come from the core: whether a
+card beats the one winning the trick, and whether a hand owes the led suit,
+are read from tables made of the core's beats() and owed() at import; the
+action that ends a phase goes through the engine's own method (_reveal, _deal,
+_keep, _bid), so the engine alone says what comes next.
 """
 
+from dicetable.games.dtt import rules as dtt
 from dicetable.games.dtt.match import (
+    BIDDING,
     DEALING_1,
     DEALING_2,
     DRAFT_1,
     DRAFT_2,
+    LEFT,
     OVER,
+    PICKS,
     PLAYING,
+    REVEALING,
+    RIGHT,
 )
 from dicetable.match.actions import (
+    BID,
     DEAL,
     KEEP,
     PLAY,
+    REVEAL,
     SEAT_SHIFT,
     TABLE,
-    TABLE_BIT,
     action,
 )
 
-PLAY_A = action(PLAY, 0, 0)
+REVEAL_A = action(REVEAL, TABLE, 0)
 DEAL_A = action(DEAL, 0, 0)
 KEEP_A = action(KEEP, 0, 0)
-# The lowest seat of a mask of seats 0-2 (not 0).
+BID_A = action(BID, 0, 0)
+PLAY_A = action(PLAY, 0, 0)
+# Each seat's bits in an action word.
+SEAT_A = (0 << SEAT_SHIFT, 1 << SEAT_SHIFT, 2 << SEAT_SHIFT)
+
+# Where a card is: the values of the match's where[] (its private constants:
+# tests/test_engine_fast.py pins them equal).  A deal's cards are placed
+# when its play ends (_play_hands): every card dealt is played by then, and
+# no step before reads where[] or held[].
+FACE_UP = 1
+PLAYED = 8
+
+# A mask of seats 0-2 (not 0): its lowest seat, and its seats in order.
 LOWEST = (-1, 0, 1, 0, 2, 0, 1, 0)
+SEATS = tuple(tuple(s for s in range(3) if m >> s & 1) for m in range(8))
+NEXT = (1, 2, 0)
+ALL = 7
+# A dealing ends when the stock is down to a multiple of this (the match's _deal).
+DEALT = 3 * dtt.DRAFT_CARDS
+LAST_CARD = dtt.DRAFT_CARDS - 1
+TRICKS = dtt.TRICKS
+SUITS = dtt.SUITS
+BIDS = dtt.MAX_BID + 1
+
+# BEATS[trump][item << 6 | best]: the core's beats(item, best, trump), for
+# every pair of card encodings (6 bits each) and every trump or NO_TRUMP.
+BEATS = tuple(
+    bytes(dtt.beats(i >> 6, i & 63, t) for i in range(64 * 64)) for t in range(dtt.NO_TRUMP + 1)
+)
+# OWES[lead][held]: a hand holding `held` cards of the led suit must play
+# one of them (the core's owed()).
+OWES = tuple(
+    tuple(dtt.owed(s, n) != dtt.ANY for n in range(dtt.HAND_SIZE + 1)) for s in range(SUITS)
+)
 
 
 def playout(match, draw):
@@ -43,41 +86,321 @@ def playout(match, draw):
         if p == PLAYING:
             _play_out(match, draw)
         elif p == DEALING_1 or p == DEALING_2:
-            _deal_out(match, p, draw)
+            _deal_out(match, draw)
         elif p == DRAFT_1 or p == DRAFT_2:
             _draft_out(match, p, draw)
+        elif p == REVEALING:
+            _reveal_out(match, draw)
+        elif p == BIDDING:
+            _bid_out(match, draw)
         elif p == OVER:
             return
-        else:
-            w = match.waiting()
-            match.take(match.random_action(TABLE if w & TABLE_BIT else LOWEST[w], draw))
 
 
-def _play_out(m, draw):
+def _reveal_out(m, draw):
+    # The stock's swap (the match's _unstock) written out; the fourth card
+    # goes through _reveal, which fixes trump and the next phase.
+    stock = m.stock
+    slot = m.slot
+    where = m.where
+    faceup = m.faceup
     journal = m.journal
-    while m.phase == PLAYING:
-        seat = m.turn
-        if m.open:
-            i = -1
-            c = m.stock[draw(m.stock_n)]
-        else:
-            i = m._card_at(seat, draw)
-            c = m.hands[seat][i]
-        m._play(seat, c, i)
-        journal.append(c | PLAY_A | (seat << SEAT_SHIFT))
+    k = m.faceup_n
+    if k == 0:
+        for s in range(3):
+            m.bids[s] = 0
+            m.taken[s] = 0
+        m.tricks_done = 0
+    n = m.stock_n
+    while k < dtt.FACE_UP - 1:
+        i = draw(n)
+        n -= 1
+        c = stock[i]
+        last = stock[n]
+        stock[i] = last
+        slot[last] = i
+        stock[n] = c
+        slot[c] = n
+        where[c] = FACE_UP
+        faceup[k] = c
+        k += 1
+        journal.append(c | REVEAL_A)
+    m.stock_n = n
+    m.faceup_n = k
+    c = stock[draw(n)]
+    m._reveal(c)
+    journal.append(c | REVEAL_A)
 
 
-def _deal_out(m, p, draw):
+def _deal_out(m, draw):
+    # A seat short of cards and a place in the stock drawn as one pair (the
+    # match's _deal_at), the card swapped out of the stock (_unstock) into the
+    # seat's packet (_deal), until the dealing's 18 cards are out.
+    stock = m.stock
+    slot = m.slot
+    packets = m.packets
+    pn = m.packet_n
     journal = m.journal
-    while m.phase == p:
-        x = m._deal_at(draw)
-        seat = x >> 8
-        journal.append(m._deal(seat, x & 0xFF) | DEAL_A | (seat << SEAT_SHIFT))
+    short = 0
+    for s in range(3):
+        if pn[s] < dtt.DRAFT_CARDS:
+            short |= 1 << s
+    seats = SEATS[short]
+    k = len(seats)
+    n = m.stock_n
+    end = n - 1 - (n - 1) % DEALT
+    while n > end:
+        r = draw(n * k)
+        seat = seats[r % k]
+        i = r // k
+        n -= 1
+        c = stock[i]
+        last = stock[n]
+        stock[i] = last
+        slot[last] = i
+        stock[n] = c
+        slot[c] = n
+        j = pn[seat]
+        packets[seat][j] = c
+        pn[seat] = j + 1
+        if j == LAST_CARD:
+            short ^= 1 << seat
+            seats = SEATS[short]
+            k = len(seats)
+        journal.append(c | DEAL_A | SEAT_A[seat])
+    m.stock_n = n
+    m.phase = DRAFT_1 if m.phase == DEALING_1 else DRAFT_2
+    m.pick = 0
+    m.passed = 0
+    m.to_act = ALL
 
 
 def _draft_out(m, p, draw):
+    # A pick at a time: the seats still to keep, lowest first, each closing
+    # its packet up as _close does (the slot past the end keeps the last
+    # card) and adding the card to its hand (_to_hand); then the packets pass
+    # on (_pass_on: their counts are all equal by then), and after the last
+    # pick the card passed on joins each hand (_move_packets).
+    packets = m.packets
+    pn = m.packet_n
+    hands = m.hands
+    hn = m.hand_n
+    kept = m.kept
     journal = m.journal
-    while m.phase == p:
-        seat = LOWEST[m.to_act]
-        c = m._keep(seat, draw(m.packet_n[seat]))
-        journal.append(c | KEEP_A | (seat << SEAT_SHIFT))
+    to_act = m.to_act
+    pick = m.pick
+    passed = m.passed
+    left = p == DRAFT_1
+    step = LEFT if left else RIGHT
+    while True:
+        seats = SEATS[to_act]
+        n = pn[seats[0]]
+        j = hn[seats[0]]
+        for seat in seats:
+            packet = packets[seat]
+            last = packet[n - 1]
+            c = packet.pop(draw(n))
+            packet.insert(n - 1, last)
+            hands[seat][j] = c
+            kept[seat] = c
+            journal.append(c | KEEP_A | SEAT_A[seat])
+        n -= 1
+        j += 1
+        for s in range(3):
+            pn[s] = n
+            hn[s] = j
+        pick += 1
+        passed = (passed + step) % 3
+        if left:
+            packets[0], packets[1], packets[2] = packets[2], packets[0], packets[1]
+        else:
+            packets[0], packets[1], packets[2] = packets[1], packets[2], packets[0]
+        if pick == PICKS:
+            break
+        to_act = ALL
+    for s in range(3):
+        hands[s][j] = packets[s][0]
+        pn[s] = 0
+        hn[s] = j + 1
+    m.pick = pick
+    m.passed = passed
+    if left:
+        m._start_bidding()
+    else:
+        m._start_play()
+
+
+def _bid_out(m, draw):
+    # The last bid goes through _bid, which says what follows.
+    bids = m.bids
+    journal = m.journal
+    to_act = m.to_act
+    while True:
+        seat = LOWEST[to_act]
+        b = draw(BIDS)
+        if to_act == 1 << seat:
+            m.to_act = to_act
+            m._bid(seat, b)
+            journal.append(b | BID_A | SEAT_A[seat])
+            return
+        to_act ^= 1 << seat
+        bids[seat] = b
+        journal.append(b | BID_A | SEAT_A[seat])
+
+
+def _play_out(m, draw):
+    if m.open:
+        _play_open(m, draw)
+    else:
+        _play_hands(m, draw)
+
+
+def _play_open(m, draw):
+    # A card no hand was seen to hold, from the stock: the match's _play.
+    journal = m.journal
+    stock = m.stock
+    while m.phase == PLAYING:
+        seat = m.turn
+        c = stock[draw(m.stock_n)]
+        m._play(seat, c, -1)
+        journal.append(c | PLAY_A | SEAT_A[seat])
+
+
+def _play_hands(m, draw):
+    # A trick at a time.  Each hand is played from a list of its cards (live)
+    # and from one list per suit, both in hand order: the core's follow rule
+    # (OWES) reads how many of the led suit the hand holds, and the match's
+    # draw among them (_card_at) takes the k-th.  The hand's buffer is written
+    # as _close leaves it: as a hand goes from h + 1 cards to h, its slot h
+    # keeps the last card (at a trick's start every hand holds 12 - tricks
+    # done).  The deal's 12 tricks end the phase (_deal_played).
+    journal = m.journal
+    if not _trick_finished(m, draw):
+        return
+    hands = m.hands
+    won = m.won
+    won_n = m.won_n
+    taken = m.taken
+    beats = BEATS[m.trump]
+    lives, suits = _split(m)
+    played = lives[0] + lives[1] + lives[2]
+    leader = m.turn
+    done = m.tricks_done
+    while True:
+        h = TRICKS - 1 - done
+        live = lives[leader]
+        hands[leader][h] = live[h]
+        c0 = live.pop(draw(h + 1))
+        suits[leader][c0 >> 4].remove(c0)
+        lead = c0 >> 4
+        owes = OWES[lead]
+
+        s1 = NEXT[leader]
+        live = lives[s1]
+        hands[s1][h] = live[h]
+        mine = suits[s1]
+        follow = mine[lead]
+        count = len(follow)
+        if owes[count]:
+            c1 = follow.pop(draw(count))
+            live.remove(c1)
+        else:
+            c1 = live.pop(draw(h + 1))
+            mine[c1 >> 4].remove(c1)
+
+        s2 = NEXT[s1]
+        live = lives[s2]
+        hands[s2][h] = live[h]
+        mine = suits[s2]
+        follow = mine[lead]
+        count = len(follow)
+        if owes[count]:
+            c2 = follow.pop(draw(count))
+            live.remove(c2)
+        else:
+            c2 = live.pop(draw(h + 1))
+            mine[c2 >> 4].remove(c2)
+
+        journal += (
+            c0 | PLAY_A | SEAT_A[leader],
+            c1 | PLAY_A | SEAT_A[s1],
+            c2 | PLAY_A | SEAT_A[s2],
+        )
+        best = 0
+        best_c = c0
+        if beats[c1 << 6 | c0]:
+            best = 1
+            best_c = c1
+        if beats[c2 << 6 | best_c]:
+            best = 2
+        winner = (leader + best) % 3
+        pile = won[winner]
+        j = won_n[winner]
+        pile[j] = c0
+        pile[j + 1] = c1
+        pile[j + 2] = c2
+        won_n[winner] = j + 3
+        taken[winner] += 1
+        done += 1
+        if done == TRICKS:
+            _deal_played(m, (c0, c1, c2), leader, best, played)
+            return
+        leader = winner
+
+
+def _trick_finished(m, draw):
+    """Finish a trick the playout started within, by the match's own steps;
+    False if that was the deal's last."""
+    journal = m.journal
+    while m.trick.count:
+        seat = m.turn
+        i = m._card_at(seat, draw)
+        c = m.hands[seat][i]
+        m._play(seat, c, i)
+        journal.append(c | PLAY_A | SEAT_A[seat])
+        if m.phase != PLAYING:
+            return False
+    return True
+
+
+def _split(m):
+    """Each seat's hand as a list, and its cards of each suit, in hand order."""
+    lives = []
+    suits = []
+    for s in range(3):
+        live = m.hands[s][: m.hand_n[s]]
+        mine = [[], [], [], []]
+        for c in live:
+            mine[c >> 4].append(c)
+        lives.append(live)
+        suits.append(mine)
+    return lives, suits
+
+
+def _deal_played(m, items, leader, best, played):
+    """The last trick (`items` led by `leader`, won at place `best`) is in:
+    the trick, the counts and the rest written, the deal scored, and the
+    cards' places written if the match is over (else the next deal has put
+    every card back in the stock)."""
+    trick = m.trick
+    winner = (leader + best) % 3
+    for j in range(3):
+        m.hand_n[j] = 0
+        trick.items[j] = items[j]
+        trick.seats[j] = (leader + j) % 3
+        m.last_trick_items[j] = items[j]
+        m.last_trick_seats[j] = (leader + j) % 3
+    held = m.held
+    for j in range(3 * SUITS):
+        held[j] = 0
+    m.best = best
+    m.last_winner = winner
+    m.last_leader = leader
+    m.leader = winner
+    m.turn = winner
+    m.tricks_done = TRICKS
+    m._score_deal()
+    if m.phase == OVER:
+        where = m.where
+        for c in played:
+            where[c] = PLAYED
