@@ -21,13 +21,19 @@
   measured in the same run in interleaved slices; printed as ratios. OpenSpiel
   is optional (requirements-bench.txt, installed by make bench): without it the
   ratios are not measured, and the bench says so.
-- Per game (most players): CPU microseconds per action of random matches, the
-  listing path against random_action and take, with the speed-up.
+- Per game (most players): CPU microseconds per action of random matches, in
+  one run in interleaved slices: the listing path as it was before issue 13
+  (TODAY, timed in a subprocess on that commit's tree, extracted with git
+  archive) against now: the listing path, random_action and take, and the
+  game's playout where it has a playout.py; printed as speed-ups against
+  TODAY, and whether the fastest reaches issue 13's 10x.
 """
 
 import contextlib
 import importlib
+import inspect
 import io
+import os
 import pathlib
 import random
 import subprocess
@@ -132,18 +138,25 @@ def folded(game, players, journal, engine="dicetable.games.%s.match"):
 
 
 @contextlib.contextmanager
-def firmware_at(rev):
-    """MicroPython runs load the firmware as it was at commit `rev`."""
+def tree_at(rev, paths):
+    """A temporary folder holding `paths` as they were at commit `rev`."""
     data = subprocess.run(
-        ["git", "archive", rev, "firmware", "sim/hw", "tests/cases"],
+        ["git", "archive", rev, *paths],
         cwd=ROOT,
         capture_output=True,
         check=True,
     ).stdout
     with tempfile.TemporaryDirectory() as tmp:
         tarfile.open(fileobj=io.BytesIO(data)).extractall(tmp, filter="data")
+        yield pathlib.Path(tmp)
+
+
+@contextlib.contextmanager
+def firmware_at(rev):
+    """MicroPython runs load the firmware as it was at commit `rev`."""
+    with tree_at(rev, ["firmware", "sim/hw", "tests/cases"]) as tmp:
         here = mpy_wasm.ROOT
-        mpy_wasm.ROOT = pathlib.Path(tmp)
+        mpy_wasm.ROOT = tmp
         try:
             yield
         finally:
@@ -265,13 +278,105 @@ def deals_per_second(spiel):
     return {name: deals / seconds for name, (deals, seconds) in totals.items()}
 
 
-def us_per_action(game, players, play, seconds=1.0):
-    rng = random.Random(11)
+TODAY = "3e6bba9"  # the last commit before issue 13: its "today"
+TARGET = 10  # issue 13: every game at least 10x faster per action than TODAY
+PER_GAME_SLICE = 0.25  # CPU seconds per contender per game per round
+PER_GAME_ROUNDS = 4
+
+# A process timing the listing path on another tree (sys.path set to it, so
+# nothing of this one is loaded): it reads "game players seconds" lines and
+# answers "actions cpu-seconds" for the random matches it played in that much
+# CPU time, each contender's matches going on from its own generator.
+WORKER = """
+import random, sys, time
+sys.path[:0] = [%(root)r + p for p in ("/cpython", "/firmware", "/tests", "")]
+from match_helpers import new_match
+from dicetable.match.actions import TABLE, TABLE_BIT
+LOWEST = [TABLE if w & TABLE_BIT else (w & -w).bit_length() - 1 for w in range(256)]
+%(listing)s
+rngs = {}
+for line in sys.stdin:
+    game, players, seconds = line.split()
+    rng = rngs.setdefault(game, random.Random(11))
+    actions = 0
+    start = time.process_time()
+    while time.process_time() - start < float(seconds):
+        actions += len(listing_match(game, int(players), rng).journal)
+    print(actions, time.process_time() - start, flush=True)
+"""
+
+
+class Listing:
+    """The listing path at commit `rev`, timed in a worker process."""
+
+    def __init__(self, tree):
+        source = WORKER % {"root": str(tree), "listing": inspect.getsource(listing_match)}
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", source],
+            cwd=tree,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def slice(self, game, players, seconds):
+        """(actions, CPU seconds) of `seconds` of random matches."""
+        self.process.stdin.write("%s %d %r\n" % (game, players, seconds))
+        self.process.stdin.flush()
+        actions, cpu = self.process.stdout.readline().split()
+        return int(actions), float(cpu)
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def slice_here(game, players, play, rng, seconds):
+    """(actions, CPU seconds) of `seconds` of random matches played by `play`."""
     actions = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
         actions += len(play(game, players, rng).journal)
-    return (time.process_time() - start) * 1e6 / actions
+    return actions, time.process_time() - start
+
+
+def paths_now(game, players):
+    """{name: play} of the paths this tree has for `game`."""
+    paths = {"listing": listing_match}
+    if hasattr(new_match(game, players), "random_action"):
+        paths["random_action"] = random_action_match
+    if playout_of(game) is not None:
+        paths["playout"] = playout_match
+    return paths
+
+
+def us_per_action_now_and_today():
+    """{(game, players): {path: CPU us per action}}: TODAY's listing path
+    ("today") and this tree's paths, every one timed in turn in each round
+    (the machine's speed drifts: interleaved, they share it)."""
+    totals = {key: {} for key in LARGEST}
+    rngs = {}
+    with tree_at(TODAY, ["firmware", "cpython", "tests/match_helpers.py", "sim"]) as tree:
+        today = Listing(tree)
+        try:
+            for _ in range(PER_GAME_ROUNDS):
+                for game, players in LARGEST:
+                    slices = {"today": today.slice(game, players, PER_GAME_SLICE)}
+                    for name, play in paths_now(game, players).items():
+                        rng = rngs.setdefault((game, name), random.Random(11))
+                        slices[name] = slice_here(game, players, play, rng, PER_GAME_SLICE)
+                    for name, (actions, cpu) in slices.items():
+                        total = totals[game, players].setdefault(name, [0, 0.0])
+                        total[0] += actions
+                        total[1] += cpu
+        finally:
+            today.close()
+    return {
+        key: {name: cpu * 1e6 / actions for name, (actions, cpu) in paths.items()}
+        for key, paths in totals.items()
+    }
 
 
 def print_speed():
@@ -293,25 +398,31 @@ def print_speed():
             % (rates["playout"] / python, rates["random_action"] / python, rates["playout"] / cpp)
         )
     print(
-        "  CPU us per action of random matches (most players): listing path -> random_action + take"
+        "  CPU us per action of random matches (most players), in one run in interleaved slices:"
+        " the listing path at %s (before issue 13) against now, and the speed-up" % TODAY
     )
-    for game, players in LARGEST:
-        before = us_per_action(game, players, listing_match)
-        if not hasattr(new_match(game, players), "random_action"):
-            print("    %-8s %d players: %6.2f us (no random_action)" % (game, players, before))
-            continue
-        after = us_per_action(game, players, random_action_match)
-        line = "    %-8s %d players: %6.2f -> %5.2f us (%4.1fx)" % (
-            game,
-            players,
-            before,
-            after,
-            before / after,
+    print(
+        "    %-10s  %-15s  %-18s  %-18s  %-18s  %s"
+        % ("game", TODAY + " listing", "listing", "random_action+take", "playout", "best")
+    )
+    for (game, players), us in us_per_action_now_and_today().items():
+        today = us["today"]
+        cells = [
+            "%6.2f us (%4.1fx)" % (us[name], today / us[name]) if name in us else "-"
+            for name in ("listing", "random_action", "playout")
+        ]
+        best = today / min(us[name] for name in us if name != "today")
+        print(
+            "    %-8s %d  %9.2f us     %-18s  %-18s  %-18s  %4.1fx: %s"
+            % (
+                game,
+                players,
+                today,
+                *cells,
+                best,
+                "%dx reached" % TARGET if best >= TARGET else "short of %dx" % TARGET,
+            )
         )
-        if playout_of(game) is not None:
-            fast = us_per_action(game, players, playout_match)
-            line += "; playout %5.2f us (%4.1fx)" % (fast, before / fast)
-        print(line)
 
 
 def main():
