@@ -2,6 +2,7 @@
 
     .venv/bin/python tools/bench/bench_bots.py [--matches N] [--budget ismcts:200]
         [--games dtwww,nokosu] [--players 3] [--jobs 2] [--seed 1] [--set reward=rank]
+        [--decisions K]
 
 For every game and player count, the share of matches one ismcts seat wins
 against heuristic opponents and against random ones, with a 95 % Wilson
@@ -11,6 +12,8 @@ is the same whatever the number of jobs (with a budget in playouts).  A
 first place shared by k seats counts 1/k.  Also printed: the budget, the
 mean time of one searched decision (the bot's choices with more than one
 legal action that are not a roll or a scan), and the wall time of each row.
+With --decisions K, no matches: the CPU time of K decisions per game and
+player count (positions from a heuristic match), the budget's cost per game.
 """
 
 import argparse
@@ -25,6 +28,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT)]
 
 from dicetable.games import GAMES  # noqa: E402
+from dicetable.match.actions import TABLE  # noqa: E402
 from dicetable.match.engine import new_match  # noqa: E402
 from sim import ismcts  # noqa: E402
 from sim.play import choose, parse_bot, player_range, waiting_seats  # noqa: E402
@@ -117,6 +121,38 @@ def row(pool, game, n, opponent, args, options):
     )
 
 
+def positions(game, n, seed, count):
+    """`count` decisions of a heuristic match (seeded `seed`): copies of the
+    match at every 5th decision a seat makes (more than one legal action, not
+    a roll or a scan), with that seat."""
+    rng = random.Random(seed)
+    match = new_match(game, n, 0)
+    host = ismcts.host_of(match)
+    out, seen = [], 0
+    while not match.over() and len(out) < count:
+        who = rng.choice(waiting_seats(match))
+        legal = match.legal_actions(who)
+        if who != TABLE and len(legal) > 1 and not ismcts.is_chance(who, legal):
+            seen += 1
+            if seen % 5 == 0:
+                out.append((ismcts.clone(match), who))
+        a = rng.choice(legal) if who == TABLE else host.heuristic(match, who, legal, rng)
+        match.take(a)
+    return out
+
+
+def timing_row(game, n, args, options):
+    """The CPU time of one decision at the budget: the process's own time, so
+    other work on the machine slows it less than it does the wall clock."""
+    _, playouts, ms = parse_bot(args.budget)
+    cases = positions(game, n, args.seed, args.decisions)
+    cpu = time.process_time()
+    for match, seat in cases:
+        ismcts.choose(match, seat, random.Random(args.seed), playouts, ms, **options)
+    per = 1000.0 * (time.process_time() - cpu) / len(cases)
+    return "%-9s %d  %4d  %8.0f" % (game, n, len(cases), per)
+
+
 def parse_options(pairs):
     """--set key=value pairs for ismcts.Search: policy, reward, horizon, c,
     bias, completions, worlds."""
@@ -146,24 +182,37 @@ def main(argv=None):
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument(
+        "--decisions",
+        type=int,
+        default=0,
+        help="instead of matches: the CPU ms of this many decisions per game and player count",
+    )
     args = parser.parse_args(argv)
     parse_bot(args.budget)
     options = parse_options(args.set)
     players = None if args.players is None else [int(p) for p in args.players.split(",")]
+    what = (
+        "the CPU time of %d decisions a row, positions from a heuristic match seeded %d"
+        % (args.decisions, args.seed)
+        if args.decisions
+        else "against other bots: %d matches a row, the ismcts seat rotated, seeds %d+"
+        % (args.matches, args.seed)
+    )
     print(
-        "ISMCTS (%s%s) against other bots: %d matches a row, the ismcts seat rotated, seeds %d+"
-        % (
-            args.budget,
-            "".join(", %s=%s" % kv for kv in sorted(options.items())),
-            args.matches,
-            args.seed,
-        )
+        "ISMCTS (%s%s) %s"
+        % (args.budget, "".join(", %s=%s" % kv for kv in sorted(options.items())), what)
     )
     if parse_bot(args.budget)[1:] == (0, 0):
         print(
             "ismcts's own budget per game (sim/ismcts.py): %s"
             % ", ".join("%s %d playouts" % kv for kv in ismcts.GAME_PLAYOUTS.items())
         )
+    if args.decisions:
+        print("game      n  decisions  CPU ms a decision (one process)")
+        for game, n in configurations(args.games.split(","), players):
+            print(timing_row(game, n, args, options), flush=True)
+        return
     print("game      n  opponents  wins   95% Wilson      fair   vs fair  games  ms/dec   wall s")
     pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
     try:
