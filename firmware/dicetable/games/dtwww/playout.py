@@ -235,6 +235,8 @@ def _play_out(m, draw):
             leads[s] += leading_counts[d]
     hand = (held, leads, hands, append, place, items, seats)
     count = trick.count
+    for i in range(count):
+        place[INDEX_OF[items[i]]] = RETURNED  # (the winner's set apart below)
     turn = m.turn
     tricks = m.tricks_played
     winner = m.last_winner
