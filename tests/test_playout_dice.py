@@ -123,11 +123,12 @@ def table_plays(hand, lead):
     plays counted from the lead's row, else every play, in hand order."""
     leading_counts, leading_adds, _ = dtwww_playout.LEADING
     counts, adds = leading_counts, leading_adds
+    keys = [dtwww_playout.key(d) for d in hand]
     if lead >= 0:
         counts, adds, _ = dtwww_playout.FOLLOWING[lead]
-        if not sum(counts[d] for d in hand):
+        if not sum(counts[x] for x in keys):
             counts, adds = leading_counts, leading_adds
-    return [d + adds[d][r] for d in hand for r in range(counts[d])]
+    return [d + adds[x][r] for d, x in zip(hand, keys, strict=True) for r in range(counts[x])]
 
 
 def core_plays(hand, lead):
@@ -171,27 +172,41 @@ def test_dtwww_tables_give_the_cores_legal_plays_of_random_hands():
 
 @pytest.mark.slow
 def test_dtwww_strength_is_the_cores_takes_over():
-    # The winner so far follows the lead (the lead follows itself), and the
-    # core's takes_over reads of it only its number: one of each number.
+    # The winner so far follows the lead (the lead follows itself, as strong
+    # as 32 - its number), and the core's takes_over reads of it only its
+    # number: one of each number.
     plays = dtwww_playout.PLAYS
     rows = {}
     for lead in plays:
         rows.setdefault(id(dtwww_playout.FOLLOWING[lead]), lead)
     for lead in rows.values():
-        strength = dtwww_playout.FOLLOWING[lead][2]
-        bests = {dt.number(item): item for item in plays if dt.follows(lead, item)}
+        strength = {}
+        for d in rolled_dice():
+            _, adds, strong = dtwww_playout.FOLLOWING[lead]
+            x = dtwww_playout.key(d)
+            for a, st in zip(adds[x], strong[x], strict=True):
+                strength[d + a] = st
+        strength[lead] = 32 - dt.number(lead)
+        bests = {dt.number(item): item for item in strength if dt.follows(lead, item)}
         for best in bests.values():
-            for item in plays:
+            for item in strength:
                 took = strength[item] >= strength[best]
                 assert took == dt.takes_over(lead, item, best), (lead, item, best)
 
 
 def fold(items):
-    """_trick's fold: the winner (strongest, last of equals) and next leader."""
-    strength = dtwww_playout.FOLLOWING[items[0]][2]
+    """_trick's fold: the winner (strongest, last of equals) and next leader,
+    each play as strong as the table says for its die and declaration."""
+    _, adds, strong = dtwww_playout.FOLLOWING[items[0]]
+    strengths = [32 - dt.number(items[0])]
+    for item in items[1:]:
+        d = dt.die_of(item)
+        x = dtwww_playout.key(d)
+        a = item - d
+        strengths.append(strong[x][adds[x].index(a)] if a in adds[x] else 0)
     best = top = 0
     for i in range(1, len(items)):
-        if strength[items[i]] >= strength[items[best]]:
+        if strengths[i] >= strengths[best]:
             best = i
         if items[i] & 0x1F > items[top] & 0x1F:
             top = i
@@ -199,6 +214,8 @@ def fold(items):
 
 
 def test_dtwww_fold_is_the_cores_resolve_and_next_leader():
+    # Followers' plays as the tables list them (a play not listed, of a hand
+    # that cannot follow, does not follow: 0).
     rng = random.Random(5)
     plays = dtwww_playout.PLAYS
     for lead in plays:
@@ -224,7 +241,7 @@ def test_dtwww_game_points_are_the_cores():
 def test_dtwww_index_and_faces_are_the_boxs():
     box = dt.box()
     for item in dtwww_playout.PLAYS:
-        assert box[dtwww_playout.INDEX_OF[item]] == item & 0x7E0
+        assert box[dtwww_playout.INDEX[item >> 5 & 63]] == item & 0x7E0
     for i, d in enumerate(box):
         size = dt.size(d)
         assert dtwww_playout.LOW_OF[i] == dt.lowest_face(size)

@@ -54,11 +54,10 @@ SPAN = [dt.highest_face(s) - dt.lowest_face(s) + 1 for s in range(dt.D20 + 1)]
 LOW_OF = [LOW[d >> 5 & 7] for d in BOX]
 SPAN_OF = [SPAN[d >> 5 & 7] for d in BOX]
 
-# The place in the box of the die of a play item (any number, declaration).
-INDEX_OF = [0] * (1 << 14)
-for _item in range(1 << 14):
-    if _item & _IDENTITY_BITS in BOX:
-        INDEX_OF[_item] = BOX.index(_item & _IDENTITY_BITS)
+# The place of a die in the box by its identity >> 5 (no number, no declaration).
+INDEX = [0] * 64
+for _i in range(DICE):
+    INDEX[BOX[_i] >> 5] = _i
 # The action word of a play by seat.
 PLAY_OF = [action(PLAY, s, 0) for s in range(dt.MAX_PLAYERS)]
 # The seat after each, by the number of players.
@@ -98,23 +97,31 @@ def _plays():
 PLAYS = _plays()
 
 
+def key(d):
+    """A die item's key in the tables: its colour and number, all the core's
+    legal plays read of a die (tested: each die's plays are its key's)."""
+    return (d >> 3 & 0x60) | (d & _NUMBER_BITS)
+
+
 def _rows(lead):
-    """(counts, adds, strength) for the trick led by `lead` (-1: leading):
-    by die item (11 bits: the die with its number), how many legal plays
-    the die gives in a hand that can follow and what each adds to it (a
-    white die's declaration); by play item, how strong it is in the trick
-    (the core's takes_over: 32 - its number if it follows, else 0, a later
-    play taking over an equal one)."""
-    counts = [0] * (_DIE_BITS + 1)
-    adds = [()] * (_DIE_BITS + 1)
-    strength = {}
+    """(counts, adds, strong) for the trick led by `lead` (-1: leading), by
+    a die's key: how many legal plays the die gives in a hand that can
+    follow, what each adds to the die (a white die's declaration) and how
+    strong each is in the trick (the core's takes_over: 32 - its number if
+    it follows, else 0, a later play taking over an equal one)."""
+    counts = [0] * 128
+    none = tuple(range(0))  # (a tuple of ints, to the type checker)
+    adds = [none] * 128
+    strong = [none] * 128
     for item in PLAYS:
         d = item & _DIE_BITS
         plays = _one_die_plays(d, lead)
-        counts[d] = len(plays)
-        adds[d] = plays
-        strength[item] = 32 - dt.number(item) if lead >= 0 and dt.follows(lead, item) else 0
-    return counts, adds, strength
+        counts[key(d)] = len(plays)
+        adds[key(d)] = plays
+        strong[key(d)] = tuple(
+            32 - dt.number(d) if lead >= 0 and dt.follows(lead, d + a) else 0 for a in plays
+        )
+    return counts, adds, strong
 
 
 def _lead_rows():
@@ -124,10 +131,10 @@ def _lead_rows():
     rows = [LEADING] * (1 << 14)  # (no trick is led by an item not in PLAYS)
     made = {}
     for lead in PLAYS:
-        key = (dt.effective_colour(lead), dt.number(lead))
-        if key not in made:
-            made[key] = _rows(lead)
-        rows[lead] = made[key]
+        k = (dt.effective_colour(lead), dt.number(lead))
+        if k not in made:
+            made[k] = _rows(lead)
+        rows[lead] = made[k]
     return rows
 
 
@@ -224,6 +231,7 @@ def _play_out(m, draw):
     n = m.players
     hands = m.hands
     held = [list(hands[s][: m.hand_n[s]]) for s in range(n)]
+    keyed = [[key(d) for d in h] for h in held]
     trick = m.trick
     items = list(trick.items)
     seats = list(trick.seats)
@@ -231,12 +239,15 @@ def _play_out(m, draw):
     leading_counts = LEADING[0]
     leads = [0] * n
     for s in range(n):
-        for d in held[s]:
-            leads[s] += leading_counts[d]
-    hand = (held, leads, hands, append, place, items, seats)
+        for x in keyed[s]:
+            leads[s] += leading_counts[x]
     count = trick.count
+    strengths = [0] * n
     for i in range(count):
-        place[INDEX_OF[items[i]]] = RETURNED  # (the winner's set apart below)
+        place[INDEX[items[i] >> 5 & 63]] = RETURNED  # (the winner's set apart below)
+        if dt.follows(items[0], items[i]):
+            strengths[i] = 32 - dt.number(items[i])
+    hand = (held, keyed, leads, hands, append, place, items, seats, strengths)
     turn = m.turn
     tricks = m.tricks_played
     winner = m.last_winner
@@ -248,7 +259,7 @@ def _play_out(m, draw):
         d = items[best] & _DIE_BITS
         score[winner][score_n[winner]] = d
         score_n[winner] += 1
-        place[INDEX_OF[d]] = SCORE + winner
+        place[INDEX[d >> 5 & 63]] = SCORE + winner
         turn = seats[top]
         tricks += 1
         count = 0
@@ -271,67 +282,72 @@ def _play_out(m, draw):
 
 def _trick(hand, count, turn, draw):
     """The trick played from its place `count` on, `turn` to play: each
-    seat's hand a list, its plays counted from the tables (a hand's count
-    when leading kept as it is played).  Returns the places of its winner
-    (the core's resolve: the strongest, the last of equals) and of its next
-    leader (its next_leader: the highest number, the first of equals)."""
-    held, leads, hands, append, place, items, seats = hand
+    seat's hand a list (and its dice's keys), its plays counted from the
+    tables (a hand's count when leading kept as it is played).  Returns the
+    places of its winner (the core's resolve: the strongest, the last of
+    equals) and of its next leader (its next_leader: the highest number,
+    the first of equals)."""
+    held, keyed, leads, hands, append, place, items, seats, strengths = hand
     n = len(held)
     leading_counts = LEADING[0]
     if count:
-        counts, adds, strength = FOLLOWING[items[0]]
+        counts, adds, strong = FOLLOWING[items[0]]
     while count < n:
         h = held[turn]
+        hk = keyed[turn]
         k = 0
         if count:
-            for d in h:
-                k += counts[d]
+            for x in hk:
+                k += counts[x]
         if k:
             r = draw(k)
             j = 0
-            d = h[0]
-            while r >= counts[d]:
-                r -= counts[d]
+            x = hk[0]
+            while r >= counts[x]:
+                r -= counts[x]
                 j += 1
-                d = h[j]
-            item = d + adds[d][r]
+                x = hk[j]
+            item = h[j] + adds[x][r]
+            strengths[count] = strong[x][r]
         else:
-            j, item = _lead(h, leads[turn], draw)
-            d = h[j]
-        leads[turn] -= leading_counts[d]
+            j, item = _lead(h, hk, leads[turn], draw)
+            x = hk[j]
+            strengths[count] = 0 if count else 32 - (item & _NUMBER_BITS)
+        leads[turn] -= leading_counts[x]
         hands[turn][len(h) - 1] = h[-1]
         del h[j]
+        del hk[j]
         append(item | PLAY_OF[turn])
-        place[INDEX_OF[item]] = RETURNED
+        place[INDEX[item >> 5 & 63]] = RETURNED
         items[count] = item
         seats[count] = turn
         if not count:
-            counts, adds, strength = FOLLOWING[item]
+            counts, adds, strong = FOLLOWING[item]
         count += 1
         turn = turn + 1 if turn + 1 < n else 0
     best = top = 0
     for i in range(1, n):
-        if strength[items[i]] >= strength[items[best]]:
+        if strengths[i] >= strengths[best]:
             best = i
         if items[i] & _NUMBER_BITS > items[top] & _NUMBER_BITS:
             top = i
     return best, top
 
 
-def _lead(h, k, draw):
+def _lead(h, hk, k, draw):
     """(place in the hand h, play) of a play drawn among all of h's, k of
-    them (a white die gives one play per declaration)."""
+    them (hk: their keys; a white die gives one play per declaration)."""
     r = draw(k)
     if k == len(h):
         return r, h[r]
     counts, adds, _ = LEADING
     j = 0
-    d = h[0]
-    while r >= counts[d]:
-        r -= counts[d]
+    x = hk[0]
+    while r >= counts[x]:
+        r -= counts[x]
         j += 1
-        d = h[j]
-    return j, d + adds[d][r]
+        x = hk[j]
+    return j, h[j] + adds[x][r]
 
 
 def _score_out(m, draw):
