@@ -41,10 +41,15 @@ _NUMBER = [walzer.number(v) for v in range(256)]
 # lead alone.
 _OWED = [walzer.obligation([v], 1, v) for v in range(256)]
 _OPEN_OWED = [walzer.ANY] * 256  # open play: the table checks no follow rule
-# A coloured card's key in a trick led by a card: its number where it can
-# win (the lead's colour; after an X lead, every colour), else -1.
+# A card's key in a trick led by a card: an X card's _X_KEY; a coloured
+# card's number where it can win (the lead's colour; after an X lead, every
+# colour), else -1.
+_X_KEY = -2
 _KEYS = [
-    [walzer.number(v) if c == _X or walzer.colour(v) == c else -1 for v in range(256)]
+    [
+        _X_KEY if walzer.is_x(v) else walzer.number(v) if c == _X or walzer.colour(v) == c else -1
+        for v in range(256)
+    ]
     for c in range(_X + 1)
 ]
 _KEY = [_KEYS[walzer.colour(v)] for v in range(256)]
@@ -55,6 +60,10 @@ _PACK = [
     0 if walzer.colour(v) == _X else (128 | walzer.number(v)) << (_FIELD * walzer.colour(v))
     for v in range(256)
 ]
+# The core's multiplier() per colour: a colour's score is its cards' count,
+# or their sum for the fewest held, times it (colour_score(); a seat holding
+# none scores 0 either way).
+_MULTIPLIER = [walzer.multiplier(c) for c in range(_X)]
 # A hand: its four colours' lists in deck order, an empty list (hand[ANY]:
 # nothing owed) and how many cards it holds.
 _EMPTY = walzer.ANY
@@ -183,16 +192,20 @@ def _deal(draw, journal, rest, owner, held, size):
     """The table deals every undealt card: one draw over the (card, seat
     short of cards) pairs, the card by r // short, the seat by r % short."""
     short = [s for s in range(len(held)) if held[s] < size]
-    while rest:
-        k = len(short)
-        r = draw(len(rest) * k)
+    k = len(short)
+    left = len(rest)
+    words = _DEAL_W
+    while left:
+        r = draw(left * k)
         seat = short[r % k]
         v = rest.pop(r // k)
         owner[v] = IN_HAND | seat
-        journal(v | _DEAL_W[seat])
+        journal(v | words[seat])
+        left -= 1
         held[seat] += 1
         if held[seat] == size:
             short.remove(seat)
+            k -= 1
 
 
 def _pass(draw, journal, hands, passed, passes, nxt):
@@ -233,7 +246,12 @@ def _trick(draw, journal, hands, owes, nxt, items, seats, early, seat, won):
                 k = draw(len(f) + len(xc))
                 v = f.pop(k) if k < len(f) else xc.pop(k - len(f))
             else:
-                v = _take(h, draw(h[_HELD]))
+                k = draw(h[_HELD])
+                c = 0
+                while k >= len(h[c]):
+                    k -= len(h[c])
+                    c += 1
+                v = h[c].pop(k)
             h[_HELD] -= 1
             journal(v | _PLAY_W[seat])
             items[tc] = v
@@ -247,7 +265,7 @@ def _trick(draw, journal, hands, owes, nxt, items, seats, early, seat, won):
             xs = 0
             high = -1
             best = seat
-        if _COLOUR[v] == _X:
+        if key[v] == _X_KEY:
             xs += 1
             if xs == 1:
                 first = seat
@@ -265,15 +283,18 @@ def _trick(draw, journal, hands, owes, nxt, items, seats, early, seat, won):
 
 
 def _score(m, won):
-    """The round's scores from each seat's won cards (the core's
-    round_scores(): its fewest() and colour_score() per colour), added."""
+    """The round's scores from each seat's won cards, added: the core's
+    round_scores(), its fewest() called, its colour_score() in one line
+    (tests/test_playout_cards.py checks them against round_scores())."""
     n = m.players
     scores = [0] * n
     for c in range(_X):
         fields = [won[s] >> (_FIELD * c) & 0xFFF for s in range(n)]
         least = walzer.fewest([f >> 7 for f in fields])
+        mult = _MULTIPLIER[c]
         for s in range(n):
-            scores[s] += walzer.colour_score(c, fields[s] >> 7, fields[s] & 0x7F, least)
+            f = fields[s]
+            scores[s] += ((f & 0x7F) if f >> 7 == least else f >> 7) * mult
     for s in range(n):
         m.totals[s] += scores[s]
     m.history.append(scores)
