@@ -82,7 +82,6 @@ def _pick_out(m, draw):
     hands = m.hands
     centre = m.centre
     left = list(centre[: m.ncentre])
-    slots = list(centre)
     full = len(m.dice)
     trick = m.trick
     items = list(trick.items)
@@ -108,7 +107,6 @@ def _pick_out(m, draw):
             if c == full:
                 count = 0  # the round's first pick: the last round's picks go
             item = left[i]
-            slots[c - 1] = left[-1]  # match.py shifts the centre down over the pick
             del left[i]
             hands[seat][h] = item
             held[seat] = h + 1
@@ -117,10 +115,15 @@ def _pick_out(m, draw):
             seats[count] = seat
             count += 1
             append(item | PICK_OF[seat])
-        seat = next_picker(seat, held, passed, n, limit) if left else NOBODY
-    c = len(left)
-    centre[:] = array("H", left + slots[c:])
-    m.ncentre = c
+        if not left:
+            break
+        # The next seat on, as next_picker finds it when that seat is not done.
+        t = seat + 1 if seat + 1 < n else 0
+        seat = t if not passed[t] and held[t] < limit else next_picker(t, held, passed, n, limit)
+    # Past ncentre, match.py's centre keeps what its shifts left there: never
+    # read, and the round's end puts every die back (_score_round).
+    centre[: len(left)] = array("H", left)
+    m.ncentre = len(left)
     m.held[:] = bytes(held)
     m.passed[:] = bytes(passed)
     m.first_passer = first_passer
@@ -173,13 +176,14 @@ def _roll_out(m, draw):
         r = 0
         for i in range(m.held[s]):
             base = hand[i] >> 5 << 5
-            results_per_die, faces = kinds[base >> 5 & 31]
-            for _ in range(results_per_die):
+            per, faces = kinds[base >> 5 & 31]
+            while per:
                 if r >= done:
                     v = draw(len(faces))
                     results[r] = base | v
                     append(v | roll)
                 r += 1
+                per -= 1
         nres[s] = r
         m.last_roll_seat = s
         m.last_result = results[r - 1]
@@ -188,10 +192,11 @@ def _roll_out(m, draw):
 
 
 def met_by(rolls, counts, challenge):
-    """The core's met_by(rolls, counts, challenge) with one evaluate_row of
-    each seat's roll: the seats meeting a threshold test, or scoring the
-    best (none when nobody has a number) in a comparison."""
-    scores = [core.evaluate_row(rolls[s], counts[s], challenge) for s in range(len(rolls))]
+    """The core's met_by(rolls, counts, challenge) with one evaluation of
+    each seat's roll (its evaluate_row): the seats meeting a threshold test,
+    or scoring the best (none when nobody has a number) in a comparison."""
+    test, k, v = challenge[core.TEST], challenge[core.K], challenge[core.V]
+    scores = [core.evaluate(rolls[s], counts[s], test, k, v) for s in range(len(rolls))]
     top = max(scores) if core.is_comparison(challenge[core.TEST]) else 1
     if top == core.NO_SCORE:
         return []
