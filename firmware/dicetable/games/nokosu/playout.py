@@ -117,16 +117,20 @@ def _deal_out(m, draw):
     journal = m.journal.append
     deck = [s for s in range(_CARD_SLOTS) if loc[s] == DECK]
     short = [s for s in range(m.players) if left[s] < each]
-    while short:
-        k = len(deck)
-        r = draw(k * len(short))
+    k = len(deck)
+    pairs = k * len(short)
+    words = _DEAL_W
+    while pairs:
+        r = draw(pairs)
         seat = short[r // k]
         s = deck.pop(r % k)
         loc[s] = HAND + seat
-        journal(_IDENTITY[s] | _DEAL_W[seat])
+        journal(_IDENTITY[s] | words[seat])
         left[seat] += 1
         if left[seat] == each:
             short.remove(seat)
+        k -= 1
+        pairs = k * len(short)
     m._start_draw()
 
 
