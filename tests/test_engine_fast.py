@@ -312,7 +312,11 @@ def test_the_games_read_the_options_they_are_tested_with():
 def test_the_constants_dtt_names_for_speed_are_the_cores():
     from dicetable.games.dtt import match, rules
 
-    assert (match._SUITS, match._PACKET_CARDS) == (rules.SUITS, rules.DRAFT_CARDS)
+    assert (match._SUITS, match._RANKS, match._PACKET_CARDS) == (
+        rules.SUITS,
+        rules.RANKS,
+        rules.DRAFT_CARDS,
+    )
     assert (match._owed, match._beats) == (rules.owed, rules.beats)
 
 

@@ -136,6 +136,7 @@ _SUIT_SHIFT = const(4)  # the core's encoding: a card's suit in bits 4-5
 # The core's numbers and per-play calls the hot paths use, as names of this
 # module: one lookup, not two, at every play (and folded on the board).
 _SUITS = const(4)  # dtt.SUITS
+_RANKS = const(10)  # dtt.RANKS
 _PACKET_CARDS = const(6)  # dtt.DRAFT_CARDS
 _owed = dtt.owed
 _beats = dtt.beats
@@ -251,40 +252,43 @@ class DttMatch(Match):
         fill(self.faceup, 0)
         self.faceup_n = 0
         self.trump = dtt.NO_TRUMP
+        # One loop over the seats for every per-seat buffer: a new match
+        # and every refold runs this.
+        trick = self.trick
         for s in range(3):
             fill(self.hands[s], 0)
             fill(self.packets[s], 0)
             fill(self.won[s], 0)
-        fill(self.hand_n, 0)
-        fill(self.packet_n, 0)
+            self.hand_n[s] = self.packet_n[s] = self.kept[s] = 0
+            self.bids[s] = self.taken[s] = self.won_n[s] = self.totals[s] = 0
+            trick.items[s] = trick.seats[s] = 0
+            self.last_trick_items[s] = self.last_trick_seats[s] = 0
         self.pick = 0
         self.passed = 0
-        fill(self.kept, 0)
         self.to_act = 0
-        fill(self.bids, 0)
-        fill(self.taken, 0)
-        fill(self.won_n, 0)
-        fill(self.trick.items, 0)
-        fill(self.trick.seats, 0)
-        self.trick.clear()
+        trick.clear()
         self.tricks_done = 0
         self.leader = (FIRST_DEALER + 1) % 3
         self.turn = self.leader
         self.last_winner = -1
         self.last_leader = -1
-        fill(self.last_trick_items, 0)
-        fill(self.last_trick_seats, 0)
-        fill(self.totals, 0)
         self.history.clear()
 
     def _restock(self):
         """Every card in the stock, in the order of the encoding."""
-        fill(self.where, _VOID)
-        for i in range(_DECK):
-            c = (i // dtt.RANKS) << _SUIT_SHIFT | i % dtt.RANKS
-            self.where[c] = _STOCK
-            self.stock[i] = c
-            self.slot[c] = i
+        # The buffers as locals: every refold and every new match runs this.
+        where = self.where
+        stock = self.stock
+        slot = self.slot
+        fill(where, _VOID)
+        i = 0
+        for s in range(_SUITS):
+            for r in range(_RANKS):
+                c = s << _SUIT_SHIFT | r
+                where[c] = _STOCK
+                stock[i] = c
+                slot[c] = i
+                i += 1
         self.stock_n = _DECK
 
     # --- What exists ----------------------------------------------------------
@@ -709,8 +713,10 @@ class DttMatch(Match):
             return
         # Every card goes back for the next deal; the dealer moves clockwise.
         self.dealer = (self.dealer + 1) % 3
+        where = self.where
+        stock = self.stock
         for i in range(_DECK):
-            self.where[self.stock[i]] = _STOCK
+            where[stock[i]] = _STOCK
         self.stock_n = _DECK
         self.faceup_n = 0
         for s in range(3):

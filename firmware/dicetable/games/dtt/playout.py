@@ -8,11 +8,12 @@ draw for draw (each action drawn for the table, else for the lowest seat
 waited on): the same journal and state (tests/test_engine_fast.py).  It is
 faster because each phase runs in one loop over local names, with no call
 per action: the stock's swaps, the packets' and hands' closing up, the trick
-and its winner written out in place.  The rules come from the core: whether a
-card beats the one winning the trick, and whether a hand owes the led suit,
-are read from tables made of the core's beats() and owed() at import; the
-action that ends a phase goes through the engine's own method (_reveal, _deal,
-_keep, _bid), so the engine alone says what comes next.
+and its winner written out in place, each step named after the match's method
+it stands for (the tests hold them to it, draw for draw and to the last byte
+of the state).  The rules come from the core: trump from trump_suit(), the
+deal's scores from deal_scores() (through the match's _score_deal), and
+whether a card beats the one winning the trick and whether a hand owes the
+led suit from tables made of the core's beats() and owed() at import.
 """
 
 from dicetable.games.dtt import rules as dtt
@@ -64,6 +65,7 @@ ALL = 7
 DEALT = 3 * dtt.DRAFT_CARDS
 LAST_CARD = dtt.DRAFT_CARDS - 1
 TRICKS = dtt.TRICKS
+FACE_UPS = dtt.FACE_UP
 SUITS = dtt.SUITS
 BIDS = dtt.MAX_BID + 1
 
@@ -98,8 +100,8 @@ def playout(match, draw):
 
 
 def _reveal_out(m, draw):
-    # The stock's swap (the match's _unstock) written out; the fourth card
-    # goes through _reveal, which fixes trump and the next phase.
+    # The stock's swap (the match's _unstock) written out; after the fourth
+    # card the core's trump_suit() fixes trump, as _reveal does.
     stock = m.stock
     slot = m.slot
     where = m.where
@@ -107,12 +109,13 @@ def _reveal_out(m, draw):
     journal = m.journal
     k = m.faceup_n
     if k == 0:
-        for s in range(3):
-            m.bids[s] = 0
-            m.taken[s] = 0
+        bids = m.bids
+        taken = m.taken
+        bids[0] = bids[1] = bids[2] = 0
+        taken[0] = taken[1] = taken[2] = 0
         m.tricks_done = 0
     n = m.stock_n
-    while k < dtt.FACE_UP - 1:
+    while k < FACE_UPS:
         i = draw(n)
         n -= 1
         c = stock[i]
@@ -127,9 +130,11 @@ def _reveal_out(m, draw):
         journal.append(c | REVEAL_A)
     m.stock_n = n
     m.faceup_n = k
-    c = stock[draw(n)]
-    m._reveal(c)
-    journal.append(c | REVEAL_A)
+    m.trump = dtt.trump_suit(faceup)
+    if m.open:
+        m._start_bidding()
+    else:
+        m.phase = DEALING_1
 
 
 def _deal_out(m, draw):
@@ -179,51 +184,40 @@ def _draft_out(m, p, draw):
     # A pick at a time: the seats still to keep, lowest first, each closing
     # its packet up as _close does (the slot past the end keeps the last
     # card) and adding the card to its hand (_to_hand); then the packets pass
-    # on (_pass_on: their counts are all equal by then), and after the last
-    # pick the card passed on joins each hand (_move_packets).
+    # on (_pass_on).  The seats to keep at a pick hold as many cards each,
+    # so the counts are written once, after the last pick, when the card
+    # passed on joins each hand (_move_packets).
     packets = m.packets
-    pn = m.packet_n
     hands = m.hands
-    hn = m.hand_n
-    kept = m.kept
     journal = m.journal
-    to_act = m.to_act
-    pick = m.pick
-    passed = m.passed
     left = p == DRAFT_1
     step = LEFT if left else RIGHT
-    while True:
-        seats = SEATS[to_act]
-        n = pn[seats[0]]
-        j = hn[seats[0]]
+    seats = SEATS[m.to_act]
+    n = m.packet_n[seats[0]]
+    j = m.hand_n[seats[0]]
+    picks = PICKS - m.pick
+    for _ in range(picks):
+        n -= 1
         for seat in seats:
             packet = packets[seat]
-            last = packet[n - 1]
-            c = packet.pop(draw(n))
-            packet.insert(n - 1, last)
+            last = packet[n]
+            c = packet.pop(draw(n + 1))
+            packet.insert(n, last)
             hands[seat][j] = c
-            kept[seat] = c
             journal.append(c | KEEP_A | SEAT_A[seat])
-        n -= 1
         j += 1
-        for s in range(3):
-            pn[s] = n
-            hn[s] = j
-        pick += 1
-        passed = (passed + step) % 3
         if left:
             packets[0], packets[1], packets[2] = packets[2], packets[0], packets[1]
         else:
             packets[0], packets[1], packets[2] = packets[1], packets[2], packets[0]
-        if pick == PICKS:
-            break
-        to_act = ALL
+        seats = SEATS[ALL]
     for s in range(3):
+        m.kept[s] = hands[s][j - 1]
         hands[s][j] = packets[s][0]
-        pn[s] = 0
-        hn[s] = j + 1
-    m.pick = pick
-    m.passed = passed
+        m.packet_n[s] = 0
+        m.hand_n[s] = j + 1
+    m.pick = PICKS
+    m.passed = (m.passed + step * picks) % 3
     if left:
         m._start_bidding()
     else:
