@@ -713,10 +713,8 @@ class DttMatch(Match):
             return
         # Every card goes back for the next deal; the dealer moves clockwise.
         self.dealer = (self.dealer + 1) % 3
-        where = self.where
-        stock = self.stock
         for i in range(_DECK):
-            where[stock[i]] = _STOCK
+            self.where[self.stock[i]] = _STOCK
         self.stock_n = _DECK
         self.faceup_n = 0
         for s in range(3):
