@@ -117,12 +117,15 @@ KINDS = [
 
 # --- Challenges (R9) ----------------------------------------------------------
 
-# Families: the icon on the card's back.
-COMPARE = const(0)  # 剣: compare with the other players
-HIGH_LOW = const(1)  # 矢印: high or low numbers
-SPECIAL = const(2)  # !?: something unusual
-FACES = const(3)  # ダイス: which faces show
-TOTALS = const(4)  # 電卓: the total
+# Families: the icon on the card's back.  Plain ints, not const(): a row of
+# CHALLENGES is then a tuple built when the module loads, which a set read
+# from a file frees; a row of constants only would stay in the module's
+# constant table for good (tests/test_dicefull_challenge_file.py measures it).
+COMPARE = 0  # 剣: compare with the other players
+HIGH_LOW = 1  # 矢印: high or low numbers
+SPECIAL = 2  # !?: something unusual
+FACES = 3  # ダイス: which faces show
+TOTALS = 4  # 電卓: the total
 FAMILY_COUNT = const(5)
 
 # Comparison tests (numbered first: a test <= CLOSEST_TOTAL is a comparison).
