@@ -64,6 +64,7 @@ PLAY_OF = [action(PLAY, s, 0) for s in range(dt.MAX_PLAYERS)]
 NEXT_SEAT = [[(s + 1) % n if n else 0 for s in range(n)] for n in range(dt.MAX_PLAYERS + 1)]
 # The lowest seat of a waiting() mask of seats 0-3 (not 0), else the table.
 EMPTY_BOX = bytes(DICE)  # every die in the bag, none public
+ALL_DICE = list(range(DICE))
 NO_SEATS = bytes(dt.MAX_PLAYERS)
 PLAYED = bytes([dt.HAND_SIZE] * dt.MAX_PLAYERS)  # every die of a hand played
 LOWEST = [TABLE if w & TABLE_BIT else (w & -w).bit_length() - 1 for w in range(256)]
@@ -139,6 +140,7 @@ def _lead_rows():
 
 
 LEADING = _rows(-1)
+KEY = [key(d) for d in range(_DIE_BITS + 1)]  # key() of every die item
 FOLLOWING = _lead_rows()
 
 
@@ -168,7 +170,7 @@ def _deal_out(m, draw):
     hands = m.hands
     hand_n = m.hand_n
     pending = m.pending
-    bag = [i for i in range(DICE) if place[i] == BAG]
+    bag = ALL_DICE[:] if m.place == EMPTY_BOX else [i for i in range(DICE) if place[i] == BAG]
     pop = bag.pop
     nbag = len(bag)
     table = m.table_rolls
@@ -231,7 +233,7 @@ def _play_out(m, draw):
     n = m.players
     hands = m.hands
     held = [list(hands[s][: m.hand_n[s]]) for s in range(n)]
-    keyed = [[key(d) for d in h] for h in held]
+    keyed = [[KEY[d] for d in h] for h in held]
     trick = m.trick
     items = list(trick.items)
     seats = list(trick.seats)
