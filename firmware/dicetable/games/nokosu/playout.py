@@ -45,9 +45,11 @@ from dicetable.match.actions import (
     action,
 )
 
-_CARD_SLOTS = 40
-_DIE_SLOT0 = 40
-_BLACK_SLOT0 = 65
+# The engine's slots: the cards', then the coloured dice', then the black
+# dice' (its own names are consts, not importable on the board).
+_DIE_BIT = core.die(0, 0, 0)
+_CARD_SLOTS = _DIE_SLOT0 = slot_of(_DIE_BIT)
+_BLACK_SLOT0 = slot_of(core.black_die(0))
 # The table, else the lowest seat of a waiting() mask.
 LOWEST = [TABLE if w & TABLE_BIT else (w & -w).bit_length() - 1 for w in range(256)]
 # Per item value (a die with its face): its slot (-1: none).
@@ -241,7 +243,7 @@ def _lone(items, dice, black):
     if black or dice != 1:
         return -1
     for v in items:
-        if v & 0x40:
+        if v & _DIE_BIT:
             return v
     return -1
 
@@ -313,7 +315,7 @@ def _trick(draw, journal, hand, tables, tr, ts, early, seat):
                 split[seat][eff[v]].remove(v)
             else:
                 mine.remove(v)
-            if v & 0x40:
+            if v & _DIE_BIT:
                 dice[seat] -= 1
                 lone[seat] = _lone(mine, dice[seat], black[seat])
             journal(v | _PLAY_W[seat])

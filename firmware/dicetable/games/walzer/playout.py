@@ -32,10 +32,9 @@ from dicetable.games.walzer.match import (
 from dicetable.match.actions import DEAL, PASS_ITEM, PLAY, action
 
 _X = walzer.X
-# Per card value: its slot in the deck, its colour and its number (the core's).
+# Per card value: its slot in the deck and its colour (the core's).
 _SLOT = [_SLOTS[v] - 1 for v in range(256)]
 _COLOUR = [walzer.colour(v) for v in range(256)]
-_NUMBER = [walzer.number(v) for v in range(256)]
 # The colour a lead card obliges a hand holding that colour to follow (the
 # X cards follow anything), or ANY: the core's obligation() over a hand of the
 # lead alone.
