@@ -83,6 +83,9 @@ OWES = tuple(
 
 def playout(match, draw):
     """Play `match` to its end at random (draw(n): a uniform int in [0, n))."""
+    # The stock's places (slot[], the inverse of stock[]) are read by no step
+    # of this module: they are written when the match's own steps need them
+    # (open play's cards come off the stock by them) and at the end.
     while True:
         p = match.phase
         if p == PLAYING:
@@ -96,14 +99,23 @@ def playout(match, draw):
         elif p == BIDDING:
             _bid_out(match, draw)
         elif p == OVER:
+            _slot(match)
             return
 
 
-def _reveal_out(m, draw):
-    # The stock's swap (the match's _unstock) written out; after the fourth
-    # card the core's trump_suit() fixes trump, as _reveal does.
+def _slot(m):
+    """Where each card stands in the stock, for every card."""
     stock = m.stock
     slot = m.slot
+    for i in range(len(stock)):
+        slot[stock[i]] = i
+
+
+def _reveal_out(m, draw):
+    # The stock's swap (the match's _unstock, but slot[]: see playout())
+    # written out; after the fourth card the core's trump_suit() fixes
+    # trump, as _reveal does.
+    stock = m.stock
     where = m.where
     faceup = m.faceup
     journal = m.journal
@@ -121,9 +133,7 @@ def _reveal_out(m, draw):
         c = stock[i]
         last = stock[n]
         stock[i] = last
-        slot[last] = i
         stock[n] = c
-        slot[c] = n
         where[c] = FACE_UP
         faceup[k] = c
         k += 1
@@ -139,10 +149,10 @@ def _reveal_out(m, draw):
 
 def _deal_out(m, draw):
     # A seat short of cards and a place in the stock drawn as one pair (the
-    # match's _deal_at), the card swapped out of the stock (_unstock) into the
-    # seat's packet (_deal), until the dealing's 18 cards are out.
+    # match's _deal_at), the card swapped out of the stock (_unstock, but
+    # slot[]) into the seat's packet (_deal), until the dealing's 18 cards
+    # are out.
     stock = m.stock
-    slot = m.slot
     packets = m.packets
     pn = m.packet_n
     journal = m.journal
@@ -162,9 +172,7 @@ def _deal_out(m, draw):
         c = stock[i]
         last = stock[n]
         stock[i] = last
-        slot[last] = i
         stock[n] = c
-        slot[c] = n
         j = pn[seat]
         packets[seat][j] = c
         pn[seat] = j + 1
@@ -251,6 +259,7 @@ def _play_out(m, draw):
 
 def _play_open(m, draw):
     # A card no hand was seen to hold, from the stock: the match's _play.
+    _slot(m)
     journal = m.journal
     stock = m.stock
     while m.phase == PLAYING:
@@ -376,14 +385,20 @@ def _deal_played(m, items, leader, best, played):
     the trick, the counts and the rest written, the deal scored, and the
     cards' places written if the match is over (else the next deal has put
     every card back in the stock)."""
-    trick = m.trick
-    winner = (leader + best) % 3
-    for j in range(3):
-        m.hand_n[j] = 0
-        trick.items[j] = items[j]
-        trick.seats[j] = (leader + j) % 3
-        m.last_trick_items[j] = items[j]
-        m.last_trick_seats[j] = (leader + j) % 3
+    c0, c1, c2 = items
+    s1 = NEXT[leader]
+    s2 = NEXT[s1]
+    winner = (leader, s1, s2)[best]
+    for buf in (m.trick.items, m.last_trick_items):
+        buf[0] = c0
+        buf[1] = c1
+        buf[2] = c2
+    for buf in (m.trick.seats, m.last_trick_seats):
+        buf[0] = leader
+        buf[1] = s1
+        buf[2] = s2
+    hn = m.hand_n
+    hn[0] = hn[1] = hn[2] = 0
     held = m.held
     for j in range(3 * SUITS):
         held[j] = 0
