@@ -179,8 +179,7 @@ def _deal_out(m, draw):
         if pending[s] and table:
             rolled = _roll_pending(m, s, TABLE_ROLL_A, draw)
     for s in range(m.players):
-        j = hand_n[s]
-        if j == dt.HAND_SIZE and not pending[s]:
+        if hand_n[s] == dt.HAND_SIZE and not pending[s]:
             continue
         rolled = s
         seat = s << SEAT_SHIFT
@@ -190,7 +189,7 @@ def _deal_out(m, draw):
         hand = list(hands[s])
         deal = DEAL_A | seat
         place_s = HAND + s
-        while j < dt.HAND_SIZE:
+        for j in range(hand_n[s], dt.HAND_SIZE):
             i = pop(draw(nbag))
             nbag -= 1
             d = BOX[i]
@@ -201,7 +200,6 @@ def _deal_out(m, draw):
             v = LOW_OF[i] + draw(SPAN_OF[i])
             hand[j] = d | v
             append(v | roll)
-            j += 1
         hands[s][:] = array("H", hand)
         hand_n[s] = dt.HAND_SIZE
     m.place[:] = bytes(place)
