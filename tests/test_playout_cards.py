@@ -141,7 +141,7 @@ def walzer_trick_winner(cards):
         raise AssertionError("a complete trick draws nothing")
 
     return walzer_playout._trick(
-        draw, None, None, walzer_playout._OWED, nxt, list(cards), list(range(n)), n, 0, won
+        draw, None, None, None, walzer_playout._OWED, nxt, list(cards), list(range(n)), n, 0, won
     )
 
 
@@ -210,17 +210,30 @@ def each_draw(play):
 
 def walzer_follows(lead, hand):
     """The cards the playout may follow `lead` with from `hand`."""
-    where = bytearray([1] * 256)
-    for c in hand:
-        where[c] = 0
 
     def play(draw, journal):
-        hands = [None, walzer_playout._hands(where, 1)[0]]
+        hands = [[], list(hand)]
+        counts = walzer_playout._counts(hands)
         walzer_playout._trick(
-            draw, journal, hands, walzer_playout._OWED, [1, 0], [lead, 0], [0, 1], 1, 0, [0, 0]
+            draw,
+            journal,
+            hands,
+            counts,
+            walzer_playout._OWED,
+            [1, 0],
+            [lead, 0],
+            [0, 1],
+            1,
+            0,
+            [0, 0],
         )
 
     return each_draw(play)
+
+
+def test_walzer_hands_in_value_order_are_in_deck_order():
+    # The playout sorts a hand by value to keep it in the core's deck order.
+    assert sorted(walzer.deck()) == walzer.deck()
 
 
 def test_walzer_follow_rule_is_the_cores_for_every_lead():

@@ -7,14 +7,16 @@ playout(match, draw) gives what random_action(seat, draw) and take() give,
 draw for draw (each action drawn for the table, else for the lowest seat
 waited on): the same journal and state (tests/test_engine_fast.py).  It is
 faster because a phase's actions are drawn and applied in one loop with the
-state in locals: the undealt cards (or, in open play, the unplayed ones) a
-list in deck order, each hand four lists by colour in deck order (the follow
-rule is then one list and the X cards: no walk of the hand), the trick's
-result and a round's scores reckoned once a trick and once a round from the
-core's rules (tests/test_playout_cards.py checks them against the core's
-resolve() and round_scores()).  A round's state stays in locals from its
-deal to its scores: the places the engine keeps per card are written only
-in the last round, which the final state shows.
+state in locals: the undealt cards a list in deck order, each hand a list in
+deck order with its count per colour (in open play the unplayed cards, any
+seat's), so that a card drawn among those the follow rule allows (a
+colour's run and the X cards at the end) is found by its index, without a
+walk of the hand; the trick's result reckoned as the cards arrive and a
+round's scores once a round, from the core's rules
+(tests/test_playout_cards.py checks them against the core's resolve() and
+round_scores()).  A round's state stays in locals from its deal to its
+scores: the places the engine keeps per card are written only in the last
+round, which the final state shows.
 """
 
 from dicetable.games.walzer import rules as walzer
@@ -63,10 +65,10 @@ _PACK = [
 # or their sum for the fewest held, times it (colour_score(); a seat holding
 # none scores 0 either way).
 _MULTIPLIER = [walzer.multiplier(c) for c in range(_X)]
-# A hand: its four colours' lists in deck order, an empty list (hand[ANY]:
-# nothing owed) and how many cards it holds.
-_EMPTY = walzer.ANY
-_HELD = walzer.ANY + 1
+# A hand: one list in deck order (a card's value orders it: red, blue,
+# green, then the X cards), with its count per colour, a fifth always 0
+# (count[ANY]: nothing owed): a colour's cards are one run of the list.
+_ANY = walzer.ANY
 
 
 def _words(kind):
@@ -86,12 +88,10 @@ def playout(match, draw):
     n = m.players
     journal = m.journal.append
     nxt = [(s + 1) % n for s in range(n)]
-    owner, rest, passed, won = _places(m)
+    hands, rest, passed, won = _places(m)
     if m.open:
-        hands = [_hands(owner, 1)[0]] * n
-    else:
-        hands = _hands(owner, n, IN_HAND)
-    held = list(m.hand_n)
+        hands = [rest] * n
+    counts = _counts(hands)
     passes = list(m.passed_n)
     t = m.trick
     items = list(t.items)
@@ -100,12 +100,12 @@ def playout(match, draw):
     phase = m.phase
     while True:
         if phase == DEALING:
-            _deal(draw, journal, rest, owner, held, m.hand_size)
-            hands = _hands(owner, n, IN_HAND)
+            _deal(draw, journal, rest, hands, m.hand_size)
+            counts = _counts(hands)
         if phase <= PASSING:
-            _pass(draw, journal, hands, passed, passes, nxt)
+            _pass(draw, journal, hands, counts, passed, passes, nxt)
             m.turn = m.dealer
-        seat = _tricks(m, draw, journal, hands, nxt, items, seats, early, won)
+        seat = _tricks(m, draw, journal, hands, counts, nxt, items, seats, early, won)
         _score(m, won)
         if m.round >= m.rounds:
             break
@@ -114,11 +114,12 @@ def playout(match, draw):
         m.turn = m.dealer
         m.tricks_done = 0
         if m.open:
-            hands = [_hands(_ALL, 1)[0]] * n
+            hands = [list(_DECK)] * n
+            counts = _counts(hands)
         else:
             phase = DEALING
             rest = list(_DECK)
-        held = [0] * n
+            hands = [[] for _ in range(n)]
         passes = [0] * n
         won = [0] * n
         early = 0
@@ -126,34 +127,51 @@ def playout(match, draw):
 
 
 def _places(m):
-    """The round so far, from the places: who holds each dealt card (by card
-    value), the undealt cards, the cards being passed (card | passer << 8),
-    each seat's won cards."""
-    owner = bytearray(256)
+    """The round so far, from the places: each hand, the undealt (open
+    play: unplayed) cards, the cards being passed (card | passer << 8), each
+    seat's won cards."""
+    hands = [[] for _ in range(m.players)]
     rest = []
     passed = []
     won = [0] * m.players
     for i in range(len(_DECK)):
         w = m.place[i]
         v = _DECK[i]
-        owner[v] = w
         if w == NOWHERE:
             rest.append(v)
+        elif w & ~7 == IN_HAND:
+            hands[w & 7].append(v)
         elif w & ~7 == PASSED:
             passed.append(v | (w & 7) << 8)
         elif w & ~7 == WON:
             won[w & 7] += _PACK[v]
-    return owner, rest, passed, won
+    return hands, rest, passed, won
 
 
-def _tricks(m, draw, journal, hands, nxt, items, seats, early, won):
+def _counts(hands):
+    """Each hand in deck order, and its count per colour (hands shared by
+    every seat, open play's, share their counts)."""
+    counts = []
+    for h in hands:
+        if counts and h is hands[0]:
+            counts.append(counts[0])
+            continue
+        h.sort()
+        count = [0] * (_ANY + 1)
+        for v in h:
+            count[_COLOUR[v]] += 1
+        counts.append(count)
+    return counts
+
+
+def _tricks(m, draw, journal, hands, counts, nxt, items, seats, early, won):
     """The round's tricks to its end (the last round's won cards placed):
     the last winner."""
     owes = _OPEN_OWED if m.open else _OWED
     place = m.place if m.round + 1 >= m.rounds else None
     seat = m.turn
     for _ in range(m.tricks_done, m.hand_size):
-        seat = _trick(draw, journal, hands, owes, nxt, items, seats, early, seat, won)
+        seat = _trick(draw, journal, hands, counts, owes, nxt, items, seats, early, seat, won)
         early = 0
         if place is not None:
             for j in range(len(nxt)):
@@ -161,36 +179,10 @@ def _tricks(m, draw, journal, hands, nxt, items, seats, early, won):
     return seat
 
 
-def _hands(where, n, base=NOWHERE):
-    """n hands, seat s's of the cards whose where[card] is base | s: its
-    colours' lists in deck order, an empty list (hand[ANY]: nothing owed)
-    and how many cards it holds."""
-    hands = [[[], [], [], [], [], 0] for _ in range(n)]
-    for v in _DECK:
-        s = where[v] - base
-        if 0 <= s < n:
-            h = hands[s]
-            h[_COLOUR[v]].append(v)
-            h[_HELD] += 1
-    return hands
-
-
-_ALL = bytes(256)  # every card NOWHERE: a hand of the whole deck
-
-
-def _take(h, k):
-    """Take the k-th card of hand `h` in deck order out of it."""
-    for f in h:
-        if k < len(f):
-            return f.pop(k)
-        k -= len(f)
-    return -1
-
-
-def _deal(draw, journal, rest, owner, held, size):
+def _deal(draw, journal, rest, hands, size):
     """The table deals every undealt card: one draw over the (card, seat
     short of cards) pairs, the card by r // short, the seat by r % short."""
-    short = [s for s in range(len(held)) if held[s] < size]
+    short = [s for s in range(len(hands)) if len(hands[s]) < size]
     k = len(short)
     left = len(rest)
     words = _DEAL_W
@@ -198,40 +190,39 @@ def _deal(draw, journal, rest, owner, held, size):
         r = draw(left * k)
         seat = short[r % k]
         v = rest.pop(r // k)
-        owner[v] = IN_HAND | seat
+        h = hands[seat]
+        h.append(v)
         journal(v | words[seat])
         left -= 1
-        held[seat] += 1
-        if held[seat] == size:
+        if len(h) == size:
             short.remove(seat)
             k -= 1
 
 
-def _pass(draw, journal, hands, passed, passes, nxt):
+def _pass(draw, journal, hands, counts, passed, passes, nxt):
     """Each seat in turn (the lowest waited on) passes its cards, each drawn
     over its hand in deck order; then each takes those from its right."""
     for s in range(len(hands)):
         h = hands[s]
         for _ in range(passes[s], walzer.PASS_CARDS):
-            v = _take(h, draw(h[_HELD]))
-            h[_HELD] -= 1
+            v = h.pop(draw(len(h)))
+            counts[s][_COLOUR[v]] -= 1
             journal(v | _PASS_W[s])
             passed.append(v | s << 8)
     for x in passed:
         v = x & 0xFF
-        h = hands[nxt[x >> 8]]
-        f = h[_COLOUR[v]]
-        f.append(v)
-        f.sort()
-        h[_HELD] += 1
+        s = nxt[x >> 8]
+        hands[s].append(v)
+        hands[s].sort()
+        counts[s][_COLOUR[v]] += 1
     passed.clear()
 
 
-def _trick(draw, journal, hands, owes, nxt, items, seats, early, seat, won):
+def _trick(draw, journal, hands, counts, owes, nxt, items, seats, early, seat, won):
     """A trick played from `seat` (its first `early` cards already in
     items/seats): its winner, whose won cards take the trick's."""
     n = len(nxt)
-    owed = _EMPTY
+    owed = _ANY
     pack = 0
     for tc in range(n):
         if tc < early:
@@ -239,19 +230,20 @@ def _trick(draw, journal, hands, owes, nxt, items, seats, early, seat, won):
             seat = seats[tc]
         else:
             h = hands[seat]
-            f = h[owed]
-            if f:
-                xc = h[_X]
-                k = draw(len(f) + len(xc))
-                v = f.pop(k) if k < len(f) else xc.pop(k - len(f))
+            count = counts[seat]
+            owing = count[owed]
+            if owing:
+                # The owed colour's run, then the X cards' (the list's end).
+                xc = count[_X]
+                k = draw(owing + xc)
+                if k >= owing:
+                    k += len(h) - xc - owing
+                elif owed:
+                    k += count[0] if owed == 1 else count[0] + count[1]
+                v = h.pop(k)
             else:
-                k = draw(h[_HELD])
-                c = 0
-                while k >= len(h[c]):
-                    k -= len(h[c])
-                    c += 1
-                v = h[c].pop(k)
-            h[_HELD] -= 1
+                v = h.pop(draw(len(h)))
+            count[_COLOUR[v]] -= 1
             journal(v | _PLAY_W[seat])
             items[tc] = v
             seats[tc] = seat
