@@ -332,8 +332,9 @@ def test_dtt_playout_reads_the_cores_rules_and_the_matchs_places():
     for lead in range(rules.SUITS):
         for held in range(rules.HAND_SIZE + 1):
             assert playout.OWES[lead][held] == (rules.owed(lead, held) != rules.ANY)
-    assert (playout.FACE_UP, playout.PLAYED, playout.ALL) == (
+    assert (playout.FACE_UP, playout.PLAYED, playout.ALL, playout.DECK) == (
         match._FACE_UP,
         match._PLAYED,
         match._ALL,
+        match._DECK,
     )

@@ -36,23 +36,19 @@ from dicetable.match.actions import (
     KEEP,
     PLAY,
     REVEAL,
-    SEAT_SHIFT,
     TABLE,
     action,
 )
 
+# Action words with value 0, for each seat: a card's or a bid's bits are ORed in.
 REVEAL_A = action(REVEAL, TABLE, 0)
-DEAL_A = action(DEAL, 0, 0)
-KEEP_A = action(KEEP, 0, 0)
-BID_A = action(BID, 0, 0)
-PLAY_A = action(PLAY, 0, 0)
-# Each seat's bits in an action word.
-SEAT_A = (0 << SEAT_SHIFT, 1 << SEAT_SHIFT, 2 << SEAT_SHIFT)
+DEAL_A = tuple(action(DEAL, s, 0) for s in range(3))
+KEEP_A = tuple(action(KEEP, s, 0) for s in range(3))
+BID_A = tuple(action(BID, s, 0) for s in range(3))
+PLAY_A = tuple(action(PLAY, s, 0) for s in range(3))
 
 # Where a card is: the values of the match's where[] (its private constants:
-# tests/test_engine_fast.py pins them equal).  A deal's cards are placed
-# when its play ends (_play_hands): every card dealt is played by then, and
-# no step before reads where[] or held[].
+# tests/test_engine_fast.py pins them equal).
 FACE_UP = 1
 PLAYED = 8
 
@@ -66,6 +62,7 @@ DEALT = 3 * dtt.DRAFT_CARDS
 LAST_CARD = dtt.DRAFT_CARDS - 1
 TRICKS = dtt.TRICKS
 FACE_UPS = dtt.FACE_UP
+DECK = dtt.SUITS * dtt.RANKS
 SUITS = dtt.SUITS
 BIDS = dtt.MAX_BID + 1
 
@@ -83,9 +80,11 @@ OWES = tuple(
 
 def playout(match, draw):
     """Play `match` to its end at random (draw(n): a uniform int in [0, n))."""
-    # The stock's places (slot[], the inverse of stock[]) are read by no step
-    # of this module: they are written when the match's own steps need them
-    # (open play's cards come off the stock by them) and at the end.
+    # What no later step reads is written once, when the match is over: the
+    # cards' places (where[]: the last deal places all 40, face up or
+    # played), the counts per suit (held[]), the stock's places (slot[], the
+    # inverse of stock[]: written too before open play, whose cards come off
+    # the stock by the match's own steps), the last trick and who leads.
     while True:
         p = match.phase
         if p == PLAYING:
@@ -180,7 +179,7 @@ def _deal_out(m, draw):
             short ^= 1 << seat
             seats = SEATS[short]
             k = len(seats)
-        journal.append(c | DEAL_A | SEAT_A[seat])
+        journal.append(c | DEAL_A[seat])
     m.stock_n = n
     m.phase = DRAFT_1 if m.phase == DEALING_1 else DRAFT_2
     m.pick = 0
@@ -212,7 +211,7 @@ def _draft_out(m, p, draw):
             c = packet.pop(draw(n + 1))
             packet.insert(n, last)
             hands[seat][j] = c
-            journal.append(c | KEEP_A | SEAT_A[seat])
+            journal.append(c | KEEP_A[seat])
         j += 1
         if left:
             packets[0], packets[1], packets[2] = packets[2], packets[0], packets[1]
@@ -243,11 +242,11 @@ def _bid_out(m, draw):
         if to_act == 1 << seat:
             m.to_act = to_act
             m._bid(seat, b)
-            journal.append(b | BID_A | SEAT_A[seat])
+            journal.append(b | BID_A[seat])
             return
         to_act ^= 1 << seat
         bids[seat] = b
-        journal.append(b | BID_A | SEAT_A[seat])
+        journal.append(b | BID_A[seat])
 
 
 def _play_out(m, draw):
@@ -266,7 +265,7 @@ def _play_open(m, draw):
         seat = m.turn
         c = stock[draw(m.stock_n)]
         m._play(seat, c, -1)
-        journal.append(c | PLAY_A | SEAT_A[seat])
+        journal.append(c | PLAY_A[seat])
 
 
 def _play_hands(m, draw):
@@ -325,9 +324,9 @@ def _play_hands(m, draw):
             mine[c2 >> 4].remove(c2)
 
         journal += (
-            c0 | PLAY_A | SEAT_A[leader],
-            c1 | PLAY_A | SEAT_A[s1],
-            c2 | PLAY_A | SEAT_A[s2],
+            c0 | PLAY_A[leader],
+            c1 | PLAY_A[s1],
+            c2 | PLAY_A[s2],
         )
         best = 0
         best_c = c0
@@ -360,7 +359,7 @@ def _trick_finished(m, draw):
         i = m._card_at(seat, draw)
         c = m.hands[seat][i]
         m._play(seat, c, i)
-        journal.append(c | PLAY_A | SEAT_A[seat])
+        journal.append(c | PLAY_A[seat])
         if m.phase != PLAYING:
             return False
     return True
@@ -382,9 +381,24 @@ def _split(m):
 
 def _deal_played(m, items, leader, best, played):
     """The last trick (`items` led by `leader`, won at place `best`) is in:
-    the trick, the counts and the rest written, the deal scored, and the
-    cards' places written if the match is over (else the next deal has put
-    every card back in the stock)."""
+    the deal scored by the core (the match's _score_deal), and either the
+    next deal set up or, the match over, what no step read written."""
+    totals = m.totals
+    scores = dtt.deal_scores(m.bids, m.taken, totals)
+    totals[0] += scores[0]
+    totals[1] += scores[1]
+    totals[2] += scores[2]
+    history = m.history
+    history.append(scores)
+    if len(history) < m.deals:
+        m.dealer = NEXT[m.dealer]
+        m.stock_n = DECK
+        m.faceup_n = 0
+        m.hand_n[0] = m.hand_n[1] = m.hand_n[2] = 0
+        m.won_n[0] = m.won_n[1] = m.won_n[2] = 0
+        m.phase = REVEALING
+        return
+    m.phase = OVER
     c0, c1, c2 = items
     s1 = NEXT[leader]
     s2 = NEXT[s1]
@@ -397,19 +411,16 @@ def _deal_played(m, items, leader, best, played):
         buf[0] = leader
         buf[1] = s1
         buf[2] = s2
-    hn = m.hand_n
-    hn[0] = hn[1] = hn[2] = 0
+    m.hand_n[0] = m.hand_n[1] = m.hand_n[2] = 0
     held = m.held
     for j in range(3 * SUITS):
         held[j] = 0
+    where = m.where
+    for c in played:
+        where[c] = PLAYED
     m.best = best
     m.last_winner = winner
     m.last_leader = leader
     m.leader = winner
     m.turn = winner
     m.tricks_done = TRICKS
-    m._score_deal()
-    if m.phase == OVER:
-        where = m.where
-        for c in played:
-            where[c] = PLAYED
