@@ -195,21 +195,22 @@ def test_dtwww_strength_is_the_cores_takes_over():
 
 
 def fold(items):
-    """_trick's fold: the winner (strongest, last of equals) and next leader,
-    each play as strong as the table says for its die and declaration."""
+    """_trick's fold: the winner (strongest, last of equals) and next leader
+    (highest number, first of equals) as the plays arrive, each play as
+    strong as the table says for its die and declaration."""
     _, adds, strong = dtwww_playout.FOLLOWING[items[0]]
-    strengths = [32 - dt.number(items[0])]
-    for item in items[1:]:
+    best, strongest, top, high = dtwww_playout.NO_FOLD
+    for i, item in enumerate(items):
         d = dt.die_of(item)
         x = dtwww_playout.key(d)
         a = item - d
-        strengths.append(strong[x][adds[x].index(a)] if a in adds[x] else 0)
-    best = top = 0
-    for i in range(1, len(items)):
-        if strengths[i] >= strengths[best]:
-            best = i
-        if items[i] & 0x1F > items[top] & 0x1F:
-            top = i
+        st = strong[x][adds[x].index(a)] if a in adds[x] else 0
+        if not i:
+            st = 32 - dt.number(item)
+        if st >= strongest:
+            best, strongest = i, st
+        if dt.number(item) > high:
+            top, high = i, dt.number(item)
     return best, top
 
 

@@ -66,6 +66,7 @@ NEXT_SEAT = [[(s + 1) % n if n else 0 for s in range(n)] for n in range(dt.MAX_P
 EMPTY_BOX = bytes(DICE)  # every die in the bag, none public
 ALL_DICE = list(range(DICE))
 NO_SEATS = bytes(dt.MAX_PLAYERS)
+NO_FOLD = (0, -1, 0, -1)  # _trick's fold before a lead
 PLAYED = bytes([dt.HAND_SIZE] * dt.MAX_PLAYERS)  # every die of a hand played
 LOWEST = [TABLE if w & TABLE_BIT else (w & -w).bit_length() - 1 for w in range(256)]
 
@@ -242,19 +243,26 @@ def _play_out(m, draw):
         for x in keyed[s]:
             leads[s] += leading_counts[x]
     count = trick.count
-    strengths = [0] * n
+    # The trick's winner so far, as strong as 32 - its number (the core's
+    # takes_over), and its highest number so far (its next_leader): -1 and
+    # -1 before the lead.
+    fold = [0, -1, 0, -1]
     for i in range(count):
         place[INDEX[items[i] >> 5 & 63]] = RETURNED  # (the winner's set apart below)
-        if dt.follows(items[0], items[i]):
-            strengths[i] = 32 - dt.number(items[i])
-    hand = (held, keyed, leads, hands, append, place, items, seats, strengths)
+        st = 32 - dt.number(items[i]) if dt.follows(items[0], items[i]) else 0
+        if st >= fold[1]:
+            fold[0:2] = [i, st]
+        if dt.number(items[i]) > fold[3]:
+            fold[2:4] = [i, dt.number(items[i])]
+    hand = (held, keyed, leads, hands, append, place, items, seats)
     turn = m.turn
     tricks = m.tricks_played
     winner = m.last_winner
     score = m.score
     score_n = m.score_n
     while tricks < dt.TRICKS:
-        best, top = _trick(hand, count, turn, draw)
+        best, top = _trick(hand, count, turn, draw, fold)
+        fold = NO_FOLD
         winner = seats[best]
         d = items[best] & _DIE_BITS
         score[winner][score_n[winner]] = d
@@ -280,14 +288,15 @@ def _play_out(m, draw):
     m.score_rolled[:] = NO_SEATS[:n]
 
 
-def _trick(hand, count, turn, draw):
+def _trick(hand, count, turn, draw, fold):
     """The trick played from its place `count` on, `turn` to play: each
     seat's hand a list (and its dice's keys), its plays counted from the
     tables (a hand's count when leading kept as it is played).  Returns the
     places of its winner (the core's resolve: the strongest, the last of
     equals) and of its next leader (its next_leader: the highest number,
-    the first of equals)."""
-    held, keyed, leads, hands, append, place, items, seats, strengths = hand
+    the first of equals), folded from `fold` (see _play_out)."""
+    held, keyed, leads, hands, append, place, items, seats = hand
+    best, strongest, top, high = fold
     n = len(held)
     leading_counts = LEADING[0]
     if count:
@@ -308,11 +317,17 @@ def _trick(hand, count, turn, draw):
                 j += 1
                 x = hk[j]
             item = h[j] + adds[x][r]
-            strengths[count] = strong[x][r]
+            st = strong[x][r]
         else:
             j, item = _lead(h, hk, leads[turn], draw)
             x = hk[j]
-            strengths[count] = 0 if count else 32 - (item & _NUMBER_BITS)
+            st = 0 if count else 32 - (item & _NUMBER_BITS)
+        if st >= strongest:
+            best = count
+            strongest = st
+        if item & _NUMBER_BITS > high:
+            top = count
+            high = item & _NUMBER_BITS
         leads[turn] -= leading_counts[x]
         hands[turn][len(h) - 1] = h[-1]
         del h[j]
@@ -325,12 +340,6 @@ def _trick(hand, count, turn, draw):
             counts, adds, strong = FOLLOWING[item]
         count += 1
         turn = turn + 1 if turn + 1 < n else 0
-    best = top = 0
-    for i in range(1, n):
-        if strengths[i] >= strengths[best]:
-            best = i
-        if items[i] & _NUMBER_BITS > items[top] & _NUMBER_BITS:
-            top = i
     return best, top
 
 
