@@ -43,7 +43,7 @@ from dicetable.match.actions import DEAL, OK, ROLL, SEAT_SHIFT, TABLE, TABLE_BIT
 DEFAULT_PLAYOUTS = 0  # a bare "ismcts": the game's own budget, GAME_PLAYOUTS
 # Playouts a decision per game, chosen by measurement (docs/bots.md, "What
 # was measured"): the smallest budget measured to beat the heuristic.
-GAME_PLAYOUTS = {"walzer": 100, "dtt": 100, "nokosu": 100, "dtwww": 200, "dicefull": 200}
+GAME_PLAYOUTS = {"walzer": 100, "dtt": 100, "nokosu": 100, "dtwww": 200, "dicefull": 100}
 # Search options per game, under those a caller gives (docs/bots.md).
 GAME_OPTIONS = {}
 UCB_C = 0.7  # rewards are in 0..1; sqrt(2)/2, the usual constant at that scale
