@@ -9,7 +9,9 @@ reads them: nothing is asked of the board, so nothing disturbs play.
     @match <hex>   the match the table holds, as its journal holds it: the
                    4-byte header (game, players, options low, high), then
                    3 bytes per word, big-endian: the SEATS word, the SEED
-                   word, every action in order (undone ones left out);
+                   word, the SET word of a challenge set read from a file
+                   (none for a built-in set), every action in order
+                   (undone ones left out);
                    "@match -" when the table holds no match
 
 @leds goes out with every frame the LEDs get, @match in the frames pass
@@ -31,7 +33,7 @@ printed by tools/bench/bench_mirror.py (`make bench`).
 import framebuf
 from micropython import const
 
-from dicetable.app.play import SEATS_RECORD, SEED_RECORD
+from dicetable.app.play import SEATS_RECORD, SEED_RECORD, SET_RECORD
 
 KEYFRAME_MS = const(5000)
 _SPAN = const(96)  # hex digits per write: 16 journal words
@@ -81,6 +83,8 @@ class Mirror:
         n = self._put((m.options & 0xFF) << 8 | m.options >> 8, 4, n)
         n = self._put(SEATS_RECORD | t._seat_mask(), 6, n)
         n = self._put(SEED_RECORD | t.seed, 6, n)
+        if getattr(m, "set_word", 0):
+            n = self._put(SET_RECORD | m.set_word, 6, n)
         self._write(self._span, 0, n)
         self._journal(m.journal)
 

@@ -35,8 +35,10 @@ import threading
 from dicetable.app import games
 from dicetable.app.events import CENTRE
 from dicetable.app.frames import ORDER
+from dicetable.app.play import SET_KIND, SET_RECORD
 from dicetable.app.table import SEATS_RECORD, SEED_BITS, SEED_RECORD
 from dicetable.games import GAMES, part
+from dicetable.games.dicefull import data as dicefull_data
 from dicetable.match.actions import REFUSAL_NAMES
 from dicetable.match.engine import header_refusal, malformed
 from hal.mirror import KEYFRAME_MS
@@ -120,8 +122,20 @@ def match(hex_text):
         raise ValueError(
             "SEED word %#08x is not SEED_RECORD (%#x) plus a seed" % (seed_word, SEED_RECORD)
         )
+    played = 0  # the SET word: the board plays a challenge set from a file
+    if actions and actions[0] >> 20 == SET_KIND:
+        played, actions = actions[0] & 0xFFFFF, actions[1:]
+    if played != dicefull_data.SET_WORD:  # the replica folds with the set here
+        raise ValueError(
+            "the board plays %s, the mirror %s (give the board's dicefull.txt with --challenges)"
+            % (_set_name(played), _set_name(dicefull_data.SET_WORD))
+        )
     _check_actions(header, actions)
     return header, seats_word, seed_word, actions
+
+
+def _set_name(word):
+    return "challenge set %05x from a file" % word if word else "the built-in challenge set"
 
 
 def _check_header(header):
@@ -172,7 +186,10 @@ def replica(header, seats_word, seed_word, actions):
     firmware resumes it (as Session._boot_at does for a match file).
     ValueError when it did not resume the whole journal."""
     vt = new_table(seed_word & SEED_BITS)
-    vt.storage.new_match(bytes(header), (seats_word, seed_word))
+    words = (seats_word, seed_word)
+    if dicefull_data.SET_WORD:  # match() found the board's SET word equal to it
+        words += (SET_RECORD | dicefull_data.SET_WORD,)
+    vt.storage.new_match(bytes(header), words)
     for a in actions:
         vt.storage.append(a)
     vt.boot()
