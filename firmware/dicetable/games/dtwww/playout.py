@@ -254,7 +254,10 @@ def _play_out(m, draw):
             fold[0:2] = [i, st]
         if dt.number(items[i]) > fold[3]:
             fold[2:4] = [i, dt.number(items[i])]
-    hand = (held, keyed, leads, hands, append, place, items, seats)
+    # What match.py's shifts leave past each hand's end: the hand's last die
+    # at each play, written once the hands are empty.
+    tails = [[] for _ in range(n)]
+    hand = (held, keyed, leads, tails, append, place, items, seats)
     turn = m.turn
     tricks = m.tricks_played
     winner = m.last_winner
@@ -272,6 +275,8 @@ def _play_out(m, draw):
         tricks += 1
         count = 0
     trick.count = 0
+    for s in range(n):
+        hands[s][: len(tails[s])] = array("H", tails[s][::-1])
     m.place[:] = bytes(place)
     trick.items[:] = m.last_trick_items[:] = array("H", items)
     trick.seats[:] = m.last_trick_seats[:] = bytes(seats)
@@ -295,7 +300,7 @@ def _trick(hand, count, turn, draw, fold):
     places of its winner (the core's resolve: the strongest, the last of
     equals) and of its next leader (its next_leader: the highest number,
     the first of equals), folded from `fold` (see _play_out)."""
-    held, keyed, leads, hands, append, place, items, seats = hand
+    held, keyed, leads, tails, append, place, items, seats = hand
     best, strongest, top, high = fold
     n = len(held)
     leading_counts = LEADING[0]
@@ -329,7 +334,7 @@ def _trick(hand, count, turn, draw, fold):
             top = count
             high = item & _NUMBER_BITS
         leads[turn] -= leading_counts[x]
-        hands[turn][len(h) - 1] = h[-1]
+        tails[turn].append(h[-1])
         del h[j]
         del hk[j]
         append(item | PLAY_OF[turn])
