@@ -10,9 +10,12 @@ tests/test_playout_dice.py).  It is faster because a phase's actions are
 drawn and applied in one loop with the state in locals, written back once
 per phase (what a later action overwrites is not written at all); the bag
 is a list of its dice's places, so a scan is one pop; a hand's legal plays
-are counted from tables of the core's legal_plays per die and lead; a trick
-is resolved and a game scored by the core once each.  The roll-off, rare,
-is played by random_action and take.
+are counted from tables of the core's legal_plays per die colour and number
+and lead; a trick's winner and next leader are folded as its dice arrive
+(strengths from the core's follows; tested against its resolve and
+next_leader); a game is scored by the core's ranks once.  The roll-off,
+rare, and open play's plays (random_action lists them) are played by
+random_action and take.
 """
 
 from array import array
@@ -60,14 +63,12 @@ for _i in range(DICE):
     INDEX[BOX[_i] >> 5] = _i
 # The action word of a play by seat.
 PLAY_OF = [action(PLAY, s, 0) for s in range(dt.MAX_PLAYERS)]
-# The seat after each, by the number of players.
-NEXT_SEAT = [[(s + 1) % n if n else 0 for s in range(n)] for n in range(dt.MAX_PLAYERS + 1)]
-# The lowest seat of a waiting() mask of seats 0-3 (not 0), else the table.
 EMPTY_BOX = bytes(DICE)  # every die in the bag, none public
 ALL_DICE = list(range(DICE))
 NO_SEATS = bytes(dt.MAX_PLAYERS)
 NO_FOLD = (0, -1, 0, -1)  # _trick's fold before a lead
 PLAYED = bytes([dt.HAND_SIZE] * dt.MAX_PLAYERS)  # every die of a hand played
+# The lowest seat of a waiting() mask of seats 0-3 (not 0), else the table.
 LOWEST = [TABLE if w & TABLE_BIT else (w & -w).bit_length() - 1 for w in range(256)]
 
 
