@@ -219,7 +219,9 @@ class DttMatch(Match):
         # Lists, not bytearrays: CPython's subscripts of a list are its fast
         # ones (twice an array's speed in a playout), and on the board a list
         # of small ints is as free of allocation; it costs 4 bytes a slot.
-        self.where = [0] * _SLOTS
+        # The slots that are no card are never written again (every place
+        # written is a card's): reset leaves them, here and in slot[].
+        self.where = [_VOID] * _SLOTS
         self.faceup = [0] * dtt.FACE_UP
         self.hands = [[0] * dtt.HAND_SIZE for _ in range(3)]
         self.hand_n = [0] * 3
@@ -245,7 +247,6 @@ class DttMatch(Match):
         self.deals = self.count_option(dtt.DEFAULT_DEALS)
         self.phase = REVEALING
         self.dealer = FIRST_DEALER
-        fill(self.slot, 0)
         self._restock()
         fill(self.held, 0)
         self.best = 0
@@ -280,7 +281,6 @@ class DttMatch(Match):
         where = self.where
         stock = self.stock
         slot = self.slot
-        fill(where, _VOID)
         i = 0
         for s in range(_SUITS):
             for r in range(_RANKS):
