@@ -277,18 +277,16 @@ class DttMatch(Match):
 
     def _restock(self):
         """Every card in the stock, in the order of the encoding."""
-        # The buffers as locals: every refold and every new match runs this.
+        # The buffers as locals (every refold and every new match runs this),
+        # in one loop: a frame within the 11 words the board keeps on the C stack.
         where = self.where
         stock = self.stock
         slot = self.slot
-        i = 0
-        for s in range(_SUITS):
-            for r in range(_RANKS):
-                c = s << _SUIT_SHIFT | r
-                where[c] = _STOCK
-                stock[i] = c
-                slot[c] = i
-                i += 1
+        for i in range(_DECK):
+            c = (i // _RANKS) << _SUIT_SHIFT | i % _RANKS
+            where[c] = _STOCK
+            stock[i] = c
+            slot[c] = i
         self.stock_n = _DECK
 
     # --- What exists ----------------------------------------------------------
