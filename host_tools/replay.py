@@ -5,10 +5,12 @@ writes: its segments one after the other; or a backup folder holding one) or
 a match file written by `python -m sim --save`.  The journal is read by
 journal_image.py, the match file by sim/matchfile.py: each the one reader of
 its kind, and each refuses a header the match engine refuses
-(engine.header_refusal) with one line.  The journal's own records of the
-table (SEATS and SEED: see dicetable/app/play.py) are not the game's and
-are skipped; what is left is folded by sim.play.replay, so the transcript is
-the one `python -m sim --replay` prints for the same match.
+(engine.header_refusal) with one line, and so a Dicefull match played with
+another challenge set than the one on hand (--challenges, else the
+built-in).  The journal's own records of the table (SEATS, SEED and SET: see
+dicetable/app/play.py) are not the game's and are skipped; what is left is
+folded by sim.play.replay, so the transcript is the one `python -m sim
+--replay` prints for the same match.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import os
 import pathlib
 
+from dicetable.games.dicefull import data as dicefull_data
 from dicetable.match.engine import header_refusal
 from host_tools import journal_image
 from host_tools.errors import ToolError, shown, why
@@ -76,8 +79,12 @@ def load(path: str | pathlib.Path) -> tuple[str, int, int, list[int], str]:
         if other_set:  # its REVEALs name challenges of that set
             raise ReplayError(other_set)
         return j.game, j.players, j.options, j.actions, j.note
+    return _match_file(p)
+
+
+def _match_file(p: pathlib.Path) -> tuple[str, int, int, list[int], str]:
     try:
-        game, players, options, actions = matchfile.read(str(p))
+        game, players, options, actions, played = matchfile.read(str(p))
     except ValueError as e:  # MatchFileError: 'path:line:column: what is wrong'
         text = str(e)
         hint = getattr(matchfile, "_JOURNAL_HINT", None)
@@ -87,6 +94,9 @@ def load(path: str | pathlib.Path) -> tuple[str, int, int, list[int], str]:
     why_not = header_refusal(game, players, options)
     if why_not:
         raise ReplayError("%s: %s" % (shown(p), why_not))
+    other_set = matchfile.set_refusal(shown(p), game, played, dicefull_data.SET_WORD)
+    if other_set:  # as a journal's: its REVEALs name challenges of that set
+        raise ReplayError(other_set)
     return game, players, options, actions, ""
 
 

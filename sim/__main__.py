@@ -172,13 +172,12 @@ def check_challenges(args):
             "argument --challenges: only with --game dicefull (its challenge cards), not %s"
             % args.game
         )
-    if not args.challenges.strip():
+    check_challenges_name(args)
+
+
+def check_challenges_name(args):
+    if args.challenges is not None and not args.challenges.strip():
         raise usage("argument --challenges: an empty file name (give a challenge set)")
-    if getattr(args, "save", None) is not None:
-        raise usage(
-            "argument --save: not with --challenges (a match file does not record the"
-            " challenge set; the transcript names it)"
-        )
 
 
 def load_challenges(args):
@@ -190,7 +189,7 @@ def load_challenges(args):
         rows = sim.play.read_challenges(args.challenges)
     except ValueError as e:
         raise Exit(FAILED, str(e)) from None
-    sim.play.use_challenges(rows)
+    args.challenge_word = sim.play.use_challenges(rows)
     args.challenge_rows = tuple(rows)
     return sim.play.set_line(args.challenges, rows)
 
@@ -221,7 +220,6 @@ def check_replay(args):
             "human",
             "matches",
             "jobs",
-            "challenges",
         )
         if getattr(args, name) is not None
     ]
@@ -235,6 +233,7 @@ def check_replay(args):
         raise usage(message % given[0].replace("_", "-"))
     if not args.replay.strip():
         raise usage("argument --replay: an empty file name (give a match file)")
+    check_challenges_name(args)  # the match file says whether it is Dicefull's
 
 
 def check_play(args):
@@ -815,11 +814,20 @@ def save(path, match, args):
         ) from None
 
 
-def do_replay(path, out):
+def do_replay(path, out, here, named):
+    """The transcript of match file `path` into `out`, folded with the set in
+    use (word `here`, 0 the built-in set; `named` its transcript line), which
+    must be the one the match was played with."""
     try:
         m = matchfile.load(path)
     except matchfile.MatchFileError as e:
         raise Exit(FAILED, str(e)) from None
+    if named is not None and m.game != matchfile.SET_GAME:
+        message = "%s: a %s match, and --challenges is a set of Dicefull's (leave it out)"
+        raise Exit(FAILED, message % (path, m.game))
+    why = matchfile.set_refusal(path, m.game, m.challenges, here)
+    if why:
+        raise Exit(FAILED, why)
     try:
         replay(m.game, m.players, m.options, m.actions, out)
     except RefusedAction as e:
@@ -838,6 +846,9 @@ def do_replay(path, out):
                 getattr(e, "reason", e),
             ),
         ) from None
+    finally:  # the set's line as the played match's transcript has it, refused or not
+        if named is not None and out:
+            out.insert(1, named)
 
 
 def do_table(args):
@@ -875,13 +886,14 @@ def run(argv):
         return e.code if isinstance(e.code, int) else 0
     out = []
     args.challenge_rows = ()
-    named = load_challenges(args) if args.replay is None else None
+    args.challenge_word = 0
+    named = load_challenges(args)
     if args.table:
         do_table(args)
         return 0
     if args.replay is not None:
         try:
-            do_replay(args.replay, out)
+            do_replay(args.replay, out, args.challenge_word, named)
         except Exit:
             if out:
                 print("\n".join(out))  # everything before the refused action stands

@@ -8,8 +8,10 @@
     play 2 37
     roll table 5
 
-The header names the game, the player count and the option bits; every other
-line is one journal action: its kind, the seat (or `table`) and its value.
+The header names the game, the player count and the option bits, and for a
+Dicefull match played with a challenge set from a file, that set's word
+(`challenges 1a2b3`: without it, the built-in set); every other line is one
+journal action: its kind, the seat (or `table`) and its value.
 
 read() is the one reader of match files (python -m sim --replay and
 python -m host_tools replay both use it).  It is tolerant of what does not
@@ -35,12 +37,16 @@ from dicetable.match.actions import KIND_NAMES, TABLE, action, kind_of, seat_of,
 from dicetable.match.engine import GAMES, header_refusal, malformed
 
 HEADER = ("game", "players", "options")
+SET_KEY = "challenges"  # the header's one optional line: Dicefull's set from a file
+SET_GAME = "dicefull"
+_SET_RIGHT = "the challenge set's word, 1 to fffff in hex as the transcript names it, e.g. %s 1a2b3"
 LARGEST = 1 << 20  # bytes; the longest match the board can hold is ~200 KB as text
 _MAX_VALUE = 0xFFFF
 _NUMBER = re.compile(r"[0-9]+")  # ASCII digits only: int() would take '٣' and '３' too
 _WORD = re.compile(r"[^ \t]+")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # not \t, \n (\r is a line end)
 _JOURNAL_HINT = "is this a journal.bin? use python -m host_tools replay"
+_HEX = re.compile(r"[0-9a-fA-F]+")
 _HEADER_NUMBERS = {
     "players": "players is a whole number, e.g. players 4",
     "options": "options is a whole number of option bits, e.g. options 0",
@@ -66,6 +72,7 @@ class MatchFile(NamedTuple):
     options: int
     actions: list
     lines: list
+    challenges: int = 0  # the set's word; 0: the built-in set
 
 
 def format_action(a):
@@ -73,17 +80,28 @@ def format_action(a):
     return "%s %s %d" % (KIND_NAMES[kind_of(a)], "table" if seat == TABLE else seat, value_of(a))
 
 
-def format_file(game, players, options, actions, comments=()):
-    """A match file's text."""
+def format_file(game, players, options, actions, comments=(), challenges=0):
+    """A match file's text; `challenges` the word of the set a file gave the
+    match (0, the built-in set, writes no line: files from before sets read
+    the same)."""
     lines = ["# dice table match file"] + ["# " + c for c in comments]
     lines += ["game %s" % game, "players %d" % players, "options %d" % options]
+    if challenges:
+        lines.append("%s %05x" % (SET_KEY, challenges))
     lines += [format_action(a) for a in actions]
     return "\n".join(lines) + "\n"
 
 
 def text_of(match, comments=()):
     """The match file of `match` (an engine Match), as text."""
-    return format_file(match.GAME, match.players, match.options, match.journal, comments)
+    return format_file(
+        match.GAME,
+        match.players,
+        match.options,
+        match.journal,
+        comments,
+        getattr(match, "set_word", 0),  # Dicefull's alone
+    )
 
 
 def write(path, match, comments=(), replace=False):
@@ -175,8 +193,8 @@ def parse(data, path="<match file>"):
         )
     text = _decode(data, path)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    header = {}  # key -> (value word, line, column of the value)
-    checked = None  # (game, players, options) once the first action came
+    header = {}  # key -> (value word, line, column of the value, column of the key)
+    checked = None  # (game, players, options, challenges) once the header is whole
     actions = []
     numbers = []
     for number, line in enumerate(lines, 1):
@@ -184,7 +202,7 @@ def parse(data, path="<match file>"):
         if not words:
             continue
         key, column = words[0]
-        if key in HEADER:
+        if key in HEADER or key == SET_KEY:
             if actions:
                 message = "%s %r line after the actions (the header comes before them)"
                 raise MatchFileError(
@@ -202,8 +220,8 @@ def parse(data, path="<match file>"):
     if checked is None:
         last = len(lines) - 1 if len(lines) > 1 and not lines[-1] else len(lines)
         checked = _header(header, path, last, len(lines[last - 1]) + 1, "the end")
-    game, players, options = checked
-    return MatchFile(game, players, options, actions, numbers)
+    game, players, options, challenges = checked
+    return MatchFile(game, players, options, actions, numbers, challenges)
 
 
 def _words(line, path, number):
@@ -237,7 +255,15 @@ def _header_line(words, header, path, number):
             number,
             column + len(key),
             ("%r needs a value (e.g. %s)")
-            % (key, {"game": "game walzer", "players": "players 4", "options": "options 0"}[key]),
+            % (
+                key,
+                {
+                    "game": "game walzer",
+                    "players": "players 4",
+                    "options": "options 0",
+                    SET_KEY: SET_KEY + " 1a2b3",
+                }[key],
+            ),
         )
     if len(words) > 2:
         raise MatchFileError(
@@ -246,16 +272,16 @@ def _header_line(words, header, path, number):
             words[2][1],
             ("an extra word %s (a header line is %r and one value)") % (_shown(words[2][0]), key),
         )
-    header[key] = (words[1][0], number, words[1][1])
+    header[key] = (words[1][0], number, words[1][1], column)
     _check_value(key, header, path)
-    return len(header) == len(HEADER)
+    return all(k in header for k in HEADER)
 
 
 def _not_a_word(key, header, path, number, column):
     """Refuse a line that starts with neither a header word nor an action."""
-    if key.lower() in HEADER + KIND_NAMES[1:]:
+    if key.lower() in HEADER + (SET_KEY,) + KIND_NAMES[1:]:
         right = "words are lower case: %r" % key.lower()
-    elif len(header) < len(HEADER):
+    elif not all(k in header for k in HEADER):
         right = "the header lines are game, players and options; the actions are " + ", ".join(
             KIND_NAMES[1:]
         )
@@ -269,7 +295,7 @@ def _not_a_word(key, header, path, number, column):
         % (
             _shown(key),
             "not an action"
-            if len(header) == len(HEADER)
+            if all(k in header for k in HEADER)
             else "neither a header line nor an action",
             right,
         ),
@@ -321,16 +347,37 @@ def _action_line(words, players, path, number):
 
 def _check_value(key, header, path):
     """Refuse a header line's value as soon as it is read, as far as it can be alone."""
-    word, line, column = header[key]
+    word, line, column = header[key][:3]
     if key == "game":
         if word not in GAMES:
             raise MatchFileError(path, line, column, str(header_refusal(word, 0, 0)))
+    elif key == SET_KEY:
+        _set_word(word, path, line, column)
     else:
         _number(word, path, line, column, _HEADER_NUMBERS[key])
+    if SET_KEY in header and "game" in header and header["game"][0] != SET_GAME:
+        # at the challenges line, whichever of the two came first
+        _, line, _, column = header[SET_KEY]
+        message = "a %r line in a %s match file (only %s plays a challenge set)"
+        raise MatchFileError(path, line, column, message % (SET_KEY, header["game"][0], SET_GAME))
+
+
+def _set_word(word, path, line, column):
+    """The word of a `challenges` line's value: hex, 1 to 0xFFFFF."""
+    right = _SET_RIGHT % SET_KEY
+    if not _HEX.fullmatch(word):
+        raise MatchFileError(path, line, column, "%s is not a number (%s)" % (_shown(word), right))
+    digits = word.lstrip("0")
+    if not digits or len(digits) > 5:
+        why = "; the built-in set writes no such line" if not digits else ""
+        message = "%s is out of range (%s%s)"
+        raise MatchFileError(path, line, column, message % (_shown(word), right, why))
+    return int(digits, 16)
 
 
 def _header(header, path, line, column, before):
-    """(game, players, options) once the header is complete, checked by the engine."""
+    """(game, players, options, challenges) once the header is complete, checked
+    by the engine."""
     for key in HEADER:
         if key not in header:
             if not header and before == "the end":
@@ -353,7 +400,11 @@ def _header(header, path, line, column, before):
             else ("players" if header_refusal(game, players, 0) else "options")
         )
         raise MatchFileError(path, header[at][1], header[at][2], why)
-    return game, players, options
+    challenges = 0
+    if SET_KEY in header:
+        word, line, column = header[SET_KEY][:3]
+        challenges = _set_word(word, path, line, column)
+    return game, players, options, challenges
 
 
 def load(path):
@@ -383,7 +434,29 @@ def load(path):
 
 
 def read(path):
-    """(game, players, options, actions) of the match file at `path`;
+    """(game, players, options, actions, challenges) of the match file at
+    `path` (challenges: the set's word, 0 for the built-in set);
     MatchFileError names the first problem's line and column."""
     m = load(path)
-    return m.game, m.players, m.options, m.actions
+    return m.game, m.players, m.options, m.actions, m.challenges
+
+
+def set_name(word):
+    """A challenge set as a refusal names it."""
+    return "challenge set %05x from a file" % word if word else "the built-in challenge set"
+
+
+def set_refusal(path, game, played, here):
+    """Why a match file of `game` played with the set of word `played` is not
+    folded with the set on hand, word `here` (0: the built-in set), or None.
+    Another set's challenges would narrate, and even score, another match;
+    other games have no challenges for a set to change."""
+    if game != SET_GAME or played == here:
+        return None
+    hint = "give its file with --challenges" if played else "leave out --challenges"
+    return "%s: played with %s, and the set here is %s (%s)" % (
+        path,
+        set_name(played),
+        set_name(here),
+        hint,
+    )

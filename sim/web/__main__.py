@@ -5,6 +5,7 @@
     python -m sim.web --open walzer.match      # a saved match, to scrub through
     python -m sim.web --port /dev/ttyACM0      # the mirror of a board on USB (read only)
     python -m sim.web --challenges my-set.txt  # Dicefull with a challenge set of your own
+    python -m sim.web --open df.match --challenges my-set.txt   # a match saved with it
 
 Prints one line, `table at http://127.0.0.1:PORT/`, and serves until Ctrl-C
 (exit status 130, without a word).  A refusal is one line on stderr, as
@@ -49,15 +50,8 @@ def parse_args(argv):
     )
     add_challenges(p)
     args = p.parse_args(argv)
-    if args.challenges is not None:
-        if not args.challenges.strip():
-            raise Exit(USAGE, "argument --challenges: an empty file name (give a challenge set)")
-        if args.open is not None:
-            raise Exit(
-                USAGE,
-                "argument --challenges: not with --open (a match file does not record the"
-                " challenge set)",
-            )
+    if args.challenges is not None and not args.challenges.strip():
+        raise Exit(USAGE, "argument --challenges: an empty file name (give a challenge set)")
     if args.open is not None and not args.open.strip():
         raise Exit(USAGE, "argument --open: an empty file name (give a match file)")
     if args.port is not None:

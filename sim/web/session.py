@@ -40,9 +40,11 @@ from dicetable.app import games
 from dicetable.app.events import CENTRE, LONG, MINUS, OK, PLUS
 from dicetable.app.inputs import Inputs
 from dicetable.app.menu import F_GAME, F_HANDS, F_LENGTH, F_ROLLS, F_VARIANT
+from dicetable.app.play import SET_RECORD
 from dicetable.app.registry import pack
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD
 from dicetable.games import GAMES, part
+from dicetable.games.dicefull import data as dicefull_data
 from dicetable.match.actions import REFUSAL_NAMES, TABLE, seat_of
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, header_refusal, options
 from sim import matchfile
@@ -492,6 +494,9 @@ class Session:
     def open_match(self, mf, name):
         """Show match file `mf` (a MatchFile) at its start; ActError when the
         rules refuse one of its actions."""
+        why = matchfile.set_refusal(name, mf.game, mf.challenges, dicefull_data.SET_WORD)
+        if why:  # the table plays the set on hand (--challenges, else the built-in)
+            raise ActError(why)
         check_file(mf, name)
         with self.lock:
             self.running = False
@@ -525,7 +530,10 @@ class Session:
         vt = new_table(self.seed)
         header = bytes((g, mf.players, mf.options & 0xFF, mf.options >> 8))
         mask = (1 << mf.players) - 1
-        vt.storage.new_match(header, (SEATS_RECORD | mask, SEED_RECORD | self.seed))
+        records = (SEATS_RECORD | mask, SEED_RECORD | self.seed)
+        if mf.challenges:  # without it the firmware would not resume with a file's set
+            records += (SET_RECORD | mf.challenges,)
+        vt.storage.new_match(header, records)
         for a in mf.actions[:n]:
             vt.storage.append(a)
         vt.boot()
