@@ -164,31 +164,58 @@ def _roll_out(m, draw):
     kinds = core.KINDS  # set_faces may change a row: read at each round
     nres = m.nres
     need = m.need
+    last = NOBODY
     for s in range(first, first + n):
         if s >= n:
             s -= n
-        done = nres[s]
-        if done >= need[s]:
+        if nres[s] >= need[s]:
             continue
         roll = ROLL_OF[TABLE if table else s]
-        hand = m.hands[s]
-        results = m.rolls[s]
-        r = 0
-        for i in range(m.held[s]):
-            base = hand[i] >> 5 << 5
-            per, faces = kinds[base >> 5 & 31]
-            while per:
-                if r >= done:
+        if nres[s]:
+            _roll_rest(m, s, roll, draw)
+        else:
+            results = m.rolls[s]
+            r = 0
+            for d in m.hands[s][: m.held[s]]:
+                base = d >> 5 << 5
+                per, faces = kinds[base >> 5 & 31]
+                v = draw(len(faces))
+                results[r] = base | v
+                append(v | roll)
+                r += 1
+                if per == 2:  # the double die: its second result
                     v = draw(len(faces))
                     results[r] = base | v
                     append(v | roll)
-                r += 1
-                per -= 1
-        nres[s] = r
-        m.last_roll_seat = s
-        m.last_result = results[r - 1]
+                    r += 1
+            nres[s] = r
+        last = s
+    if last != NOBODY:
+        m.last_roll_seat = last
+        m.last_result = m.rolls[last][nres[last] - 1]
         m.acted_phase = ROLLING
     _score_round(m)
+
+
+def _roll_rest(m, s, roll, draw):
+    """Seat s's results not rolled yet, its roll resumed (a seat's first
+    results entered before the playout began)."""
+    kinds = core.KINDS
+    done = m.nres[s]
+    hand = m.hands[s]
+    results = m.rolls[s]
+    r = 0
+    for i in range(m.held[s]):
+        base = hand[i] >> 5 << 5
+        per, faces = kinds[base >> 5 & 31]
+        while per:
+            if r >= done:
+                v = draw(len(faces))
+                results[r] = base | v
+                m.journal.append(v | roll)
+            r += 1
+            per -= 1
+    m.nres[s] = r
 
 
 def met_by(rolls, counts, challenge):

@@ -305,10 +305,11 @@ def challenge_count(first_game, two_d6_total):
 # --- Evaluating a roll against a challenge ------------------------------------------
 
 # One roll under evaluation.  Module buffers, so that evaluate() allocates nothing.
-_num = array("i", [0] * MAX_RESULTS)  # the roll's numbers, in tenths (R7)
-_used = bytearray(MAX_RESULTS)  # _num[i] is an operand of a ± sign
+_num = array("i", [0] * MAX_RESULTS)  # the roll's numbers, in tenths (R7), for _search
+_used = bytearray(MAX_RESULTS)  # _num[i] is an operand of a ± sign (all clear
+# between searches: _pairs clears what it sets)
 _combo = array("i", [0] * MAX_RESULTS)  # numbers made by ± signs so far
-_work = array("i", [0] * MAX_RESULTS)  # the numbers one choice leaves
+_work = array("i", [0] * MAX_RESULTS)  # the numbers read, then those one choice leaves
 _first = bytearray(MAX_RESULTS)  # per sign: the first number of its pair
 _ctx = array("i", [0] * 8)  # the evaluation's ints, below
 _TEST = const(0)
@@ -334,18 +335,17 @@ def evaluate(results, n, test, k, v):
     the highest number, minus the lowest number, minus the distance to k), or
     NO_SCORE for a player with no number.
     """
+    if n == 0:  # a player without dice meets nothing and has no number
+        return NO_SCORE if is_comparison(test) else 0
+    _read_roll(results, n, v)
+    if not _ctx[_SIGNS]:
+        # Most rolls show no sign: their numbers, as read, are the only choice.
+        return _score(test, k, v, _ctx[_NUMBERS])
     _ctx[_TEST] = test
     _ctx[_K] = k
     _ctx[_V] = v
-    if is_comparison(test):
-        _ctx[_ENOUGH] = -NO_SCORE
-        if n == 0:
-            return NO_SCORE
-    else:
-        _ctx[_ENOUGH] = 1
-        if n == 0:
-            return 0  # a player without dice meets nothing
-    _read_roll(results, n, v)
+    _ctx[_ENOUGH] = -NO_SCORE if is_comparison(test) else 1
+    _copy(_work, _ctx[_NUMBERS], _num)  # _search reads them from _num
     return _search(0, 0)
 
 
@@ -355,28 +355,25 @@ def evaluate_row(results, n, challenge):
 
 
 def _read_roll(results, n, v):
-    """Numbers into _num; signs and the faces showing symbol `v` counted in _ctx.
-    The + signs are counted apart so that _search can take them first."""
-    _ctx[_NUMBERS] = 0
+    """The roll's numbers into _work, _ctx[_NUMBERS] of them; its signs and
+    the faces showing symbol `v` counted in _ctx.  The + signs are counted
+    apart so that _search can take them first."""
     _ctx[_PLUSES] = 0
     _ctx[_SIGNS] = 0
     _ctx[_SYMBOLS] = 0
+    m = 0
     i = 0
     while i < n:
-        code = face(results[i])
+        # face(), spelled out: this loop is most of a roll's evaluation.
+        code = results[i]
+        code = KINDS[(code >> _KIND_SHIFT) & _KIND_MASK][_ROW_FACES][code & _FACE_MASK]
         if code < SYMBOL:
-            _add_number(code)
+            _work[m] = code
+            m += 1
         else:
             _add_symbol(code, v)
         i += 1
-
-
-def _add_number(code):
-    """Append a number to _num, not yet used by a sign."""
-    m = _ctx[_NUMBERS]
-    _num[m] = code
-    _used[m] = 0
-    _ctx[_NUMBERS] = m + 1
+    _ctx[_NUMBERS] = m
 
 
 def _add_symbol(code, v):
