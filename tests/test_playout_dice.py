@@ -119,7 +119,7 @@ def test_playout_over_many_seeds(game, players):
 
 
 def table_plays(hand, lead):
-    """A hand's legal plays as _trick and _lead draw them: the following
+    """A hand's legal plays as _tricks and _lead draw them: the following
     plays counted from the lead's row, else every play, in hand order."""
     leading_counts, leading_adds, _ = dtwww_playout.LEADING
     counts, adds = leading_counts, leading_adds
@@ -195,11 +195,11 @@ def test_dtwww_strength_is_the_cores_takes_over():
 
 
 def fold(items):
-    """_trick's fold: the winner (strongest, last of equals) and next leader
+    """_tricks' fold: the winner (strongest, last of equals) and next leader
     (highest number, first of equals) as the plays arrive, each play as
     strong as the table says for its die and declaration."""
     _, adds, strong = dtwww_playout.FOLLOWING[items[0]]
-    best, strongest, top, high = dtwww_playout.NO_FOLD
+    best, strongest, top, high = 0, -1, 0, -1
     for i, item in enumerate(items):
         d = dt.die_of(item)
         x = dtwww_playout.key(d)
@@ -228,12 +228,15 @@ def test_dtwww_fold_is_the_cores_resolve_and_next_leader():
             assert fold(items) == (dt.resolve(trick), dt.next_leader(trick))
 
 
-def test_dtwww_game_points_are_the_cores():
+def test_dtwww_game_ranks_and_points_are_the_cores():
+    # Totals and counts at their extremes too: 9 score dice, 9 d20s' 180, a
+    # d10's 0 on a score die.
     for players in (2, 3, 4):
-        for counts in itertools.product((0, 1, 2), repeat=players):
-            for totals in itertools.product((0, 3, 5), repeat=players):
+        for counts in itertools.product((0, 1, 2, 9), repeat=players):
+            for totals in itertools.product((0, 3, 5, 180), repeat=players):
                 totals = [t if c else 0 for t, c in zip(totals, counts, strict=True)]
-                ranks = dt.ranks(totals, counts)
+                ranks = dtwww_playout.game_ranks(totals, counts)
+                assert ranks == dt.ranks(totals, counts)
                 for mode in (dt.SCORE_VP, dt.SCORE_TOTAL):
                     got = dtwww_playout.game_points(ranks, totals, mode)
                     assert got == dt.game_points(totals, counts, mode)

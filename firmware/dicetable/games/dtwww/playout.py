@@ -13,7 +13,8 @@ is a list of its dice's places, so a scan is one pop; a hand's legal plays
 are counted from tables of the core's legal_plays per die colour and number
 and lead; a trick's winner and next leader are folded as its dice arrive
 (strengths from the core's follows; tested against its resolve and
-next_leader); a game is scored by the core's ranks once.  The roll-off,
+next_leader); a game is ranked once, by one key a seat ordered as the core's
+ranks_above orders them (tested against its ranks).  The roll-off,
 rare, and open play's plays (random_action lists them) are played by
 random_action and take.
 """
@@ -66,7 +67,7 @@ PLAY_OF = [action(PLAY, s, 0) for s in range(dt.MAX_PLAYERS)]
 EMPTY_BOX = bytes(DICE)  # every die in the bag, none public
 ALL_DICE = list(range(DICE))
 NO_SEATS = bytes(dt.MAX_PLAYERS)
-NO_FOLD = (0, -1, 0, -1)  # _trick's fold before a lead
+VICTORY_POINTS = [dt.victory_points(r) for r in range(dt.MAX_PLAYERS + 1)]  # by rank
 PLAYED = bytes([dt.HAND_SIZE] * dt.MAX_PLAYERS)  # every die of a hand played
 # The lowest seat of a waiting() mask of seats 0-3 (not 0), else the table.
 LOWEST = [TABLE if w & TABLE_BIT else (w & -w).bit_length() - 1 for w in range(256)]
@@ -108,10 +109,11 @@ def key(d):
 
 def _rows(lead):
     """(counts, adds, strong) for the trick led by `lead` (-1: leading), by
-    a die's key: how many legal plays the die gives in a hand that can
-    follow, what each adds to the die (a white die's declaration) and how
-    strong each is in the trick (the core's takes_over: 32 - its number if
-    it follows, else 0, a later play taking over an equal one)."""
+    a die item in hand (each die the row of its key, so that a play reads
+    no key): how many legal plays the die gives in a hand that can follow,
+    what each adds to the die (a white die's declaration) and how strong
+    each is in the trick (the core's takes_over: 32 - its number if it
+    follows, else 0, a later play taking over an equal one)."""
     counts = [0] * 128
     none = tuple(range(0))  # (a tuple of ints, to the type checker)
     adds = [none] * 128
@@ -141,9 +143,13 @@ def _lead_rows():
     return rows
 
 
-LEADING = _rows(-1)
 KEY = [key(d) for d in range(_DIE_BITS + 1)]  # key() of every die item
+LEADING = _rows(-1)
 FOLLOWING = _lead_rows()
+# The place in the box of a play's die, by the play item.
+PLACE_OF = [INDEX[item >> 5 & 63] for item in range(1 << 14)]
+# The next seat clockwise, by the number of players and the seat.
+NEXT = [[s + 1 if s + 1 < n else 0 for s in range(n)] for n in range(dt.MAX_PLAYERS + 1)]
 
 
 def playout(match, draw):
@@ -228,21 +234,15 @@ def _roll_pending(m, s, roll, draw):
 
 def _play_out(m, draw):
     """The game's tricks, each trick's winner (the core's resolve) and next
-    leader (its next_leader) found by _trick; the state written back once."""
+    leader (its next_leader) found by _tricks; the state written back once."""
     append = m.journal.append
     n = m.players
     hands = m.hands
     held = [list(hands[s][: m.hand_n[s]]) for s in range(n)]
-    keyed = [[KEY[d] for d in h] for h in held]
     trick = m.trick
     items = list(trick.items)
     seats = list(trick.seats)
     place = list(m.place)
-    leading_counts = LEADING[0]
-    leads = [0] * n
-    for s in range(n):
-        for x in keyed[s]:
-            leads[s] += leading_counts[x]
     count = trick.count
     # The trick's winner so far, as strong as 32 - its number (the core's
     # takes_over), and its highest number so far (its next_leader): -1 and
@@ -258,23 +258,9 @@ def _play_out(m, draw):
     # What match.py's shifts leave past each hand's end: the hand's last die
     # at each play, written once the hands are empty.
     tails = [[] for _ in range(n)]
-    hand = (held, keyed, leads, tails, append, place, items, seats)
-    turn = m.turn
-    tricks = m.tricks_played
-    winner = m.last_winner
-    score = m.score
-    score_n = m.score_n
-    while tricks < dt.TRICKS:
-        best, top = _trick(hand, count, turn, draw, fold)
-        fold = NO_FOLD
-        winner = seats[best]
-        d = items[best] & _DIE_BITS
-        score[winner][score_n[winner]] = d
-        score_n[winner] += 1
-        place[INDEX[d >> 5 & 63]] = SCORE + winner
-        turn = seats[top]
-        tricks += 1
-        count = 0
+    seat = [(held[s], [KEY[d] for d in held[s]], tails[s].append) for s in range(n)]
+    state = (seat, append, place, items, seats, NEXT[n], m.score, m.score_n)
+    turn, winner = _tricks(state, count, m.turn, m.tricks_played, draw, fold)
     trick.count = 0
     for s in range(n):
         hands[s][: len(tails[s])] = array("H", tails[s][::-1])
@@ -288,74 +274,85 @@ def _play_out(m, draw):
     m.last_leader = seats[0]
     m.leader = turn
     m.turn = turn
-    m.tricks_played = tricks
+    m.tricks_played = dt.TRICKS
     m.event = EV_TRICK
     m.phase = PHASE_SCORE
     m.score_rolled[:] = NO_SEATS[:n]
 
 
-def _trick(hand, count, turn, draw, fold):
-    """The trick played from its place `count` on, `turn` to play: each
-    seat's hand a list (and its dice's keys), its plays counted from the
-    tables (a hand's count when leading kept as it is played).  Returns the
-    places of its winner (the core's resolve: the strongest, the last of
-    equals) and of its next leader (its next_leader: the highest number,
-    the first of equals), folded from `fold` (see _play_out)."""
-    held, keyed, leads, tails, append, place, items, seats = hand
+def _tricks(state, count, turn, tricks, draw, fold):
+    """The game's tricks from trick `tricks` and its place `count` on, `turn`
+    to play: each seat's hand a list (and its dice's keys), its plays
+    counted from the tables.  A trick's winner (the core's resolve: the
+    strongest, the last of equals) takes its die, and its next leader (its
+    next_leader: the highest number, the first of equals) leads the next,
+    each folded as the dice arrive, from `fold` (see _play_out).  Returns
+    the last trick's next leader and winner."""
+    seat, append, place, items, seats, after, score, score_n = state
     best, strongest, top, high = fold
-    n = len(held)
-    leading_counts = LEADING[0]
+    n = len(seat)
     if count:
         counts, adds, strong = FOLLOWING[items[0]]
-    while count < n:
-        h = held[turn]
-        hk = keyed[turn]
-        k = 0
-        if count:
-            for x in hk:
-                k += counts[x]
-        if k:
-            r = draw(k)
-            j = 0
-            x = hk[0]
-            while r >= counts[x]:
-                r -= counts[x]
-                j += 1
-                x = hk[j]
-            item = h[j] + adds[x][r]
-            st = strong[x][r]
-        else:
-            j, item = _lead(h, hk, leads[turn], draw)
-            x = hk[j]
-            st = 0 if count else 32 - (item & _NUMBER_BITS)
-        if st >= strongest:
-            best = count
-            strongest = st
-        if item & _NUMBER_BITS > high:
-            top = count
-            high = item & _NUMBER_BITS
-        leads[turn] -= leading_counts[x]
-        tails[turn].append(h[-1])
-        del h[j]
-        del hk[j]
-        append(item | PLAY_OF[turn])
-        place[INDEX[item >> 5 & 63]] = RETURNED
-        items[count] = item
-        seats[count] = turn
-        if not count:
-            counts, adds, strong = FOLLOWING[item]
-        count += 1
-        turn = turn + 1 if turn + 1 < n else 0
-    return best, top
+    while tricks < dt.TRICKS:
+        while count < n:
+            h, hk, tail = seat[turn]
+            k = 0
+            if count:
+                for x in hk:
+                    k += counts[x]
+            if k:
+                r = draw(k)
+                j = 0
+                x = hk[0]
+                while r >= counts[x]:
+                    r -= counts[x]
+                    j += 1
+                    x = hk[j]
+                item = h[j] + adds[x][r]
+                if strong[x][r] >= strongest:
+                    best = count
+                    strongest = strong[x][r]
+            else:
+                # A lead, or a hand that cannot follow (its plays never take over).
+                j, item = _lead(h, hk, draw)
+                if not count:
+                    best = 0
+                    strongest = 32 - (item & _NUMBER_BITS)
+                    high = -1
+                    counts, adds, strong = FOLLOWING[item]
+            if item & _NUMBER_BITS > high:
+                top = count
+                high = item & _NUMBER_BITS
+            tail(h[-1])
+            del h[j]
+            del hk[j]
+            append(item | PLAY_OF[turn])
+            place[PLACE_OF[item]] = RETURNED
+            items[count] = item
+            seats[count] = turn
+            count += 1
+            turn = after[turn]
+        winner = seats[best]
+        d = items[best] & _DIE_BITS
+        score[winner][score_n[winner]] = d
+        score_n[winner] += 1
+        place[INDEX[d >> 5 & 63]] = SCORE + winner
+        turn = seats[top]
+        tricks += 1
+        count = 0
+    return turn, winner
 
 
-def _lead(h, hk, k, draw):
-    """(place in the hand h, play) of a play drawn among all of h's, k of
-    them (hk: their keys; a white die gives one play per declaration)."""
+def _lead(h, hk, draw):
+    """(place in the hand h, play) of a play drawn among all of h's (a white
+    die gives one play per declaration)."""
+    counts, adds, _ = LEADING
+    k = 0
+    for x in hk:
+        k += counts[x]
     r = draw(k)
     if k == len(h):
         return r, h[r]
-    counts, adds, _ = LEADING
     j = 0
     x = hk[0]
     while r >= counts[x]:
@@ -403,11 +400,11 @@ def _score_out(m, draw):
 
 
 def _score_game(m):
-    """match.py's _score_game: the core's ranks of the game and its points,
+    """match.py's _score_game: the game's ranks (the core's, by game_ranks) and points,
     the next game's leader (the core's next_game_leader), the next game set
     up."""
     n = m.players
-    ranks = dt.ranks(m.game_totals, m.game_counts)
+    ranks = game_ranks(m.game_totals, m.game_counts)
     points = game_points(ranks, m.game_totals, m.mode)
     m.game_ranks[:] = bytes(ranks)
     m.game_points[:] = array("H", points)
@@ -434,10 +431,19 @@ def _score_game(m):
     m._match_end()
 
 
+def game_ranks(totals, counts):
+    """The core's ranks(totals, counts): 1 + the seats ranking above, from one
+    key a seat that its ranks_above orders (a seat with no score die below
+    every other, then the higher total, then fewer dice; tested against it)."""
+    keys = [t * 16 + 15 - c if c else -1 for t, c in zip(totals, counts, strict=True)]
+    order = sorted(keys, reverse=True)
+    return [order.index(x) + 1 for x in keys]
+
+
 def game_points(ranks, totals, mode):
     """The core's game_points(totals, counts, mode) from the game's ranks
     (the core's ranks(totals, counts)), which it would rank again: the
     victory points of each rank, or the totals themselves in the variant."""
     if mode == dt.SCORE_TOTAL:
         return list(totals)
-    return [dt.victory_points(r) for r in ranks]
+    return [VICTORY_POINTS[r] for r in ranks]
