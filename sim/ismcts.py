@@ -318,8 +318,9 @@ class Search:
         """Play `m` out to the horizon with the rollout policy; each seat's
         reward.  When nothing but chance is left before the round is scored
         (the score dice, the challenge and the rolls: host.only_chance_left),
-        the reward is the mean over `completions` draws of that chance, the
-        decisions' value without the noise of one throw."""
+        the reward is the mean over that chance (the game's own list of
+        outcomes, host.chance_outcomes, or `completions` plays of it through
+        the engine), the decisions' value without the noise of one throw."""
         while not self.stopped(m, start):
             if self.chance_tail(m, start):
                 return self.chance_mean(m, start)
