@@ -44,8 +44,6 @@ DEFAULT_PLAYOUTS = 0  # a bare "ismcts": the game's own budget, GAME_PLAYOUTS
 # Playouts a decision per game, chosen by measurement (docs/bots.md, "What
 # was measured"): the smallest budget measured to beat the heuristic.
 GAME_PLAYOUTS = {"walzer": 100, "dtt": 100, "nokosu": 100, "dtwww": 200, "dicefull": 100}
-# Search options per game, under those a caller gives (docs/bots.md).
-GAME_OPTIONS = {}
 UCB_C = 0.7  # rewards are in 0..1; sqrt(2)/2, the usual constant at that scale
 POLICIES = ("heuristic", "random")
 REWARDS = ("win", "rank")
@@ -387,14 +385,13 @@ class Search:
 def choose(match, seat, rng, playouts=0, ms=0, **options):
     """The ISMCTS bot's action for `seat` (one of the seats waited on).  A
     budget of `playouts` playouts, or of `ms` milliseconds, or the game's
-    GAME_PLAYOUTS; `options` (Search: policy, reward, c, horizon,
-    completions, bias, worlds) over the game's GAME_OPTIONS."""
+    GAME_PLAYOUTS; `options`: Search's (policy, reward, c, horizon,
+    completions, bias, worlds)."""
     legal = match.legal_actions(seat)
     if len(legal) == 1:
         return legal[0]
     if is_chance(seat, legal):
         return host_of(match).heuristic(match, seat, legal, rng)
-    options = dict(GAME_OPTIONS.get(match.GAME, {}), **options)
     search = Search(match, seat, random.Random(rng.getrandbits(64)), **options)
     if not playouts and not ms:
         playouts = GAME_PLAYOUTS[match.GAME]

@@ -327,4 +327,3 @@ def test_chance_outcomes_are_the_rounds_end_drawn_through_the_engine(game):
 
 def test_every_game_has_its_own_budget():
     assert set(ismcts.GAME_PLAYOUTS) == set(registry.GAMES)
-    assert set(ismcts.GAME_OPTIONS) <= set(registry.GAMES)
