@@ -377,23 +377,16 @@ def _read_roll(results, n, v):
 
 
 def _add_symbol(code, v):
-    """Count a face with no number: a sign, and whether it shows `v`."""
+    """Count a face with no number: a sign, and whether it shows `v` for the
+    COUNT tests (any such face for NO_VALUE, a colour for ANY_COLOUR, which
+    no face is, else the face `v` itself)."""
     if code == PLUS:
         _ctx[_PLUSES] += 1
         _ctx[_SIGNS] += 1
     elif code == MINUS:
         _ctx[_SIGNS] += 1
-    if _shows(code, v):
+    if v == NO_VALUE or code == v or (v == ANY_COLOUR and is_colour(code)):
         _ctx[_SYMBOLS] += 1
-
-
-def _shows(code, v):
-    """Does a face with no number count as showing `v` for the COUNT tests."""
-    if v == NO_VALUE:
-        return True
-    if v == ANY_COLOUR:
-        return is_colour(code)
-    return code == v
 
 
 # The search for the best use of the ± signs (R9).  Signs are numbered + first,
@@ -488,6 +481,8 @@ def _score(test, k, v, d):
     if d == 0:
         # No number: no total, no highest or lowest (blank is never 0).
         return NO_SCORE if is_comparison(test) else 0
+    if test > CLOSEST_TOTAL:  # a threshold test (not is_comparison)
+        return 1 if _holds(test, k, v, d) else 0
     if test == MOST_TOTAL:
         return _total(d)
     if test == LEAST_TOTAL:
@@ -496,9 +491,7 @@ def _score(test, k, v, d):
         return _highest(d)
     if test == LEAST_SINGLE:
         return -_lowest(d)
-    if test == CLOSEST_TOTAL:
-        return -abs(_total(d) - k)
-    return 1 if _holds(test, k, v, d) else 0
+    return -abs(_total(d) - k)  # CLOSEST_TOTAL
 
 
 def _holds(test, k, v, d):
