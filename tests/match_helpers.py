@@ -1,6 +1,7 @@
 """Helpers for match-engine tests: playing a match out, and comparing states."""
 
 import pickle
+import random
 
 from dicetable.match.actions import TABLE, TABLE_BIT
 from dicetable.match.engine import new_match  # noqa: F401  (the tests' one way to make a match)
@@ -38,4 +39,27 @@ def play_random(match, rng, choose=random_chooser, on_step=None):
         assert code == 0, (a, code)
         if on_step is not None:
             on_step(match, a)
+    return match
+
+
+def recorded(seed):
+    """A draw from random.Random(seed) (draw(n): a uniform int in [0, n)) and
+    the list of the (n, result) pairs it drew."""
+    rng = random.Random(seed)
+    seen = []
+
+    def draw(n):
+        seen.append((n, rng.randrange(n)))
+        return seen[-1][1]
+
+    return draw, seen
+
+
+def take_to_the_end(match, draw):
+    """`match` played on by random_action and take, the table else the lowest
+    seat waited on acting: what a game's playout() must give, draw for draw."""
+    while not match.over():
+        w = match.waiting()
+        seat = TABLE if w & TABLE_BIT else (w & -w).bit_length() - 1
+        match.take(match.random_action(seat, draw))
     return match

@@ -20,7 +20,7 @@ from fractions import Fraction
 
 import mpy_wasm
 import pytest
-from match_helpers import new_match, seats_waiting, snapshot
+from match_helpers import new_match, recorded, seats_waiting, snapshot, take_to_the_end
 
 from dicetable.match.actions import OK, TABLE
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT
@@ -147,27 +147,9 @@ def playout(match, draw):
     importlib.import_module("dicetable.games.%s.playout" % match.GAME).playout(match, draw)
 
 
-def recorded(seed):
-    """A draw from random.Random(seed) that records what it drew."""
-    rng = random.Random(seed)
-    seen = []
-
-    def draw(n):
-        seen.append((n, rng.randrange(n)))
-        return seen[-1][1]
-
-    return draw, seen
-
-
 def stepped(game, players, options, draw):
-    """The match played by random_action and take, the table else the lowest
-    seat waited on acting: what playout() must give, draw for draw."""
-    match = new_match(game, players, options)
-    while not match.over():
-        w = match.waiting()
-        seat = TABLE if w & 0x80 else (w & -w).bit_length() - 1
-        match.take(match.random_action(seat, draw))
-    return match
+    """A new match played by random_action and take: what playout() must give."""
+    return take_to_the_end(new_match(game, players, options), draw)
 
 
 @pytest.mark.parametrize("game,players,options", list(cases(PLAYOUT)))

@@ -14,7 +14,7 @@ import itertools
 import random
 
 import pytest
-from match_helpers import new_match, snapshot
+from match_helpers import new_match, recorded, snapshot, take_to_the_end
 
 from dicetable.games.nokosu import match as nokosu_match
 from dicetable.games.nokosu import playout as nokosu_playout
@@ -22,7 +22,6 @@ from dicetable.games.nokosu import rules as nokosu
 from dicetable.games.walzer import match as walzer_match
 from dicetable.games.walzer import playout as walzer_playout
 from dicetable.games.walzer import rules as walzer
-from dicetable.match.actions import TABLE, TABLE_BIT
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, options
 
 PLAYOUTS = {"walzer": walzer_playout.playout, "nokosu": nokosu_playout.playout}
@@ -47,28 +46,6 @@ HEADERS = [
 ]
 
 
-def recorded(seed):
-    """A draw from random.Random(seed), and the list of what it drew."""
-    rng = random.Random(seed)
-    seen = []
-
-    def draw(n):
-        seen.append((n, rng.randrange(n)))
-        return seen[-1][1]
-
-    return draw, seen
-
-
-def stepped(match, draw):
-    """`match` played on by random_action and take, the table else the lowest
-    seat waited on acting: what playout() must give."""
-    while not match.over():
-        w = match.waiting()
-        seat = TABLE if w & TABLE_BIT else (w & -w).bit_length() - 1
-        match.take(match.random_action(seat, draw))
-    return match
-
-
 def same_from(game, players, opts, journal, seed):
     """playout() and stepping give the same draws, journal and state from the
     match `journal` makes."""
@@ -80,7 +57,7 @@ def same_from(game, players, opts, journal, seed):
     draw, seen = recorded(seed)
     PLAYOUTS[game](played, draw)
     again, seen_again = recorded(seed)
-    stepped(step, again)
+    take_to_the_end(step, again)
     assert seen == seen_again
     assert played.journal == step.journal
     assert snapshot(played) == snapshot(step)

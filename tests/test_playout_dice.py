@@ -13,13 +13,12 @@ import random
 from array import array
 
 import pytest
-from match_helpers import new_match, snapshot
+from match_helpers import new_match, recorded, snapshot, take_to_the_end
 
 from dicetable.games.dicefull import playout as dicefull_playout
 from dicetable.games.dicefull import rules as core
 from dicetable.games.dtwww import playout as dtwww_playout
 from dicetable.games.dtwww import rules as dt
-from dicetable.match.actions import TABLE, TABLE_BIT
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, options
 from dicetable.rules.trick import Trick
 
@@ -48,26 +47,6 @@ def ids(header):
     return "%s-%d-%#x" % header
 
 
-def recorded(seed):
-    """A draw from random.Random(seed) that records what it drew."""
-    rng = random.Random(seed)
-    seen = []
-
-    def draw(n):
-        seen.append((n, rng.randrange(n)))
-        return seen[-1][1]
-
-    return draw, seen
-
-
-def step_out(match, draw):
-    """random_action and take to the end, the table else the lowest seat waited on."""
-    while not match.over():
-        w = match.waiting()
-        seat = TABLE if w & TABLE_BIT else (w & -w).bit_length() - 1
-        match.take(match.random_action(seat, draw))
-
-
 def check_from(game, players, opts, journal, seed):
     """The match after `journal`, played out and stepped out with the same
     draws: the same draws, journal and state, and a journal the rules take."""
@@ -77,7 +56,7 @@ def check_from(game, players, opts, journal, seed):
     draw, seen = recorded(seed)
     PLAYOUTS[game](played, draw)
     again, seen_again = recorded(seed)
-    step_out(stepped, again)
+    take_to_the_end(stepped, again)
     assert seen == seen_again
     assert played.journal == stepped.journal
     assert snapshot(played) == snapshot(stepped)
