@@ -22,7 +22,12 @@ The tree is keyed by what the observer sees: a hidden action is one edge
 whatever its value (host.observe), so one node is one of the observer's
 information sets.  Rewards (see `rewards`): "win" is 1 for first place,
 shared on ties (1/k for k tied), the measure the bench reports; "rank" is
-the place scaled to 0..1.  The horizon "round" stops a playout when the round
+the place scaled to 0..1; "lead" is, before the match's end, a smooth
+function of each seat's lead in points (at the end, the win).  With
+`paired`, the search is flat: each of the seat's actions is played out on
+the same determinization with the same random draws (common random
+numbers), so their difference is measured without the noise of the deal
+and the dice.  The horizon "round" stops a playout when the round
 (game, deal) in progress is scored and rewards the standings then, "2" (or
 more) a round later, "match" plays to the end; docs/bots.md says what was
 measured and why the defaults are what they are.
@@ -46,7 +51,11 @@ DEFAULT_PLAYOUTS = 0  # a bare "ismcts": the game's own budget, GAME_PLAYOUTS
 GAME_PLAYOUTS = {"walzer": 100, "dtt": 100, "nokosu": 100, "dtwww": 200, "dicefull": 100}
 UCB_C = 0.7  # rewards are in 0..1; sqrt(2)/2, the usual constant at that scale
 POLICIES = ("heuristic", "random")
-REWARDS = ("win", "rank")
+REWARDS = ("win", "rank", "lead")
+LEAD_SCALE = 1.0  # points: "lead" gives 0.5 to a tie, 0.27 a point behind, 0.12 two
+# Search options per game, chosen by measurement (docs/bots.md, "What was
+# measured"); choose()'s own options override them.
+GAME_OPTIONS = {"dtwww": {"paired": True}, "dicefull": {"reward": "lead"}}
 HORIZONS = ("round", "match")
 _TRIES = 50  # determinizations the engine may refuse in a row before giving up
 BIAS = 1.0  # the heuristic's prior in UCB (see Search.select); 0: none
@@ -89,8 +98,24 @@ def rewards(match, kind="win"):
     own standings(), tie-breaks included; at a horizon before the end, the
     standings as if the match ended there).  "win": 1 for first place,
     shared equally on ties; "rank": 1 for first, 0 for last, a shared place
-    the mean of the places it covers."""
-    return rewards_of_places(match.standings(), kind)
+    the mean of the places it covers; "lead": at a horizon before the
+    match's end, lead_rewards of the totals, at its end the win."""
+    if kind == "lead" and match.waiting():
+        return lead_rewards(match.totals)
+    return rewards_of_places(match.standings(), "win" if kind == "lead" else kind)
+
+
+def lead_rewards(totals):
+    """Each seat's lead over the best of the others, d points, as
+    1 / (1 + e^(-d / LEAD_SCALE)): 0.5 for a shared lead, towards 1 ahead
+    and 0 behind.  Unlike first place now, it still tells a seat one point
+    behind from one five behind, so a seat that cannot lead after this round
+    still has something to play for (Dicefull's rounds: docs/bots.md)."""
+    out = []
+    for s, t in enumerate(totals):
+        best = max(x for o, x in enumerate(totals) if o != s)
+        out.append(1.0 / (1.0 + math.exp(-(t - best) / LEAD_SCALE)))
+    return out
 
 
 def places_of(totals):
@@ -167,6 +192,7 @@ class Search:
         completions=COMPLETIONS,
         bias=BIAS,
         worlds=WORLDS,
+        paired=False,
     ):
         self.host = host_of(match)
         self.seat = seat
@@ -178,6 +204,7 @@ class Search:
         self.completions = completions
         self.bias = bias
         self.world_count = max(1, worlds)
+        self.paired = bool(int(paired)) if isinstance(paired, str) else bool(paired)
         self.hidden = self.host.HIDDEN_DECISIONS
         self.uniform_draws = getattr(self.host, "UNIFORM_DRAWS", False)
         prefix, self.sample = self.host.view(match, seat, rng)
@@ -194,7 +221,10 @@ class Search:
         (at least one playout)."""
         deadline = time.perf_counter() + ms / 1000.0 if ms else 0.0
         while True:
-            self.iterate()
+            if self.paired:
+                self.iterate_paired()
+            else:
+                self.iterate()
             if playouts and self.playouts >= playouts:
                 return
             if deadline and time.perf_counter() >= deadline:
@@ -204,13 +234,16 @@ class Search:
 
     def best(self, legal):
         """The most visited of the seat's legal actions (then the best mean,
-        then the first listed): the usual robust choice."""
+        then the first listed): the usual robust choice; with `paired`, the
+        best mean."""
         stats = self.root.stats
 
         def key(a):
             s = stats.get(a)
             if s is None or not s[0]:
                 return (0, 0.0)
+            if self.paired:  # every action has as many playouts: the best mean
+                return (s[1] / s[0], s[0])
             return (s[0], s[1] / s[0])
 
         best = legal[0]
@@ -246,6 +279,31 @@ class Search:
             s[0] += 1
             s[1] += r[who]
         self.playouts += 1
+
+    def iterate_paired(self):
+        """One determinization, every action of the seat played out on it
+        with the same seed for the rollout's draws (each a playout): the
+        actions are compared on the same hidden hands, the same chance and
+        the same heuristic choices wherever their paths agree, so the noise
+        common to all of them cancels (common random numbers).  No tree:
+        after the seat's action every seat plays the rollout policy."""
+        w = self.determinization()
+        start = len(w.history)
+        seed = self.rng.getrandbits(32)
+        outer = self.rng
+        stats = self.root.stats
+        for a in w.legal_actions(self.seat):
+            m = clone(w)
+            m.take(a)
+            self.rng = random.Random(seed)
+            r = self.rollout(m, start)
+            s = stats.get(a)
+            if s is None:
+                s = stats[a] = [0, 0.0, 0]
+            s[0] += 1
+            s[1] += r[self.seat]
+            self.playouts += 1
+        self.rng = outer
 
     def descend(self, m, start):
         """Selection and expansion: follow the tree until a new node is made
@@ -341,8 +399,14 @@ class Search:
             # place is the reward's expectation over it.
             total = [0.0] * m.players
             draws = outcomes(m, self.rng)
+            lead = self.reward == "lead" and not self.host.last_round(m)
+            kind = "win" if self.reward == "lead" else self.reward
             for totals in draws:
-                for s, r in enumerate(rewards_of_places(places_of(totals), self.reward)):
+                if lead:
+                    rs = lead_rewards(totals)
+                else:
+                    rs = rewards_of_places(places_of(totals), kind)
+                for s, r in enumerate(rs):
                     total[s] += r
             return [t / len(draws) for t in total]
         total = [0.0] * m.players
@@ -386,12 +450,13 @@ def choose(match, seat, rng, playouts=0, ms=0, **options):
     """The ISMCTS bot's action for `seat` (one of the seats waited on).  A
     budget of `playouts` playouts, or of `ms` milliseconds, or the game's
     GAME_PLAYOUTS; `options`: Search's (policy, reward, c, horizon,
-    completions, bias, worlds)."""
+    completions, bias, worlds, paired), over the game's GAME_OPTIONS."""
     legal = match.legal_actions(seat)
     if len(legal) == 1:
         return legal[0]
     if is_chance(seat, legal):
         return host_of(match).heuristic(match, seat, legal, rng)
+    options = {**GAME_OPTIONS.get(match.GAME, {}), **options}
     search = Search(match, seat, random.Random(rng.getrandbits(64)), **options)
     if not playouts and not ms:
         playouts = GAME_PLAYOUTS[match.GAME]

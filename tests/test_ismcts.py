@@ -221,6 +221,9 @@ def test_the_bot_chooses_legal_actions_deterministically(game, players):
         {"bias": 0.0},
         {"completions": 1},
         {"worlds": 1},
+        {"paired": True},
+        {"paired": False},
+        {"reward": "lead"},
     ],
 )
 @pytest.mark.parametrize("game", ["walzer", "dtwww"])
@@ -264,6 +267,94 @@ def test_rewards_follow_the_standings(game, players, reward, expected):
     shared = ismcts.rewards(match, reward)
     assert shared[0] == shared[1] and shared[2] == 0.0
     assert shared[0] == (0.5 if reward == "win" else 0.75)
+
+
+def test_lead_tells_a_seat_one_point_behind_from_one_far_behind():
+    match = new_match("dicefull", 3, 0)
+    match.totals[:] = [5, 4, 0]
+    lead = ismcts.rewards(match, "lead")
+    assert lead[0] == pytest.approx(0.7311, abs=1e-4)  # one point ahead
+    assert lead[1] == pytest.approx(0.2689, abs=1e-4)  # one point behind
+    assert 0.0 < lead[2] < 0.01  # five behind: little, but not nothing
+    assert ismcts.rewards(match, "win") == [1.0, 0.0, 0.0]  # "win" cannot tell 1 from 2
+    match.totals[:] = [3, 3, 1]
+    assert ismcts.rewards(match, "lead")[:2] == [0.5, 0.5]
+
+
+def test_lead_is_the_win_at_the_end_of_the_match():
+    match = play("dicefull", 3, 0, ["heuristic"] * 3, seed=41)
+    assert ismcts.rewards(match, "lead") == ismcts.rewards(match, "win")
+
+
+def last_round_scoring(game, players, seed):
+    """A heuristic match stopped in its last round, only chance left."""
+    rng = random.Random(seed)
+    match = new_match(game, players, 0)
+    while not (host(game).last_round(match) and host(game).only_chance_left(match)):
+        seat = rng.choice(waiting_seats(match))
+        legal = match.legal_actions(seat)
+        a = rng.choice(legal) if seat == TABLE else host(game).heuristic(match, seat, legal, rng)
+        assert match.submit(a) == 0
+    return match
+
+
+@pytest.mark.parametrize("game", ["dicefull", "dtwww"])
+def test_last_round_is_true_in_the_last_round_only(game):
+    match = last_round_scoring(game, 3, seed=42)
+    assert match.waiting() and len(match.history) >= 1
+    assert not host(game).last_round(only_chance_ahead(game, 3, seed=42))
+
+
+@pytest.mark.parametrize("game", ["dicefull", "dtwww"])
+def test_lead_scores_the_last_round_as_the_win_and_the_others_by_the_lead(game):
+    last = last_round_scoring(game, 3, seed=43)
+    rewards = {}
+    for kind in ("lead", "win"):
+        search = ismcts.Search(last, 0, random.Random(5), reward=kind)
+        rewards[kind] = search.chance_mean(ismcts.clone(last), len(last.history))
+    assert rewards["lead"] == rewards["win"]
+    earlier = only_chance_ahead(game, 3, seed=43)
+    for kind in ("lead", "win"):
+        search = ismcts.Search(earlier, 0, random.Random(5), reward=kind)
+        rewards[kind] = search.chance_mean(ismcts.clone(earlier), len(earlier.history))
+    assert rewards["lead"] != rewards["win"]
+    assert all(0.0 < r < 1.0 for r in rewards["lead"])
+
+
+@pytest.mark.parametrize("game, players", [("dtwww", 3), ("dicefull", 4), ("walzer", 3)])
+def test_a_paired_search_plays_every_action_alike_and_takes_the_best_mean(game, players):
+    match, seat = decisions(game, players, seed=44, every=3, limit=1)[0]
+    legal = match.legal_actions(seat)
+    search = ismcts.Search(match, seat, random.Random(2), paired=True)
+    search.run(playouts=3 * len(legal))
+    stats = search.root.stats
+    assert sorted(stats) == sorted(legal)
+    assert {v[0] for v in stats.values()} == {3}  # three worlds, each action in all three
+    best = search.best(legal)
+    assert stats[best][1] == max(v[1] for v in stats.values())
+
+
+def test_the_games_own_options_apply_unless_given(monkeypatch):
+    seen = []
+
+    class Recording(ismcts.Search):
+        def __init__(self, match, seat, rng, **options):
+            seen.append(options)
+            super().__init__(match, seat, rng, **options)
+
+    monkeypatch.setattr(ismcts, "Search", Recording)
+    for game, players in (("dtwww", 3), ("dicefull", 3), ("walzer", 3)):
+        match, seat = decisions(game, players, seed=45, every=2, limit=1)[0]
+        ismcts.choose(match, seat, random.Random(1), playouts=4)
+        ismcts.choose(match, seat, random.Random(1), playouts=4, paired=False, reward="win")
+    assert seen == [
+        {"paired": True},
+        {"paired": False, "reward": "win"},
+        {"reward": "lead"},
+        {"reward": "win", "paired": False},
+        {},
+        {"paired": False, "reward": "win"},
+    ]
 
 
 @pytest.mark.slow
@@ -327,3 +418,10 @@ def test_chance_outcomes_are_the_rounds_end_drawn_through_the_engine(game):
 
 def test_every_game_has_its_own_budget():
     assert set(ismcts.GAME_PLAYOUTS) == set(registry.GAMES)
+    assert set(ismcts.GAME_OPTIONS) <= set(registry.GAMES)
+
+
+def test_every_game_that_lists_its_chance_says_which_round_is_last():
+    for game in registry.GAMES:
+        if hasattr(host(game), "chance_outcomes"):
+            assert callable(host(game).last_round), game

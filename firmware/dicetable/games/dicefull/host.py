@@ -263,6 +263,12 @@ def observe(match, seat, a):
     return a
 
 
+def last_round(match):
+    """Is the round in progress the match's last (sim/ismcts.py's "lead"
+    reward is the win once it is scored)?"""
+    return match.round + 1 >= match.rounds
+
+
 def only_chance_left(match):
     """Nothing but chance is left before the round is scored: the challenge
     is revealed and every die rolled (sim/ismcts.py averages its reward over

@@ -224,6 +224,12 @@ def observe(match, seat, a):
     return a
 
 
+def last_round(match):
+    """Is the round in progress the match's last (sim/ismcts.py's "lead"
+    reward is the win once it is scored)?"""
+    return match.game + 1 >= match.games
+
+
 def only_chance_left(match):
     """Nothing but chance is left before the game is scored: the score dice
     are rolled (sim/ismcts.py averages its reward over several throws)."""
