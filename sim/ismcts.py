@@ -204,7 +204,7 @@ class Search:
         self.completions = completions
         self.bias = bias
         self.world_count = max(1, worlds)
-        self.paired = bool(int(paired)) if isinstance(paired, str) else bool(paired)
+        self.paired = bool(paired)
         self.hidden = self.host.HIDDEN_DECISIONS
         self.uniform_draws = getattr(self.host, "UNIFORM_DRAWS", False)
         prefix, self.sample = self.host.view(match, seat, rng)

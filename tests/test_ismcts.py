@@ -425,3 +425,35 @@ def test_every_game_that_lists_its_chance_says_which_round_is_last():
     for game in registry.GAMES:
         if hasattr(host(game), "chance_outcomes"):
             assert callable(host(game).last_round), game
+
+
+@pytest.mark.parametrize(
+    "pairs, options",
+    [
+        (["paired=1"], {"paired": True}),
+        (["paired=0", "reward=lead"], {"paired": False, "reward": "lead"}),
+        (["c=0.5", "worlds=8"], {"c": 0.5, "worlds": 8}),
+    ],
+)
+def test_bench_bots_set_takes_every_search_option(pairs, options):
+    import bench_bots
+
+    assert bench_bots.parse_options(pairs) == options
+    search = ismcts.Search(new_match("dtwww", 3, 0), 0, random.Random(1), **options)
+    assert search.paired is options.get("paired", False)
+
+
+@pytest.mark.parametrize(
+    "pair, line",
+    [
+        ("paired=yes", "--set: paired='yes' is not a value it takes"),
+        ("worlds=many", "--set: worlds='many' is not a value it takes"),
+        ("speed=2", "--set: no option 'speed' (policy, reward, horizon, c, bias, completions,"),
+    ],
+)
+def test_a_bad_bench_bots_set_is_one_line(pair, line):
+    import bench_bots
+
+    with pytest.raises(SystemExit) as refused:
+        bench_bots.parse_options([pair])
+    assert str(refused.value).startswith(line)

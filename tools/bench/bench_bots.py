@@ -155,20 +155,20 @@ def timing_row(game, n, args, options):
 
 def parse_options(pairs):
     """--set key=value pairs for ismcts.Search: policy, reward, horizon, c,
-    bias, completions, worlds."""
+    bias, completions, worlds, paired (0 or 1).  A bad pair: one line, exit."""
+    names = "policy, reward, horizon, c, bias, completions, worlds, paired"
     options = {}
     for pair in pairs:
         key, _, value = pair.partition("=")
-        if key in ("c", "bias"):
-            options[key] = float(value)
-        elif key in ("completions", "worlds"):
-            options[key] = int(value)
-        elif key in ("policy", "reward", "horizon"):
-            options[key] = value
-        else:
-            raise SystemExit(
-                "--set: no option %r (policy, reward, horizon, c, bias, completions, worlds)" % key
-            )
+        convert = {"c": float, "bias": float, "completions": int, "worlds": int}.get(key, str)
+        if key == "paired":
+            convert = {"0": False, "1": True}.__getitem__
+        elif convert is str and key not in ("policy", "reward", "horizon"):
+            raise SystemExit("--set: no option %r (%s)" % (key, names))
+        try:
+            options[key] = convert(value)
+        except (KeyError, ValueError):
+            raise SystemExit("--set: %s=%r is not a value it takes" % (key, value)) from None
     return options
 
 
