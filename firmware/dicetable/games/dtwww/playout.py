@@ -7,16 +7,19 @@ playout(match, draw) gives what random_action(seat, draw) and take() give,
 draw for draw (each action drawn for the table, else for the lowest seat
 waited on): the same journal and state (tests/test_engine_fast.py,
 tests/test_playout_dice.py).  It is faster because a phase's actions are
-drawn and applied in one loop with the state in locals, written back once
-per phase (what a later action overwrites is not written at all); the bag
-is a list of its dice's places, so a scan is one pop; a hand's legal plays
-are counted from tables of the core's legal_plays per die colour and number
-and lead; a trick's winner and next leader are folded as its dice arrive
-(strengths from the core's follows; tested against its resolve and
-next_leader); a game is ranked once, by one key a seat ordered as the core's
-ranks_above orders them (tested against its ranks).  The roll-off,
-rare, and open play's plays (random_action lists them) are played by
-random_action and take.
+drawn and applied in one loop with the state in locals: the deal's and the
+score's dice are written where they land, the play phase's hands are lists
+written back once, and a trick's dice are not written at all (the last
+trick is read back from the journal).  The bag is a list of its dice's
+places, so a scan is one pop.  A hand's legal plays are listed from tables,
+by die item and lead, made of the core's legal_plays per die colour and
+number (tested), each play with its strength in the trick (the core's
+takes_over, tested), so that one comparison folds a trick's winner and
+another its next leader as its dice arrive (tested against the core's
+resolve and next_leader).  A game is ranked once, by one key a seat
+ordered as the core's ranks_above orders them (tested against its ranks).
+The roll-off, rare, and open play's plays (random_action lists them) are
+played by random_action and take.
 """
 
 from array import array
@@ -49,6 +52,9 @@ DICE = len(BOX)
 _NUMBER_BITS = 0x1F
 _DIE_BITS = 0x7FF
 _IDENTITY_BITS = 0x7E0
+_VALUE_BITS = 0xFFFF
+_PLAY_BITS = 0x3FFF
+_STRENGTH_SHIFT = 14
 
 # A die's size (item >> 5 & 7): its lowest face and how many faces it has.
 LOW = [dt.lowest_face(s) for s in range(dt.D20 + 1)]
@@ -109,11 +115,10 @@ def key(d):
 
 def _rows(lead):
     """(counts, adds, strong) for the trick led by `lead` (-1: leading), by
-    a die item in hand (each die the row of its key, so that a play reads
-    no key): how many legal plays the die gives in a hand that can follow,
-    what each adds to the die (a white die's declaration) and how strong
-    each is in the trick (the core's takes_over: 32 - its number if it
-    follows, else 0, a later play taking over an equal one)."""
+    the key of a die in hand: how many legal plays the die gives in a hand
+    that can follow, what each adds to the die (a white die's declaration)
+    and how strong each is in the trick (the core's takes_over: 32 - its
+    number if it follows, else 0, a later play taking over an equal one)."""
     counts = [0] * 128
     none = tuple(range(0))  # (a tuple of ints, to the type checker)
     adds = [none] * 128
@@ -143,13 +148,43 @@ def _lead_rows():
     return rows
 
 
-KEY = [key(d) for d in range(_DIE_BITS + 1)]  # key() of every die item
+def _drawn(row):
+    """A row of _rows as the playout draws from it: by die item (any number),
+    the die's legal plays in the core's order, each as its strength << 14 |
+    the play (so that one comparison with the winner's strength << 14 tells
+    whether it takes over, and a die indexes it with no key worked out)."""
+    counts, adds, strong = row
+    drawn = [tuple(range(0))] * (_DIE_BITS + 1)
+    for item in PLAYS:
+        d = item & _DIE_BITS
+        x = key(d)
+        drawn[d] = tuple(strong[x][r] << _STRENGTH_SHIFT | d + adds[x][r] for r in range(counts[x]))
+    return drawn
+
+
+def _drawn_rows():
+    """_drawn(FOLLOWING[lead]) by every play item; one object for one row."""
+    made = {}
+    rows = []
+    for row in FOLLOWING:
+        if id(row) not in made:
+            made[id(row)] = _drawn(row)
+        rows.append(made[id(row)])
+    return rows
+
+
 LEADING = _rows(-1)
 FOLLOWING = _lead_rows()
-# The place in the box of a play's die, by the play item.
-PLACE_OF = [INDEX[item >> 5 & 63] for item in range(1 << 14)]
-# The next seat clockwise, by the number of players and the seat.
-NEXT = [[s + 1 if s + 1 < n else 0 for s in range(n)] for n in range(dt.MAX_PLAYERS + 1)]
+ANY_DRAWN = _drawn(LEADING)
+FOLLOWING_DRAWN = _drawn_rows()
+# The seats clockwise from a seat, by the number of players and the seat.
+CLOCKWISE = [[[(s + i) % n for i in range(n)] for s in range(n)] for n in range(dt.MAX_PLAYERS + 1)]
+# The seats after a trick's leader, clockwise, by the number of players and the leader.
+FOLLOWERS = [
+    [[(s + i) % n for i in range(1, n)] for s in range(n)] for n in range(dt.MAX_PLAYERS + 1)
+]
+# A die's place code after the play phase, by its place code before it.
+AFTER_PLAY = [RETURNED if HAND <= p < SCORE else p for p in range(RETURNED + 1)]
 
 
 def playout(match, draw):
@@ -173,14 +208,16 @@ def _deal_out(m, draw):
     its 9 dice, each scan rolled at once (the table first rolls a scan left
     pending)."""
     append = m.journal.append
-    place = list(m.place)
-    public = list(m.public)
+    place = m.place
+    public = m.public
     hands = m.hands
     hand_n = m.hand_n
     pending = m.pending
-    bag = ALL_DICE[:] if m.place == EMPTY_BOX else [i for i in range(DICE) if place[i] == BAG]
+    box = BOX
+    low_of = LOW_OF
+    span_of = SPAN_OF
+    bag = ALL_DICE[:] if place == EMPTY_BOX else [i for i in range(DICE) if place[i] == BAG]
     pop = bag.pop
-    nbag = len(bag)
     table = m.table_rolls
     rolled = m.roll_seat
     for s in range(m.players):
@@ -194,24 +231,23 @@ def _deal_out(m, draw):
         roll = TABLE_ROLL_A if table else ROLL_A | seat
         if pending[s]:
             _roll_pending(m, s, roll, draw)
-        hand = list(hands[s])
+        hand = hands[s]
         deal = DEAL_A | seat
         place_s = HAND + s
-        for j in range(hand_n[s], dt.HAND_SIZE):
-            i = pop(draw(nbag))
-            nbag -= 1
-            d = BOX[i]
+        first = hand_n[s]
+        # The bag holds `top - j` dice at the hand's j-th scan.
+        top = len(bag) + first
+        for j in range(first, dt.HAND_SIZE):
+            i = pop(draw(top - j))
+            d = box[i]
             append(d | deal)
             place[i] = place_s
             if j < 3:
                 public[i] = 1
-            v = LOW_OF[i] + draw(SPAN_OF[i])
+            v = low_of[i] + draw(span_of[i])
             hand[j] = d | v
             append(v | roll)
-        hands[s][:] = array("H", hand)
         hand_n[s] = dt.HAND_SIZE
-    m.place[:] = bytes(place)
-    m.public[:] = bytes(public)
     m.roll_seat = rolled
     m.event = EV_DEALT
     m.phase = PHASE_PLAY
@@ -233,45 +269,32 @@ def _roll_pending(m, s, roll, draw):
 
 
 def _play_out(m, draw):
-    """The game's tricks, each trick's winner (the core's resolve) and next
-    leader (its next_leader) found by _tricks; the state written back once."""
-    append = m.journal.append
+    """The game's tricks, played by _tricks (which sets each trick's winning
+    die apart as it is won); the rest of the state written back once."""
     n = m.players
     hands = m.hands
-    held = [list(hands[s][: m.hand_n[s]]) for s in range(n)]
     trick = m.trick
-    items = list(trick.items)
-    seats = list(trick.seats)
-    place = list(m.place)
-    count = trick.count
-    # The trick's winner so far, as strong as 32 - its number (the core's
-    # takes_over), and its highest number so far (its next_leader): -1 and
-    # -1 before the lead.
-    fold = [0, -1, 0, -1]
-    for i in range(count):
-        place[INDEX[items[i] >> 5 & 63]] = RETURNED  # (the winner's set apart below)
-        st = 32 - dt.number(items[i]) if dt.follows(items[0], items[i]) else 0
-        if st >= fold[1]:
-            fold[0:2] = [i, st]
-        if dt.number(items[i]) > fold[3]:
-            fold[2:4] = [i, dt.number(items[i])]
+    place = m.place
+    # Every die in a hand or the trick goes back to the bag, but the tricks'
+    # winners (set apart by _tricks as each trick is won).
+    place[:] = bytes([AFTER_PLAY[p] for p in place])
     # What match.py's shifts leave past each hand's end: the hand's last die
     # at each play, written once the hands are empty.
     tails = [[] for _ in range(n)]
-    seat = [(held[s], [KEY[d] for d in held[s]], tails[s].append) for s in range(n)]
-    state = (seat, append, place, items, seats, NEXT[n], m.score, m.score_n)
-    turn, winner = _tricks(state, count, m.turn, m.tricks_played, draw, fold)
-    trick.count = 0
+    seat = [(list(hands[s][: m.hand_n[s]]), tails[s].append) for s in range(n)]
+    turn, winner = _tricks(m, seat, draw)
     for s in range(n):
         hands[s][: len(tails[s])] = array("H", tails[s][::-1])
-    m.place[:] = bytes(place)
-    trick.items[:] = m.last_trick_items[:] = array("H", items)
-    trick.seats[:] = m.last_trick_seats[:] = bytes(seats)
+    # The last trick's plays are the journal's last n actions.
+    last = m.journal[-n:]
+    trick.items[:] = m.last_trick_items[:] = array("H", [a & _VALUE_BITS for a in last])
+    trick.seats[:] = m.last_trick_seats[:] = bytes([a >> SEAT_SHIFT & 15 for a in last])
+    trick.count = 0
     m.played_n[:] = PLAYED[:n]
     m.hand_n[:] = NO_SEATS[:n]
     m.last_trick_count = n
     m.last_winner = winner
-    m.last_leader = seats[0]
+    m.last_leader = last[0] >> SEAT_SHIFT & 15
     m.leader = turn
     m.turn = turn
     m.tricks_played = dt.TRICKS
@@ -280,86 +303,95 @@ def _play_out(m, draw):
     m.score_rolled[:] = NO_SEATS[:n]
 
 
-def _tricks(state, count, turn, tricks, draw, fold):
-    """The game's tricks from trick `tricks` and its place `count` on, `turn`
-    to play: each seat's hand a list (and its dice's keys), its plays
-    counted from the tables.  A trick's winner (the core's resolve: the
+def _tricks(m, seat, draw):
+    """m's tricks from where its trick stands, each seat's hand a list (with
+    the append of its tail), each play drawn from the list its dice's rows
+    of the drawn tables make.  A trick's winner (the core's resolve: the
     strongest, the last of equals) takes its die, and its next leader (its
     next_leader: the highest number, the first of equals) leads the next,
-    each folded as the dice arrive, from `fold` (see _play_out).  Returns
-    the last trick's next leader and winner."""
-    seat, append, place, items, seats, after, score, score_n = state
-    best, strongest, top, high = fold
-    n = len(seat)
+    each folded as the dice arrive.  Returns the last trick's next leader
+    and winner."""
+    append = m.journal.append
+    place = m.place
+    score = m.score
+    score_n = m.score_n
+    trick = m.trick
+    count = trick.count
+    turn = m.turn
+    followers = FOLLOWERS[len(seat)]
     if count:
-        counts, adds, strong = FOLLOWING[items[0]]
-    while tricks < dt.TRICKS:
-        while count < n:
-            h, hk, tail = seat[turn]
-            k = 0
-            if count:
-                for x in hk:
-                    k += counts[x]
-            if k:
-                r = draw(k)
-                j = 0
-                x = hk[0]
-                while r >= counts[x]:
-                    r -= counts[x]
-                    j += 1
-                    x = hk[j]
-                item = h[j] + adds[x][r]
-                if strong[x][r] >= strongest:
-                    best = count
-                    strongest = strong[x][r]
-            else:
-                # A lead, or a hand that cannot follow (its plays never take over).
-                j, item = _lead(h, hk, draw)
-                if not count:
-                    best = 0
-                    strongest = 32 - (item & _NUMBER_BITS)
-                    high = -1
-                    counts, adds, strong = FOLLOWING[item]
+        best, won, strongest, top, high = _under_way(trick)
+        row = FOLLOWING_DRAWN[trick.items[0]]
+        todo = followers[trick.seats[0]][count - 1 :]
+    for _ in range(m.tricks_played, dt.TRICKS):
+        if count:
+            count = 0
+        else:
+            h, tail = seat[turn]
+            plays = []
+            for d in h:
+                plays += ANY_DRAWN[d]
+            item = plays[draw(len(plays))]  # (strength 0: the play itself)
+            tail(h[-1])
+            h.remove(item & _DIE_BITS)
+            append(item | PLAY_OF[turn])
+            row = FOLLOWING_DRAWN[item]
+            best = top = turn
+            won = item
+            high = item & _NUMBER_BITS
+            strongest = 32 - high << _STRENGTH_SHIFT
+            todo = followers[turn]
+        for s in todo:
+            h, tail = seat[s]
+            plays = []
+            for d in h:
+                plays += row[d]
+            if not plays:
+                # A hand that cannot follow: any play, as strong as 0 (never taking over).
+                for d in h:
+                    plays += ANY_DRAWN[d]
+            e = plays[draw(len(plays))]
+            item = e & _PLAY_BITS
+            if e >= strongest:
+                best = s
+                won = item
+                strongest = e - item
             if item & _NUMBER_BITS > high:
-                top = count
+                top = s
                 high = item & _NUMBER_BITS
             tail(h[-1])
-            del h[j]
-            del hk[j]
-            append(item | PLAY_OF[turn])
-            place[PLACE_OF[item]] = RETURNED
-            items[count] = item
-            seats[count] = turn
-            count += 1
-            turn = after[turn]
-        winner = seats[best]
-        d = items[best] & _DIE_BITS
-        score[winner][score_n[winner]] = d
-        score_n[winner] += 1
-        place[INDEX[d >> 5 & 63]] = SCORE + winner
-        turn = seats[top]
-        tricks += 1
-        count = 0
-    return turn, winner
+            h.remove(item & _DIE_BITS)
+            append(item | PLAY_OF[s])
+        d = won & _DIE_BITS
+        score[best][score_n[best]] = d
+        score_n[best] += 1
+        place[INDEX[d >> 5 & 63]] = SCORE + best
+        turn = top
+    return turn, best
 
 
-def _lead(h, hk, draw):
-    """(place in the hand h, play) of a play drawn among all of h's (a white
-    die gives one play per declaration)."""
-    counts, adds, _ = LEADING
-    k = 0
-    for x in hk:
-        k += counts[x]
-    r = draw(k)
-    if k == len(h):
-        return r, h[r]
-    j = 0
-    x = hk[0]
-    while r >= counts[x]:
-        r -= counts[x]
-        j += 1
-        x = hk[j]
-    return j, h[j] + adds[x][r]
+def _under_way(trick):
+    """The trick under way folded as _tricks folds it: its winner so far, that
+    seat's play and its strength << 14, the seat of its highest number and
+    that number."""
+    items = trick.items
+    seats = trick.seats
+    lead = items[0]
+    best = top = seats[0]
+    won = lead
+    high = lead & _NUMBER_BITS
+    strongest = 32 - high << _STRENGTH_SHIFT
+    for i in range(1, trick.count):
+        item = items[i]
+        strength = 32 - (item & _NUMBER_BITS) << _STRENGTH_SHIFT
+        if dt.follows(lead, item) and strength >= strongest:
+            best = seats[i]
+            won = item
+            strongest = strength
+        if item & _NUMBER_BITS > high:
+            top = seats[i]
+            high = item & _NUMBER_BITS
+    return best, won, strongest, top, high
 
 
 def _score_out(m, draw):
@@ -372,20 +404,20 @@ def _score_out(m, draw):
     score_n = m.score_n
     score_rolled = m.score_rolled
     game_totals = m.game_totals
+    game_dice = m.game_dice
     table = m.table_rolls
-    first = m.game_leader if table else 0
     rolled = m.roll_seat
-    for s in range(first, first + n):
-        if s >= n:
-            s -= n
+    for s in CLOCKWISE[n][m.game_leader if table else 0]:
         dice = score[s]
         total = 0
-        for j in range(score_rolled[s]):
+        done = score_rolled[s]
+        c = score_n[s]
+        for j in range(done):
             total += dice[j] & _NUMBER_BITS
-        if score_rolled[s] < score_n[s]:
+        if done < c:
             rolled = s
             roll = TABLE_ROLL_A if table else ROLL_A | (s << SEAT_SHIFT)
-            for j in range(score_rolled[s], score_n[s]):
+            for j in range(done, c):
                 d = dice[j] & _IDENTITY_BITS
                 size = d >> 5 & 7
                 v = LOW[size] + draw(SPAN[size])
@@ -393,6 +425,7 @@ def _score_out(m, draw):
                 append(v | roll)
                 total += v
         game_totals[s] = total
+        game_dice[s][:c] = dice[:c]
     m.game_counts[:] = score_n
     score_rolled[:] = score_n
     m.roll_seat = rolled
@@ -400,19 +433,16 @@ def _score_out(m, draw):
 
 
 def _score_game(m):
-    """match.py's _score_game: the game's ranks (the core's, by game_ranks) and points,
-    the next game's leader (the core's next_game_leader), the next game set
-    up."""
+    """match.py's _score_game, the score dice already in game_dice: the
+    game's ranks (the core's, by game_ranks) and points, the next game's
+    leader (the core's next_game_leader), the next game set up."""
     n = m.players
     ranks = game_ranks(m.game_totals, m.game_counts)
     points = game_points(ranks, m.game_totals, m.mode)
     m.game_ranks[:] = bytes(ranks)
     m.game_points[:] = array("H", points)
     totals = m.totals
-    for s in range(n):
-        c = m.score_n[s]
-        m.game_dice[s][:c] = m.score[s][:c]
-        totals[s] += points[s]
+    totals[:] = [t + p for t, p in zip(totals, points, strict=True)]
     m.history.append(points)
     m.game += 1
     m.event = EV_GAME
@@ -420,8 +450,12 @@ def _score_game(m):
         m.game_leader = leader = dt.next_game_leader(ranks, m.game_leader)
         m.place[:] = EMPTY_BOX
         m.public[:] = EMPTY_BOX
-        for buf in (m.hand_n, m.pending, m.played_n, m.score_n, m.score_rolled):
-            buf[:] = NO_SEATS[:n]
+        zeros = NO_SEATS[:n]
+        m.hand_n[:] = zeros
+        m.pending[:] = zeros
+        m.played_n[:] = zeros
+        m.score_n[:] = zeros
+        m.score_rolled[:] = zeros
         m.trick.count = 0
         m.tricks_played = 0
         m.turn = leader
