@@ -11,15 +11,14 @@ drawn and applied in one loop with the state in locals: the deal's and the
 score's dice are written where they land, the play phase's hands are lists
 written back once, and a trick's dice are not written at all (the last
 trick is read back from the journal).  The bag is a list of its dice's
-places, so a scan is one pop.  A hand's legal plays are listed from tables,
-by die item and lead, made of the core's legal_plays per die colour and
-number (tested), each play with its strength in the trick (the core's
-takes_over, tested), so that one comparison folds a trick's winner and
-another its next leader as its dice arrive (tested against the core's
-resolve and next_leader).  A game is ranked once, by one key a seat
-ordered as the core's ranks_above orders them (tested against its ranks).
-The roll-off, rare, and open play's plays (random_action lists them) are
-played by random_action and take.
+places, so a scan is one pop.  A hand's legal plays are counted from
+tables of the core's legal_plays per die colour and number and lead
+(tested), the play drawn found by a walk of the hand; a trick's winner and
+next leader are folded as its dice arrive (strengths from the core's
+follows; tested against its resolve and next_leader).  A game is ranked
+once, by one key a seat ordered as the core's ranks_above orders them
+(tested against its ranks).  The roll-off, rare, and open play's plays
+(random_action lists them) are played by random_action and take.
 """
 
 from array import array
@@ -53,8 +52,6 @@ _NUMBER_BITS = 0x1F
 _DIE_BITS = 0x7FF
 _IDENTITY_BITS = 0x7E0
 _VALUE_BITS = 0xFFFF
-_PLAY_BITS = 0x3FFF
-_STRENGTH_SHIFT = 14
 
 # A die's size (item >> 5 & 7): its lowest face and how many faces it has.
 LOW = [dt.lowest_face(s) for s in range(dt.D20 + 1)]
@@ -148,35 +145,9 @@ def _lead_rows():
     return rows
 
 
-def _drawn(row):
-    """A row of _rows as the playout draws from it: by die item (any number),
-    the die's legal plays in the core's order, each as its strength << 14 |
-    the play (so that one comparison with the winner's strength << 14 tells
-    whether it takes over, and a die indexes it with no key worked out)."""
-    counts, adds, strong = row
-    drawn = [tuple(range(0))] * (_DIE_BITS + 1)
-    for item in PLAYS:
-        d = item & _DIE_BITS
-        x = key(d)
-        drawn[d] = tuple(strong[x][r] << _STRENGTH_SHIFT | d + adds[x][r] for r in range(counts[x]))
-    return drawn
-
-
-def _drawn_rows():
-    """_drawn(FOLLOWING[lead]) by every play item; one object for one row."""
-    made = {}
-    rows = []
-    for row in FOLLOWING:
-        if id(row) not in made:
-            made[id(row)] = _drawn(row)
-        rows.append(made[id(row)])
-    return rows
-
-
+KEY = [key(d) for d in range(_DIE_BITS + 1)]  # key() of every die item
 LEADING = _rows(-1)
 FOLLOWING = _lead_rows()
-ANY_DRAWN = _drawn(LEADING)
-FOLLOWING_DRAWN = _drawn_rows()
 # The seats clockwise from a seat, by the number of players and the seat.
 CLOCKWISE = [[[(s + i) % n for i in range(n)] for s in range(n)] for n in range(dt.MAX_PLAYERS + 1)]
 # The seats after a trick's leader, clockwise, by the number of players and the leader.
@@ -281,7 +252,8 @@ def _play_out(m, draw):
     # What match.py's shifts leave past each hand's end: the hand's last die
     # at each play, written once the hands are empty.
     tails = [[] for _ in range(n)]
-    seat = [(list(hands[s][: m.hand_n[s]]), tails[s].append) for s in range(n)]
+    held = [list(hands[s][: m.hand_n[s]]) for s in range(n)]
+    seat = [(held[s], [KEY[d] for d in held[s]], tails[s].append) for s in range(n)]
     turn, winner = _tricks(m, seat, draw)
     for s in range(n):
         hands[s][: len(tails[s])] = array("H", tails[s][::-1])
@@ -305,12 +277,11 @@ def _play_out(m, draw):
 
 def _tricks(m, seat, draw):
     """m's tricks from where its trick stands, each seat's hand a list (with
-    the append of its tail), each play drawn from the list its dice's rows
-    of the drawn tables make.  A trick's winner (the core's resolve: the
-    strongest, the last of equals) takes its die, and its next leader (its
-    next_leader: the highest number, the first of equals) leads the next,
-    each folded as the dice arrive.  Returns the last trick's next leader
-    and winner."""
+    its dice's keys and the append of its tail), its plays counted from the
+    tables.  A trick's winner (the core's resolve: the strongest, the last
+    of equals) takes its die, and its next leader (its next_leader: the
+    highest number, the first of equals) leads the next, each folded as the
+    dice arrive.  Returns the last trick's next leader and winner."""
     append = m.journal.append
     place = m.place
     score = m.score
@@ -321,46 +292,51 @@ def _tricks(m, seat, draw):
     followers = FOLLOWERS[len(seat)]
     if count:
         best, won, strongest, top, high = _under_way(trick)
-        row = FOLLOWING_DRAWN[trick.items[0]]
+        counts, adds, strong = FOLLOWING[trick.items[0]]
         todo = followers[trick.seats[0]][count - 1 :]
     for _ in range(m.tricks_played, dt.TRICKS):
         if count:
             count = 0
         else:
-            h, tail = seat[turn]
-            plays = []
-            for d in h:
-                plays += ANY_DRAWN[d]
-            item = plays[draw(len(plays))]  # (strength 0: the play itself)
+            h, hk, tail = seat[turn]
+            j, item = _any_play(h, hk, draw)
             tail(h[-1])
-            h.remove(item & _DIE_BITS)
+            del h[j]
+            del hk[j]
             append(item | PLAY_OF[turn])
-            row = FOLLOWING_DRAWN[item]
+            counts, adds, strong = FOLLOWING[item]
             best = top = turn
             won = item
             high = item & _NUMBER_BITS
-            strongest = 32 - high << _STRENGTH_SHIFT
+            strongest = 32 - high
             todo = followers[turn]
         for s in todo:
-            h, tail = seat[s]
-            plays = []
-            for d in h:
-                plays += row[d]
-            if not plays:
-                # A hand that cannot follow: any play, as strong as 0 (never taking over).
-                for d in h:
-                    plays += ANY_DRAWN[d]
-            e = plays[draw(len(plays))]
-            item = e & _PLAY_BITS
-            if e >= strongest:
-                best = s
-                won = item
-                strongest = e - item
+            h, hk, tail = seat[s]
+            k = 0
+            for x in hk:
+                k += counts[x]
+            if k:
+                r = draw(k)
+                j = 0
+                x = hk[0]
+                while r >= counts[x]:
+                    r -= counts[x]
+                    j += 1
+                    x = hk[j]
+                item = h[j] + adds[x][r]
+                if strong[x][r] >= strongest:
+                    best = s
+                    won = item
+                    strongest = strong[x][r]
+            else:
+                # A hand that cannot follow: any play, never taking over.
+                j, item = _any_play(h, hk, draw)
             if item & _NUMBER_BITS > high:
                 top = s
                 high = item & _NUMBER_BITS
             tail(h[-1])
-            h.remove(item & _DIE_BITS)
+            del h[j]
+            del hk[j]
             append(item | PLAY_OF[s])
         d = won & _DIE_BITS
         score[best][score_n[best]] = d
@@ -370,24 +346,42 @@ def _tricks(m, seat, draw):
     return turn, best
 
 
+def _any_play(h, hk, draw):
+    """(place in the hand h, play) of a play drawn among all of h's (a white
+    die gives one play per declaration)."""
+    counts, adds, _ = LEADING
+    k = 0
+    for x in hk:
+        k += counts[x]
+    r = draw(k)
+    if k == len(h):
+        return r, h[r]
+    j = 0
+    x = hk[0]
+    while r >= counts[x]:
+        r -= counts[x]
+        j += 1
+        x = hk[j]
+    return j, h[j] + adds[x][r]
+
+
 def _under_way(trick):
     """The trick under way folded as _tricks folds it: its winner so far, that
-    seat's play and its strength << 14, the seat of its highest number and
-    that number."""
+    seat's play and its strength (32 - its number: it follows), the seat of
+    its highest number and that number."""
     items = trick.items
     seats = trick.seats
     lead = items[0]
     best = top = seats[0]
     won = lead
     high = lead & _NUMBER_BITS
-    strongest = 32 - high << _STRENGTH_SHIFT
+    strongest = 32 - high
     for i in range(1, trick.count):
         item = items[i]
-        strength = 32 - (item & _NUMBER_BITS) << _STRENGTH_SHIFT
-        if dt.follows(lead, item) and strength >= strongest:
+        if dt.follows(lead, item) and 32 - (item & _NUMBER_BITS) >= strongest:
             best = seats[i]
             won = item
-            strongest = strength
+            strongest = 32 - (item & _NUMBER_BITS)
         if item & _NUMBER_BITS > high:
             top = seats[i]
             high = item & _NUMBER_BITS
