@@ -10,7 +10,8 @@ mpy_frames (frame sizes read from what mpy-cross writes); and the packages cases
 A fixture belongs here only once two modules would otherwise each define it:
 test_host_board and test_host_tools each have a `vboard` (a virtual board on an
 empty temporary flash), the first to move here; test_watchdog_vboard's flashes
-the firmware first.
+the firmware first.  `built_in_challenges` is here: the two test modules that
+load a Dicefull challenge set from a file put the built-in set back with it.
 
 Tests of a second or more (matches played or replayed by the dozen or under
 MicroPython, a virtual board behind mpremote, a power cut at every byte, long
@@ -19,3 +20,19 @@ property runs, real-time waits), and groups whose many small tests add up
 registers it): `make check` runs ruff, pyright and the rest, under a minute on
 two cores; `make test` runs everything, as CI does.
 """
+
+import pytest
+
+from dicetable.games.dicefull import data
+
+BUILT_IN_CHALLENGES = list(data.CHALLENGES)
+
+
+@pytest.fixture
+def built_in_challenges():
+    """Dicefull's built-in challenge set in use before and after the test."""
+    data.CHALLENGES[:] = BUILT_IN_CHALLENGES
+    data.SET_WORD = 0
+    yield
+    data.CHALLENGES[:] = BUILT_IN_CHALLENGES
+    data.SET_WORD = 0

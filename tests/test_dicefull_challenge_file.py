@@ -47,14 +47,8 @@ def text_of(rows):
 OWN = text_of(OWN_ROWS).encode()
 
 
-@pytest.fixture(autouse=True)
-def built_in_set():
-    """Every test starts and ends with the built-in set in use."""
-    data.CHALLENGES[:] = BUILT_IN
-    data.SET_WORD = 0
-    yield
-    data.CHALLENGES[:] = BUILT_IN
-    data.SET_WORD = 0
+# Every test starts and ends with the built-in set in use (conftest.py).
+pytestmark = pytest.mark.usefixtures("built_in_challenges")
 
 
 def read_bytes(raw, name="set.txt"):

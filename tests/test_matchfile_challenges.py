@@ -25,14 +25,8 @@ GIVE = "give its file with --challenges"
 LEAVE = "leave out --challenges"
 
 
-@pytest.fixture(autouse=True)
-def built_in_set():
-    """Every test starts and ends with the built-in set in use."""
-    data.CHALLENGES[:] = BUILT_IN
-    data.SET_WORD = 0
-    yield
-    data.CHALLENGES[:] = BUILT_IN
-    data.SET_WORD = 0
+# Every test starts and ends with the built-in set in use (conftest.py).
+pytestmark = pytest.mark.usefixtures("built_in_challenges")
 
 
 @pytest.fixture
