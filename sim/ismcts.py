@@ -102,7 +102,7 @@ def rewards(match, kind="win"):
     match's end, lead_rewards of the totals, at its end the win."""
     if kind == "lead" and match.waiting():
         return lead_rewards(match.totals)
-    return rewards_of_places(match.standings(), "win" if kind == "lead" else kind)
+    return rewards_of_places(match.standings(), kind)
 
 
 def lead_rewards(totals):
@@ -125,11 +125,13 @@ def places_of(totals):
 
 
 def rewards_of_places(places, kind="win"):
+    """Each seat's reward from its place: "rank" by the place, "win" and
+    "lead" (which is the win once places are final) by first place alone."""
     n = len(places)
     out = []
     for p in places:
         tied = places.count(p)
-        if kind == "win":
+        if kind != "rank":
             out.append(1.0 / tied if p == 1 else 0.0)
         else:
             out.append(sum(n - q for q in range(p, p + tied)) / (tied * (n - 1)))
@@ -400,12 +402,11 @@ class Search:
             total = [0.0] * m.players
             draws = outcomes(m, self.rng)
             lead = self.reward == "lead" and not self.host.last_round(m)
-            kind = "win" if self.reward == "lead" else self.reward
             for totals in draws:
                 if lead:
                     rs = lead_rewards(totals)
                 else:
-                    rs = rewards_of_places(places_of(totals), kind)
+                    rs = rewards_of_places(places_of(totals), self.reward)
                 for s, r in enumerate(rs):
                     total[s] += r
             return [t / len(draws) for t in total]
