@@ -433,6 +433,7 @@ def test_every_game_that_lists_its_chance_says_which_round_is_last():
         (["paired=1"], {"paired": True}),
         (["paired=0", "reward=lead"], {"paired": False, "reward": "lead"}),
         (["c=0.5", "worlds=8"], {"c": 0.5, "worlds": 8}),
+        (["horizon=match", "policy=random"], {"horizon": "match", "policy": "random"}),
     ],
 )
 def test_bench_bots_set_takes_every_search_option(pairs, options):
@@ -449,6 +450,10 @@ def test_bench_bots_set_takes_every_search_option(pairs, options):
         ("paired=yes", "--set: paired='yes' is not a value it takes"),
         ("worlds=many", "--set: worlds='many' is not a value it takes"),
         ("speed=2", "--set: no option 'speed' (policy, reward, horizon, c, bias, completions,"),
+        ("reward=points", "--set: reward='points' is not a value it takes"),
+        ("policy=smart", "--set: policy='smart' is not a value it takes"),
+        ("horizon=0", "--set: horizon='0' is not a value it takes"),
+        ("c", "--set: c='' is not a value it takes"),
     ],
 )
 def test_a_bad_bench_bots_set_is_one_line(pair, line):
@@ -457,3 +462,26 @@ def test_a_bad_bench_bots_set_is_one_line(pair, line):
     with pytest.raises(SystemExit) as refused:
         bench_bots.parse_options([pair])
     assert str(refused.value).startswith(line)
+
+
+@pytest.mark.parametrize(
+    "argv, line",
+    [
+        (["--budget", "ismcts:0"], "--budget: bad budget in 'ismcts:0'"),
+        (["--budget", "heuristic"], "--budget: 'heuristic' is not ismcts"),
+        (["--games", "chess"], "--games: no 'chess' (dtwww, walzer"),
+        (["--games", "walzer", "--players", "9"], "--players: 9, which none of the games takes"),
+        (["--players", "x"], "--players: 'x', not player counts"),
+        (["--opponents", "human"], "--opponents: no 'human' (heuristic, random)"),
+        (["--matches", "0"], "--matches: 0, not 1 or more"),
+        (["--jobs", "0"], "--jobs: 0, not 1 or more"),
+        (["--decisions", "-1"], "--decisions: -1, not 0 or more"),
+    ],
+)
+def test_a_bad_bench_bots_argument_is_one_line_before_anything_runs(argv, line, capsys):
+    import bench_bots
+
+    with pytest.raises(SystemExit) as refused:
+        bench_bots.main(argv)
+    assert str(refused.value).startswith(line)
+    assert capsys.readouterr().out == ""  # nothing printed, nothing played

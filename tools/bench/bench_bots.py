@@ -153,6 +153,11 @@ def timing_row(game, n, args, options):
     return "%-9s %d  %4d  %8.0f" % (game, n, len(cases), per)
 
 
+def _horizon(value):
+    ismcts.rounds_of(value)  # ValueError unless round, match or a number of rounds
+    return value
+
+
 def parse_options(pairs):
     """--set key=value pairs for ismcts.Search: policy, reward, horizon, c,
     bias, completions, worlds, paired (0 or 1).  A bad pair: one line, exit."""
@@ -160,16 +165,54 @@ def parse_options(pairs):
     options = {}
     for pair in pairs:
         key, _, value = pair.partition("=")
-        convert = {"c": float, "bias": float, "completions": int, "worlds": int}.get(key, str)
-        if key == "paired":
-            convert = {"0": False, "1": True}.__getitem__
-        elif convert is str and key not in ("policy", "reward", "horizon"):
+        convert = {
+            "c": float,
+            "bias": float,
+            "completions": int,
+            "worlds": int,
+            "paired": {"0": False, "1": True}.__getitem__,
+            "policy": {p: p for p in ismcts.POLICIES}.__getitem__,
+            "reward": {r: r for r in ismcts.REWARDS}.__getitem__,
+            "horizon": _horizon,
+        }.get(key)
+        if convert is None:
             raise SystemExit("--set: no option %r (%s)" % (key, names))
         try:
             options[key] = convert(value)
         except (KeyError, ValueError):
             raise SystemExit("--set: %s=%r is not a value it takes" % (key, value)) from None
     return options
+
+
+def check_args(args):
+    """The player counts asked (None: all), or one line and exit for the
+    first argument that is wrong, before anything is played."""
+    try:
+        bot = parse_bot(args.budget)[0]
+    except ValueError as e:
+        raise SystemExit("--budget: %s" % e) from None
+    if bot != "ismcts":
+        raise SystemExit("--budget: %r is not ismcts (ismcts, ismcts:300, ismcts:50ms)" % bot)
+    for flag, known in (("games", GAMES), ("opponents", OPPONENTS)):
+        for name in getattr(args, flag).split(","):
+            if name not in known:
+                raise SystemExit("--%s: no %r (%s)" % (flag, name, ", ".join(known)))
+    for flag, least in (("matches", 1), ("jobs", 1), ("decisions", 0)):
+        if getattr(args, flag) < least:
+            raise SystemExit("--%s: %d, not %d or more" % (flag, getattr(args, flag), least))
+    return None if args.players is None else player_counts(args.players, args.games.split(","))
+
+
+def player_counts(text, games):
+    """--players as a list of counts that at least one of `games` takes."""
+    counts = text.split(",")
+    if not all(c.isdigit() for c in counts):
+        raise SystemExit("--players: %r, not player counts such as 3 or 3,4" % text)
+    players = [int(c) for c in counts]
+    if not list(configurations(games, players)):
+        ranges = ", ".join("%s %d-%d" % ((g,) + player_range(g)) for g in games)
+        raise SystemExit("--players: %s, which none of the games takes (%s)" % (text, ranges))
+    return players
 
 
 def main(argv=None):
@@ -189,9 +232,8 @@ def main(argv=None):
         help="instead of matches: the CPU ms of this many decisions per game and player count",
     )
     args = parser.parse_args(argv)
-    parse_bot(args.budget)
+    players = check_args(args)
     options = parse_options(args.set)
-    players = None if args.players is None else [int(p) for p in args.players.split(",")]
     what = (
         "the CPU time of %d decisions a row, positions from a heuristic match seeded %d"
         % (args.decisions, args.seed)
@@ -208,6 +250,13 @@ def main(argv=None):
             "ismcts's own budget per game (sim/ismcts.py): %s"
             % ", ".join("%s %d playouts" % kv for kv in ismcts.GAME_PLAYOUTS.items())
         )
+    print(
+        "ismcts's own options (ismcts.GAME_OPTIONS, under --set): %s"
+        % ", ".join(
+            "%s %s" % (game, " ".join("%s=%s" % kv for kv in opts.items()))
+            for game, opts in ismcts.GAME_OPTIONS.items()
+        )
+    )
     if args.decisions:
         print("game      n  decisions  CPU ms a decision (one process)")
         for game, n in configurations(args.games.split(","), players):
