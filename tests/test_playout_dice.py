@@ -100,11 +100,11 @@ def test_playout_over_many_seeds(game, players):
 def table_plays(hand, lead):
     """A hand's legal plays as _tricks and _lead draw them: the following
     plays counted from the lead's row, else every play, in hand order."""
-    leading_counts, leading_adds, _ = dtwww_playout.LEADING
+    leading_counts, leading_adds = dtwww_playout.LEADING
     counts, adds = leading_counts, leading_adds
     keys = [dtwww_playout.key(d) for d in hand]
     if lead >= 0:
-        counts, adds, _ = dtwww_playout.FOLLOWING[lead]
+        counts, adds = dtwww_playout.FOLLOWING[lead]
         if not sum(counts[x] for x in keys):
             counts, adds = leading_counts, leading_adds
     return [d + adds[x][r] for d, x in zip(hand, keys, strict=True) for r in range(counts[x])]
@@ -149,53 +149,61 @@ def test_dtwww_tables_give_the_cores_legal_plays_of_random_hands():
         assert table_plays(hand, lead) == core_plays(hand, lead)
 
 
+def test_dtwww_white_keys_are_the_white_dice_and_always_follow():
+    # _tricks takes a hand without a white die to give one play a die when it
+    # leads, and a hand that cannot follow to hold no white die.
+    for item in dtwww_playout.PLAYS:
+        x = dtwww_playout.key(item & 0x7FF)
+        assert (x >= dtwww_playout.WHITE_KEY) == (dt.colour(item) == dt.WHITE)
+        assert dtwww_playout.LEADING[0][x] == (3 if x >= dtwww_playout.WHITE_KEY else 1)
+    for lead in dtwww_playout.PLAYS:
+        counts, _ = dtwww_playout.FOLLOWING[lead]
+        for d in rolled_dice():
+            if dt.colour(d) == dt.WHITE:
+                assert counts[dtwww_playout.key(d)] >= 1, (lead, d)
+
+
 @pytest.mark.slow
-def test_dtwww_strength_is_the_cores_takes_over():
-    # The winner so far follows the lead (the lead follows itself, as strong
-    # as 32 - its number), and the core's takes_over reads of it only its
-    # number: one of each number.
-    plays = dtwww_playout.PLAYS
+def test_dtwww_a_listed_follow_takes_over_by_its_number_alone():
+    # A hand that can follow plays a die the tables list; _tricks lets it take
+    # over the winner so far (which follows the lead) when its number is at
+    # most the winner's: the core's takes_over, for one winner of each number.
     rows = {}
-    for lead in plays:
+    for lead in dtwww_playout.PLAYS:
         rows.setdefault(id(dtwww_playout.FOLLOWING[lead]), lead)
     for lead in rows.values():
-        strength = {}
-        for d in rolled_dice():
-            _, adds, strong = dtwww_playout.FOLLOWING[lead]
-            x = dtwww_playout.key(d)
-            for a, st in zip(adds[x], strong[x], strict=True):
-                strength[d + a] = st
-        strength[lead] = 32 - dt.number(lead)
-        bests = {dt.number(item): item for item in strength if dt.follows(lead, item)}
-        for best in bests.values():
-            for item in strength:
-                took = strength[item] >= strength[best]
+        counts, adds = dtwww_playout.FOLLOWING[lead]
+        listed = [
+            d + adds[dtwww_playout.key(d)][r]
+            for d in rolled_dice()
+            for r in range(counts[dtwww_playout.key(d)])
+        ]
+        bests = {dt.number(item): item for item in listed + [lead]}
+        for item in listed:
+            assert dt.follows(lead, item), (lead, item)
+            for best in bests.values():
+                took = dt.number(item) <= dt.number(best)
                 assert took == dt.takes_over(lead, item, best), (lead, item, best)
 
 
 def fold(items):
-    """_tricks' fold: the winner (strongest, last of equals) and next leader
-    (highest number, first of equals) as the plays arrive, each play as
-    strong as the table says for its die and declaration."""
-    _, adds, strong = dtwww_playout.FOLLOWING[items[0]]
-    best, strongest, top, high = 0, -1, 0, -1
-    for i, item in enumerate(items):
-        d = dt.die_of(item)
-        x = dtwww_playout.key(d)
-        a = item - d
-        st = strong[x][adds[x].index(a)] if a in adds[x] else 0
-        if not i:
-            st = 32 - dt.number(item)
-        if st >= strongest:
-            best, strongest = i, st
+    """_tricks' fold: the winner (a play that follows at most the winner's
+    number, the last of equals) and next leader (highest number, first of
+    equals) as the plays arrive."""
+    lead = items[0]
+    best, low, top, high = 0, dt.number(lead), 0, dt.number(lead)
+    for i, item in enumerate(items[1:], 1):
+        if dt.follows(lead, item) and dt.number(item) <= low:
+            best, low = i, dt.number(item)
         if dt.number(item) > high:
             top, high = i, dt.number(item)
     return best, top
 
 
 def test_dtwww_fold_is_the_cores_resolve_and_next_leader():
-    # Followers' plays as the tables list them (a play not listed, of a hand
-    # that cannot follow, does not follow: 0).
+    # Any plays after the lead: one that follows (as every play listed to a
+    # hand that can follow does) is weighed by its number, one that does not
+    # (a hand that cannot follow) never wins.
     rng = random.Random(5)
     plays = dtwww_playout.PLAYS
     for lead in plays:

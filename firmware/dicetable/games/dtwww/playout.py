@@ -1,5 +1,5 @@
 """DTwww's random playout: the match played to its end at random, for the
-designers' batches and the benches (never flashed: host_tools.flash and
+batches of random matches and the benches (never flashed: host_tools.flash and
 firmware/manifest.py leave every game's playout.py out, so the board's heap
 never holds it, and its tables can be large).
 
@@ -13,9 +13,11 @@ written back once, and a trick's dice are not written at all (the last
 trick is read back from the journal).  The bag is a list of its dice's
 places, so a scan is one pop.  A hand's legal plays are counted from
 tables of the core's legal_plays per die colour and number and lead
-(tested), the play drawn found by a walk of the hand; a trick's winner and
-next leader are folded as its dice arrive (strengths from the core's
-follows; tested against its resolve and next_leader).  A game is ranked
+(tested), the play drawn found by a walk of the hand (a lead from a hand
+without a white die, or a hand that cannot follow, is one draw among its
+dice); a trick's winner and next leader are folded as its dice arrive (a
+follow weighed by its number alone; tested against the core's takes_over,
+resolve and next_leader).  A game is ranked
 once, by one key a seat ordered as the core's ranks_above orders them
 (tested against its ranks).  The roll-off, rare, and open play's plays
 (random_action lists them) are played by random_action and take.
@@ -111,24 +113,17 @@ def key(d):
 
 
 def _rows(lead):
-    """(counts, adds, strong) for the trick led by `lead` (-1: leading), by
-    the key of a die in hand: how many legal plays the die gives in a hand
-    that can follow, what each adds to the die (a white die's declaration)
-    and how strong each is in the trick (the core's takes_over: 32 - its
-    number if it follows, else 0, a later play taking over an equal one)."""
+    """(counts, adds) for the trick led by `lead` (-1: leading), by the key
+    of a die in hand: how many legal plays the die gives in a hand that can
+    follow, and what each adds to the die (a white die's declaration)."""
     counts = [0] * 128
     none = tuple(range(0))  # (a tuple of ints, to the type checker)
     adds = [none] * 128
-    strong = [none] * 128
-    for item in PLAYS:
-        d = item & _DIE_BITS
+    for x, d in KEYED.items():
         plays = _one_die_plays(d, lead)
-        counts[key(d)] = len(plays)
-        adds[key(d)] = plays
-        strong[key(d)] = tuple(
-            32 - dt.number(d) if lead >= 0 and dt.follows(lead, d + a) else 0 for a in plays
-        )
-    return counts, adds, strong
+        counts[x] = len(plays)
+        adds[x] = plays
+    return counts, adds
 
 
 def _lead_rows():
@@ -146,6 +141,8 @@ def _lead_rows():
 
 
 KEY = [key(d) for d in range(_DIE_BITS + 1)]  # key() of every die item
+KEYED = {key(item): item & _DIE_BITS for item in PLAYS}  # a die of each key
+WHITE_KEY = dt.WHITE << 5  # the keys of white dice, and only theirs, are at least this
 LEADING = _rows(-1)
 FOLLOWING = _lead_rows()
 # The seats clockwise from a seat, by the number of players and the seat.
@@ -155,7 +152,7 @@ FOLLOWERS = [
     [[(s + i) % n for i in range(1, n)] for s in range(n)] for n in range(dt.MAX_PLAYERS + 1)
 ]
 # A die's place code after the play phase, by its place code before it.
-AFTER_PLAY = [RETURNED if HAND <= p < SCORE else p for p in range(RETURNED + 1)]
+AFTER_PLAY = bytes(RETURNED if HAND <= p < SCORE else p for p in range(256))
 
 
 def playout(match, draw):
@@ -248,12 +245,12 @@ def _play_out(m, draw):
     place = m.place
     # Every die in a hand or the trick goes back to the bag, but the tricks'
     # winners (set apart by _tricks as each trick is won).
-    place[:] = bytes([AFTER_PLAY[p] for p in place])
+    place[:] = place.translate(AFTER_PLAY)
     # What match.py's shifts leave past each hand's end: the hand's last die
     # at each play, written once the hands are empty.
     tails = [[] for _ in range(n)]
     held = [list(hands[s][: m.hand_n[s]]) for s in range(n)]
-    seat = [(held[s], [KEY[d] for d in held[s]], tails[s].append) for s in range(n)]
+    seat = [(h, [KEY[d] for d in h], t.append) for h, t in zip(held, tails, strict=True)]
     turn, winner = _tricks(m, seat, draw)
     for s in range(n):
         hands[s][: len(tails[s])] = array("H", tails[s][::-1])
@@ -277,11 +274,14 @@ def _play_out(m, draw):
 
 def _tricks(m, seat, draw):
     """m's tricks from where its trick stands, each seat's hand a list (with
-    its dice's keys and the append of its tail), its plays counted from the
-    tables.  A trick's winner (the core's resolve: the strongest, the last
-    of equals) takes its die, and its next leader (its next_leader: the
-    highest number, the first of equals) leads the next, each folded as the
-    dice arrive.  Returns the last trick's next leader and winner."""
+    its dice's keys, the append of its tail and how many white dice it
+    holds), its plays counted from the tables.  A trick's winner (the core's
+    resolve: the strongest, the last of equals) takes its die, and its next
+    leader (its next_leader: the highest number, the first of equals) leads
+    the next, each folded as the dice arrive.  A hand that can follow plays
+    a die that follows, as strong as the lower its number; a hand that
+    cannot holds no white die, so each of its dice is one play.  Returns the
+    last trick's next leader and winner."""
     append = m.journal.append
     place = m.place
     score = m.score
@@ -291,24 +291,27 @@ def _tricks(m, seat, draw):
     turn = m.turn
     followers = FOLLOWERS[len(seat)]
     if count:
-        best, won, strongest, top, high = _under_way(trick)
-        counts, adds, strong = FOLLOWING[trick.items[0]]
+        best, won, low, top, high = _under_way(trick)
+        counts, adds = FOLLOWING[trick.items[0]]
         todo = followers[trick.seats[0]][count - 1 :]
     for _ in range(m.tricks_played, dt.TRICKS):
         if count:
             count = 0
         else:
             h, hk, tail = seat[turn]
-            j, item = _any_play(h, hk, draw)
+            if max(hk) >= WHITE_KEY:
+                j, item = _lead_white(h, hk, draw)
+            else:
+                j = draw(len(h))
+                item = h[j]
             tail(h[-1])
             del h[j]
             del hk[j]
             append(item | PLAY_OF[turn])
-            counts, adds, strong = FOLLOWING[item]
+            counts, adds = FOLLOWING[item]
             best = top = turn
             won = item
-            high = item & _NUMBER_BITS
-            strongest = 32 - high
+            high = low = item & _NUMBER_BITS
             todo = followers[turn]
         for s in todo:
             h, hk, tail = seat[s]
@@ -323,17 +326,22 @@ def _tricks(m, seat, draw):
                     r -= counts[x]
                     j += 1
                     x = hk[j]
-                item = h[j] + adds[x][r]
-                if strong[x][r] >= strongest:
+                if x < WHITE_KEY:
+                    item = h[j]
+                else:
+                    item = h[j] + adds[x][r]
+                v = item & _NUMBER_BITS
+                if v <= low:
                     best = s
                     won = item
-                    strongest = strong[x][r]
+                    low = v
             else:
-                # A hand that cannot follow: any play, never taking over.
-                j, item = _any_play(h, hk, draw)
-            if item & _NUMBER_BITS > high:
+                j = draw(len(h))
+                item = h[j]
+                v = item & _NUMBER_BITS
+            if v > high:
                 top = s
-                high = item & _NUMBER_BITS
+                high = v
             tail(h[-1])
             del h[j]
             del hk[j]
@@ -346,46 +354,46 @@ def _tricks(m, seat, draw):
     return turn, best
 
 
-def _any_play(h, hk, draw):
-    """(place in the hand h, play) of a play drawn among all of h's (a white
-    die gives one play per declaration)."""
-    counts, adds, _ = LEADING
+def _lead_white(h, hk, draw):
+    """(place in the hand h, play) of a lead drawn among all of h's plays,
+    h holding a white die (one play per declaration)."""
+    counts, adds = LEADING
     k = 0
     for x in hk:
         k += counts[x]
     r = draw(k)
-    if k == len(h):
-        return r, h[r]
     j = 0
     x = hk[0]
     while r >= counts[x]:
         r -= counts[x]
         j += 1
         x = hk[j]
+    if x < WHITE_KEY:
+        return j, h[j]
     return j, h[j] + adds[x][r]
 
 
 def _under_way(trick):
     """The trick under way folded as _tricks folds it: its winner so far, that
-    seat's play and its strength (32 - its number: it follows), the seat of
-    its highest number and that number."""
+    seat's play and its number, the seat of its highest number and that
+    number."""
     items = trick.items
     seats = trick.seats
     lead = items[0]
     best = top = seats[0]
     won = lead
-    high = lead & _NUMBER_BITS
-    strongest = 32 - high
+    high = low = lead & _NUMBER_BITS
     for i in range(1, trick.count):
         item = items[i]
-        if dt.follows(lead, item) and 32 - (item & _NUMBER_BITS) >= strongest:
+        v = item & _NUMBER_BITS
+        if dt.follows(lead, item) and v <= low:
             best = seats[i]
             won = item
-            strongest = 32 - (item & _NUMBER_BITS)
-        if item & _NUMBER_BITS > high:
+            low = v
+        if v > high:
             top = seats[i]
-            high = item & _NUMBER_BITS
-    return best, won, strongest, top, high
+            high = v
+    return best, won, low, top, high
 
 
 def _score_out(m, draw):
