@@ -63,6 +63,8 @@ SPAN = [dt.highest_face(s) - dt.lowest_face(s) + 1 for s in range(dt.D20 + 1)]
 LOW_OF = [LOW[d >> 5 & 7] for d in BOX]
 SPAN_OF = [SPAN[d >> 5 & 7] for d in BOX]
 
+# The key of a die by its place in the box, without its number.
+KEY_OF = [(d >> 3 & 0x60) for d in BOX]
 # The place of a die in the box by its identity >> 5 (no number, no declaration).
 INDEX = [0] * 64
 for _i in range(DICE):
@@ -70,6 +72,7 @@ for _i in range(DICE):
 # The action word of a play by seat.
 PLAY_OF = [action(PLAY, s, 0) for s in range(dt.MAX_PLAYERS)]
 EMPTY_BOX = bytes(DICE)  # every die in the bag, none public
+ALL_RETURNED = bytes([RETURNED] * DICE)
 ALL_DICE = list(range(DICE))
 NO_SEATS = bytes(dt.MAX_PLAYERS)
 VICTORY_POINTS = [dt.victory_points(r) for r in range(dt.MAX_PLAYERS + 1)]  # by rank
@@ -160,9 +163,9 @@ def playout(match, draw):
     while True:
         p = match.phase
         if p == PHASE_PLAY and not match.open:
-            _play_out(match, draw)
+            _play_out(match, draw, None)
         elif p == PHASE_DEAL:
-            _deal_out(match, draw)
+            _play_out(match, draw, _deal_out(match, draw))
         elif p == PHASE_SCORE:
             _score_out(match, draw)
         elif p == PHASE_OVER:
@@ -174,7 +177,9 @@ def playout(match, draw):
 def _deal_out(m, draw):
     """The scans and their rolls: seat after seat (the lowest waited on), each
     its 9 dice, each scan rolled at once (the table first rolls a scan left
-    pending)."""
+    pending).  Returns the hands dealt, as lists, and the bag: _play_out plays
+    them at once, so neither the hands nor the places of the dice scanned
+    here are written to the match."""
     append = m.journal.append
     place = m.place
     public = m.public
@@ -184,36 +189,42 @@ def _deal_out(m, draw):
     box = BOX
     low_of = LOW_OF
     span_of = SPAN_OF
+    key_of = KEY_OF
     bag = ALL_DICE[:] if place == EMPTY_BOX else [i for i in range(DICE) if place[i] == BAG]
     pop = bag.pop
     table = m.table_rolls
     rolled = m.roll_seat
+    if table:
+        for s in range(m.players):
+            if pending[s]:
+                rolled = _roll_pending(m, s, TABLE_ROLL_A, draw)
+    held = []
     for s in range(m.players):
-        if pending[s] and table:
-            rolled = _roll_pending(m, s, TABLE_ROLL_A, draw)
-    for s in range(m.players):
-        if hand_n[s] == dt.HAND_SIZE and not pending[s]:
+        first = hand_n[s]
+        if pending[s] and not table:
+            rolled = _roll_pending(m, s, ROLL_A | (s << SEAT_SHIFT), draw)
+        hand = hands[s].tolist()[:first]
+        keys = [KEY[d] for d in hand]
+        held.append((hand, keys))
+        if first == dt.HAND_SIZE:
             continue
         rolled = s
         seat = s << SEAT_SHIFT
         roll = TABLE_ROLL_A if table else ROLL_A | seat
-        if pending[s]:
-            _roll_pending(m, s, roll, draw)
-        hand = hands[s]
+        hold = hand.append
+        keep = keys.append
         deal = DEAL_A | seat
-        place_s = HAND + s
-        first = hand_n[s]
         # The bag holds `top - j` dice at the hand's j-th scan.
         top = len(bag) + first
         for j in range(first, dt.HAND_SIZE):
             i = pop(draw(top - j))
             d = box[i]
             append(d | deal)
-            place[i] = place_s
             if j < 3:
                 public[i] = 1
             v = low_of[i] + draw(span_of[i])
-            hand[j] = d | v
+            hold(d | v)
+            keep(key_of[i] | v)
             append(v | roll)
         hand_n[s] = dt.HAND_SIZE
     m.roll_seat = rolled
@@ -221,6 +232,7 @@ def _deal_out(m, draw):
     m.phase = PHASE_PLAY
     m.turn = m.game_leader
     m.leader = m.game_leader
+    return held, bag
 
 
 def _roll_pending(m, s, roll, draw):
@@ -236,28 +248,51 @@ def _roll_pending(m, s, roll, draw):
     return s
 
 
-def _play_out(m, draw):
+def _play_out(m, draw, dealt):
     """The game's tricks, played by _tricks (which sets each trick's winning
-    die apart as it is won); the rest of the state written back once."""
+    die apart as it is won), from the hands and bag _deal_out just dealt, or
+    else (None) from the match's; the rest of the state written back once."""
     n = m.players
     hands = m.hands
     trick = m.trick
     place = m.place
     # Every die in a hand or the trick goes back to the bag, but the tricks'
     # winners (set apart by _tricks as each trick is won).
-    place[:] = place.translate(AFTER_PLAY)
+    if dealt is None:
+        place[:] = place.translate(AFTER_PLAY)
+        held = []
+        for s in range(n):
+            hand = hands[s].tolist()[: m.hand_n[s]]
+            held.append((hand, [KEY[d] for d in hand]))
+    else:
+        held, bag = dealt
+        place[:] = ALL_RETURNED
+        for i in bag:
+            place[i] = BAG
     # What match.py's shifts leave past each hand's end: the hand's last die
     # at each play, written once the hands are empty.
     tails = [[] for _ in range(n)]
-    held = [list(hands[s][: m.hand_n[s]]) for s in range(n)]
-    seat = [(h, [KEY[d] for d in h], t.append) for h, t in zip(held, tails, strict=True)]
-    turn, winner = _tricks(m, seat, draw)
+    seat = []
+    whites = []
     for s in range(n):
-        hands[s][: len(tails[s])] = array("H", tails[s][::-1])
+        hand, keys = held[s]
+        seat.append((hand, keys, tails[s].append))
+        whites.append(len([x for x in keys if x >= WHITE_KEY]))
+    turn, winner = _tricks(m, seat, whites, draw)
+    for s in range(n):
+        t = tails[s]
+        t.reverse()
+        hands[s][: len(t)] = array("H", t)
     # The last trick's plays are the journal's last n actions.
     last = m.journal[-n:]
-    trick.items[:] = m.last_trick_items[:] = array("H", [a & _VALUE_BITS for a in last])
-    trick.seats[:] = m.last_trick_seats[:] = bytes([a >> SEAT_SHIFT & 15 for a in last])
+    items = trick.items
+    seats = trick.seats
+    last_items = m.last_trick_items
+    last_seats = m.last_trick_seats
+    for i in range(n):
+        a = last[i]
+        items[i] = last_items[i] = a & _VALUE_BITS
+        seats[i] = last_seats[i] = a >> SEAT_SHIFT & 15
     trick.count = 0
     m.played_n[:] = PLAYED[:n]
     m.hand_n[:] = NO_SEATS[:n]
@@ -272,7 +307,7 @@ def _play_out(m, draw):
     m.score_rolled[:] = NO_SEATS[:n]
 
 
-def _tricks(m, seat, draw):
+def _tricks(m, seat, whites, draw):
     """m's tricks from where its trick stands, each seat's hand a list (with
     its dice's keys, the append of its tail and how many white dice it
     holds), its plays counted from the tables.  A trick's winner (the core's
@@ -299,8 +334,8 @@ def _tricks(m, seat, draw):
             count = 0
         else:
             h, hk, tail = seat[turn]
-            if max(hk) >= WHITE_KEY:
-                j, item = _lead_white(h, hk, draw)
+            if whites[turn]:
+                j, item = _lead_white(h, hk, whites, turn, draw)
             else:
                 j = draw(len(h))
                 item = h[j]
@@ -330,6 +365,7 @@ def _tricks(m, seat, draw):
                     item = h[j]
                 else:
                     item = h[j] + adds[x][r]
+                    whites[s] -= 1
                 v = item & _NUMBER_BITS
                 if v <= low:
                     best = s
@@ -354,9 +390,10 @@ def _tricks(m, seat, draw):
     return turn, best
 
 
-def _lead_white(h, hk, draw):
+def _lead_white(h, hk, whites, s, draw):
     """(place in the hand h, play) of a lead drawn among all of h's plays,
-    h holding a white die (one play per declaration)."""
+    h (seat s's, its dice's keys hk) holding a white die (one play per
+    declaration); a white die drawn is one fewer in whites[s]."""
     counts, adds = LEADING
     k = 0
     for x in hk:
@@ -370,6 +407,7 @@ def _lead_white(h, hk, draw):
         x = hk[j]
     if x < WHITE_KEY:
         return j, h[j]
+    whites[s] -= 1
     return j, h[j] + adds[x][r]
 
 
@@ -405,15 +443,17 @@ def _score_out(m, draw):
     score = m.score
     score_n = m.score_n
     score_rolled = m.score_rolled
-    game_totals = m.game_totals
     game_dice = m.game_dice
     table = m.table_rolls
     rolled = m.roll_seat
+    totals = [0] * n
     for s in CLOCKWISE[n][m.game_leader if table else 0]:
-        dice = score[s]
-        total = 0
-        done = score_rolled[s]
         c = score_n[s]
+        if not c:
+            continue
+        dice = score[s]
+        done = score_rolled[s]
+        total = 0
         for j in range(done):
             total += dice[j] & _NUMBER_BITS
         if done < c:
@@ -426,25 +466,27 @@ def _score_out(m, draw):
                 dice[j] = d | v
                 append(v | roll)
                 total += v
-        game_totals[s] = total
+        totals[s] = total
         game_dice[s][:c] = dice[:c]
+    m.game_totals[:] = array("H", totals)
     m.game_counts[:] = score_n
     score_rolled[:] = score_n
     m.roll_seat = rolled
-    _score_game(m)
+    _score_game(m, totals)
 
 
-def _score_game(m):
+def _score_game(m, game_totals):
     """match.py's _score_game, the score dice already in game_dice: the
     game's ranks (the core's, by game_ranks) and points, the next game's
     leader (the core's next_game_leader), the next game set up."""
     n = m.players
-    ranks = game_ranks(m.game_totals, m.game_counts)
-    points = game_points(ranks, m.game_totals, m.mode)
+    ranks = game_ranks(game_totals, m.score_n)
+    points = game_points(ranks, game_totals, m.mode)
     m.game_ranks[:] = bytes(ranks)
     m.game_points[:] = array("H", points)
     totals = m.totals
-    totals[:] = [t + p for t, p in zip(totals, points, strict=True)]
+    for s in range(n):
+        totals[s] += points[s]
     m.history.append(points)
     m.game += 1
     m.event = EV_GAME
@@ -472,8 +514,14 @@ def game_ranks(totals, counts):
     key a seat that its ranks_above orders (a seat with no score die below
     every other, then the higher total, then fewer dice; tested against it)."""
     keys = [t * 16 + 15 - c if c else -1 for t, c in zip(totals, counts, strict=True)]
-    order = sorted(keys, reverse=True)
-    return [order.index(x) + 1 for x in keys]
+    ranks = []
+    for x in keys:
+        r = 1
+        for y in keys:
+            if y > x:
+                r += 1
+        ranks.append(r)
+    return ranks
 
 
 def game_points(ranks, totals, mode):
