@@ -222,7 +222,8 @@ def test_dtwww_game_ranks_and_points_are_the_cores():
         for counts in itertools.product((0, 1, 2, 9), repeat=players):
             for totals in itertools.product((0, 3, 5, 180), repeat=players):
                 totals = [t if c else 0 for t, c in zip(totals, counts, strict=True)]
-                ranks = dtwww_playout.game_ranks(totals, counts)
+                keys = [dtwww_playout.rank_key(t, c) for t, c in zip(totals, counts, strict=True)]
+                ranks = dtwww_playout.ranks_of(keys)
                 assert ranks == dt.ranks(totals, counts)
                 for mode in (dt.SCORE_VP, dt.SCORE_TOTAL):
                     got = dtwww_playout.game_points(ranks, totals, mode)

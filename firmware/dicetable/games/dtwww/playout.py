@@ -203,8 +203,12 @@ def _deal_out(m, draw):
         first = hand_n[s]
         if pending[s] and not table:
             rolled = _roll_pending(m, s, ROLL_A | (s << SEAT_SHIFT), draw)
-        hand = hands[s].tolist()[:first]
-        keys = [KEY[d] for d in hand]
+        if first:
+            hand = hands[s].tolist()[:first]
+            keys = [KEY[d] for d in hand]
+        else:
+            hand = []
+            keys = []
         held.append((hand, keys))
         if first == dt.HAND_SIZE:
             continue
@@ -447,6 +451,7 @@ def _score_out(m, draw):
     table = m.table_rolls
     rolled = m.roll_seat
     totals = [0] * n
+    keys = [-1] * n  # rank_key() of each seat, as its total comes
     for s in CLOCKWISE[n][m.game_leader if table else 0]:
         c = score_n[s]
         if not c:
@@ -467,25 +472,27 @@ def _score_out(m, draw):
                 append(v | roll)
                 total += v
         totals[s] = total
+        keys[s] = rank_key(total, c)
         game_dice[s][:c] = dice[:c]
     m.game_totals[:] = array("H", totals)
     m.game_counts[:] = score_n
     score_rolled[:] = score_n
     m.roll_seat = rolled
-    _score_game(m, totals)
+    _score_game(m, totals, ranks_of(keys))
 
 
-def _score_game(m, game_totals):
-    """match.py's _score_game, the score dice already in game_dice: the
-    game's ranks (the core's, by game_ranks) and points, the next game's
-    leader (the core's next_game_leader), the next game set up."""
+def _score_game(m, game_totals, ranks):
+    """match.py's _score_game, the score dice already in game_dice, from the
+    game's ranks (the core's): its points, the next game's leader (the
+    core's next_game_leader), the next game set up."""
     n = m.players
-    ranks = game_ranks(game_totals, m.score_n)
     points = game_points(ranks, game_totals, m.mode)
-    m.game_ranks[:] = bytes(ranks)
-    m.game_points[:] = array("H", points)
+    game_ranks = m.game_ranks
+    game_points_ = m.game_points
     totals = m.totals
     for s in range(n):
+        game_ranks[s] = ranks[s]
+        game_points_[s] = points[s]
         totals[s] += points[s]
     m.history.append(points)
     m.game += 1
@@ -509,11 +516,16 @@ def _score_game(m, game_totals):
     m._match_end()
 
 
-def game_ranks(totals, counts):
-    """The core's ranks(totals, counts): 1 + the seats ranking above, from one
-    key a seat that its ranks_above orders (a seat with no score die below
-    every other, then the higher total, then fewer dice; tested against it)."""
-    keys = [t * 16 + 15 - c if c else -1 for t, c in zip(totals, counts, strict=True)]
+def rank_key(total, count):
+    """One key for a seat's game (its score dice's total, how many) that
+    orders the seats as the core's ranks_above does: a seat with no score
+    die below every other, then the higher total, then fewer dice."""
+    return total * 16 + 15 - count if count else -1
+
+
+def ranks_of(keys):
+    """The core's ranks from each seat's rank_key: 1 + the seats above
+    (tested against its ranks)."""
     ranks = []
     for x in keys:
         r = 1
