@@ -7,10 +7,11 @@ playout(match, draw) gives what random_action(seat, draw) and take() give,
 draw for draw (each action drawn for the table, else for the lowest seat
 waited on): the same journal and state (tests/test_engine_fast.py,
 tests/test_playout_dice.py).  It is faster because a phase's actions are
-drawn and applied in one loop with the state in locals: the deal's and the
-score's dice are written where they land, the play phase's hands are lists
-written back once, and a trick's dice are not written at all (the last
-trick is read back from the journal).  The bag is a list of its dice's
+drawn and applied in one loop with the state in locals: the deal hands its
+dice to the play phase as lists, whose places and hands are written once
+when the tricks are over, the score's dice are written where they land,
+and a trick's dice are not written at all (the last trick is read back
+from the journal).  The bag is a list of its dice's
 places, so a scan is one pop.  A hand's legal plays are counted from
 tables of the core's legal_plays per die colour and number and lead
 (tested), the play drawn found by a walk of the hand (a lead from a hand
@@ -313,8 +314,8 @@ def _play_out(m, draw, dealt):
 
 def _tricks(m, seat, whites, draw):
     """m's tricks from where its trick stands, each seat's hand a list (with
-    its dice's keys, the append of its tail and how many white dice it
-    holds), its plays counted from the tables.  A trick's winner (the core's
+    its dice's keys and the append of its tail; whites[s]: how many white
+    dice seat s holds), its plays counted from the tables.  A trick's winner (the core's
     resolve: the strongest, the last of equals) takes its die, and its next
     leader (its next_leader: the highest number, the first of equals) leads
     the next, each folded as the dice arrive.  A hand that can follow plays
