@@ -64,8 +64,6 @@ SPAN = [dt.highest_face(s) - dt.lowest_face(s) + 1 for s in range(dt.D20 + 1)]
 LOW_OF = [LOW[d >> 5 & 7] for d in BOX]
 SPAN_OF = [SPAN[d >> 5 & 7] for d in BOX]
 
-# The key of a die by its place in the box, without its number.
-KEY_OF = [(d >> 3 & 0x60) for d in BOX]
 # The place of a die in the box by its identity >> 5 (no number, no declaration).
 INDEX = [0] * 64
 for _i in range(DICE):
@@ -184,13 +182,12 @@ def _deal_out(m, draw):
     append = m.journal.append
     place = m.place
     public = m.public
-    hands = m.hands
     hand_n = m.hand_n
     pending = m.pending
     box = BOX
     low_of = LOW_OF
     span_of = SPAN_OF
-    key_of = KEY_OF
+    key = KEY
     bag = ALL_DICE[:] if place == EMPTY_BOX else [i for i in range(DICE) if place[i] == BAG]
     pop = bag.pop
     table = m.table_rolls
@@ -204,12 +201,7 @@ def _deal_out(m, draw):
         first = hand_n[s]
         if pending[s] and not table:
             rolled = _roll_pending(m, s, ROLL_A | (s << SEAT_SHIFT), draw)
-        if first:
-            hand = hands[s].tolist()[:first]
-            keys = [KEY[d] for d in hand]
-        else:
-            hand = []
-            keys = []
+        hand, keys = _hand_of(m, s) if first else ([], [])
         held.append((hand, keys))
         if first == dt.HAND_SIZE:
             continue
@@ -228,8 +220,9 @@ def _deal_out(m, draw):
             if j < 3:
                 public[i] = 1
             v = low_of[i] + draw(span_of[i])
-            hold(d | v)
-            keep(key_of[i] | v)
+            d |= v
+            hold(d)
+            keep(key[d])
             append(v | roll)
         hand_n[s] = dt.HAND_SIZE
     m.roll_seat = rolled
@@ -238,6 +231,13 @@ def _deal_out(m, draw):
     m.turn = m.game_leader
     m.leader = m.game_leader
     return held, bag
+
+
+def _hand_of(m, s):
+    """Seat s's dice in hand, as the match holds them, in a list, and their
+    keys in another."""
+    hand = m.hands[s].tolist()[: m.hand_n[s]]
+    return hand, [KEY[d] for d in hand]
 
 
 def _roll_pending(m, s, roll, draw):
@@ -265,10 +265,7 @@ def _play_out(m, draw, dealt):
     # winners (set apart by _tricks as each trick is won).
     if dealt is None:
         place[:] = place.translate(AFTER_PLAY)
-        held = []
-        for s in range(n):
-            hand = hands[s].tolist()[: m.hand_n[s]]
-            held.append((hand, [KEY[d] for d in hand]))
+        held = [_hand_of(m, s) for s in range(n)]
     else:
         held, bag = dealt
         place[:] = ALL_RETURNED
