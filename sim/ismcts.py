@@ -44,6 +44,7 @@ import time
 
 from dicetable import games as registry
 from dicetable.match.actions import DEAL, OK, ROLL, SEAT_SHIFT, TABLE, TABLE_BIT, kind_of
+from dicetable.match.engine import places_of
 
 DEFAULT_PLAYOUTS = 0  # a bare "ismcts": the game's own budget, GAME_PLAYOUTS
 # Playouts a decision per game, chosen by measurement (docs/bots.md, "What
@@ -116,12 +117,6 @@ def lead_rewards(totals):
         best = max(x for o, x in enumerate(totals) if o != s)
         out.append(1.0 / (1.0 + math.exp(-(t - best) / LEAD_SCALE)))
     return out
-
-
-def places_of(totals):
-    """Each seat's place by its total alone (tied seats share the higher
-    place): the standings when no tie-break has been played yet."""
-    return [1 + sum(1 for t in totals if t > mine) for mine in totals]
 
 
 def rewards_of_places(places, kind="win"):

@@ -19,7 +19,7 @@ from dicetable.games.dicefull import playout as dicefull_playout
 from dicetable.games.dicefull import rules as core
 from dicetable.games.dtwww import playout as dtwww_playout
 from dicetable.games.dtwww import rules as dt
-from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, options
+from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, options, places_of
 from dicetable.rules.trick import Trick
 
 PLAYOUTS = {"dtwww": dtwww_playout.playout, "dicefull": dicefull_playout.playout}
@@ -223,7 +223,7 @@ def test_dtwww_game_ranks_and_points_are_the_cores():
             for totals in itertools.product((0, 3, 5, 180), repeat=players):
                 totals = [t if c else 0 for t, c in zip(totals, counts, strict=True)]
                 keys = [dtwww_playout.rank_key(t, c) for t, c in zip(totals, counts, strict=True)]
-                ranks = dtwww_playout.ranks_of(keys)
+                ranks = places_of(keys)
                 assert ranks == dt.ranks(totals, counts)
                 for mode in (dt.SCORE_VP, dt.SCORE_TOTAL):
                     got = dtwww_playout.game_points(ranks, totals, mode)

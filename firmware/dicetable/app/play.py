@@ -43,6 +43,7 @@ from dicetable.match.actions import (
     value_of,
 )
 from dicetable.match.actions import OK as ACCEPTED
+from dicetable.match.engine import places_of
 
 # The table's records in the journal: action words of kinds no game uses.
 SEATS_RECORD = const(0xF00000)  # | mask of the physical seats that play
@@ -184,7 +185,7 @@ def _taken(t, a, scored):
         )
         if not m.over():
             since = t.now + (TRICK_MS if t.trick_show is not None else 0)
-            t.score_show = (_places(scores), since)
+            t.score_show = (places_of(scores), since)
     if m.over():
         t.mode = OVER
         places = m.standings()
@@ -407,15 +408,3 @@ def _undo_records(t, count):
     except (OSError, ValueError) as e:
         t.say("storage: %r" % (e,))
     return done
-
-
-def _places(scores):
-    """Competition places (1 = best) of one round's scores."""
-    out = []
-    for s in scores:
-        above = 0
-        for t in scores:
-            if t > s:
-                above += 1
-        out.append(above + 1)
-    return out

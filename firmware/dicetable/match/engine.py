@@ -75,6 +75,19 @@ def fill(buf, value):
         buf[i] = value
 
 
+def places_of(scores):
+    """Competition places (1 = best) of scores, the higher the better: tied
+    scores share the higher place and push the ones below down (1, 1, 3)."""
+    out = []
+    for s in scores:
+        above = 0
+        for t in scores:
+            if t > s:
+                above += 1
+        out.append(above + 1)
+    return out
+
+
 def append_actions(out, base, items, n):
     """Append to `out` the action word `base` (action(kind, seat, 0)) with
     each of items[0:n] as its value: item | base is action(kind, seat, item)

@@ -37,6 +37,7 @@ from dicetable.games.dtwww.match import (
     PHASE_SCORE,
 )
 from dicetable.match.actions import DEAL, PLAY, ROLL, SEAT_SHIFT, TABLE, TABLE_BIT, action
+from dicetable.match.engine import places_of
 from dicetable.rules.trick import Trick
 
 DEAL_A = action(DEAL, 0, 0)
@@ -476,7 +477,7 @@ def _score_out(m, draw):
     m.game_counts[:] = score_n
     score_rolled[:] = score_n
     m.roll_seat = rolled
-    _score_game(m, totals, ranks_of(keys))
+    _score_game(m, totals, places_of(keys))
 
 
 def _score_game(m, game_totals, ranks):
@@ -517,21 +518,9 @@ def _score_game(m, game_totals, ranks):
 def rank_key(total, count):
     """One key for a seat's game (its score dice's total, how many) that
     orders the seats as the core's ranks_above does: a seat with no score
-    die below every other, then the higher total, then fewer dice."""
+    die below every other, then the higher total, then fewer dice (the
+    core's ranks are the engine's places_of the keys; tested)."""
     return total * 16 + 15 - count if count else -1
-
-
-def ranks_of(keys):
-    """The core's ranks from each seat's rank_key: 1 + the seats above
-    (tested against its ranks)."""
-    ranks = []
-    for x in keys:
-        r = 1
-        for y in keys:
-            if y > x:
-                r += 1
-        ranks.append(r)
-    return ranks
 
 
 def game_points(ranks, totals, mode):
