@@ -7,7 +7,10 @@ returns exactly the actions whose append had returned, never raises, and
 the match goes on from there.
 """
 
+import ast
+import pathlib
 import random
+import tempfile
 
 import mpy_wasm
 import pytest
@@ -95,8 +98,24 @@ def test_round_trip_of_a_real_match_costs_a_page_program_per_action():
     assert run(storage, OPS) == len(OPS)
     assert HEADER == bytes((GAMES.index("dtwww"), 2, 0, 1))
     assert Storage(flash.reboot()).load() == (HEADER, COMMITTED[-1], OK)
-    assert sum(flash.raw.erases) - erases == 1  # the match's segment
-    assert sum(flash.raw.programs) - programs == len(OPS)  # its header page + 1 per record
+    # No work ahead had its chance: the match's segment erased at need,
+    # its first bytes, its header page, 1 page per record.
+    assert sum(flash.raw.erases) - erases == 1
+    assert sum(flash.raw.programs) - programs == 1 + len(OPS)
+
+
+def test_with_the_work_ahead_a_match_is_a_page_program_per_commit_and_no_erase():
+    flash = VFlash()
+    storage = Storage(flash)
+    storage.prepare()
+    storage.load()
+    assert storage.work_ahead()  # the spare erased, after the power-up
+    assert not storage.work_ahead()  # no match: no header page to build
+    erases, programs = sum(flash.raw.erases), sum(flash.raw.programs)
+    assert run(storage, OPS) == len(OPS)
+    assert Storage(flash.reboot()).load() == (HEADER, COMMITTED[-1], OK)
+    assert sum(flash.raw.erases) == erases
+    assert sum(flash.raw.programs) - programs == len(OPS)
 
 
 @pytest.mark.slow
@@ -367,18 +386,61 @@ def test_a_segment_that_cannot_be_told_apart_is_never_written():
     assert Storage(twin.reboot()).load() == (HEADER, list(WORDS), OK)
 
 
-def test_the_append_path_keeps_its_frames_on_the_c_stack():
-    import pathlib
+HAL = pathlib.Path(__file__).resolve().parent.parent / "firmware" / "hal"
+# A commit's path, the work ahead given its chances: everything append,
+# undo and new_match reach but what the power-up has done (the journal
+# opened and loaded, its segment files made: Storage.prepare()) and a
+# compaction at need (the work ahead does it beforehand).
+COMMITS = {"storage.py": ("append", "undo", "new_match"), "journal.py": ("append", "new_match")}
+AT_NEED = {"load", "_open", "_make_area", "_compact"}
 
-    path = pathlib.Path(__file__).resolve().parent.parent / "firmware" / "hal" / "journal.py"
-    # append itself is named by a static qstr in the .mpy; what it calls:
-    hot = {"_put", "_flush", "_blank", "_crc16_of", "crc16", "put32"}
-    sizes = {
-        name: frame_words(n_state, n_exc)
-        for name, n_state, n_exc in function_frames(path)
-        if name in hot
+
+def frames_by_name(path, names):
+    """{name: frame words} of the module's functions `names` as mpy-cross
+    compiles them (a name MicroPython holds as a static qstr, such as append,
+    is told by compiling a function of that name alone)."""
+    labels = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            probe = pathlib.Path(tmp) / "probe.py"
+            probe.write_text("def %s():\n    pass\n" % name)
+            labels[function_frames(probe)[1][0]] = name
+    return {
+        labels[label]: frame_words(n_state, n_exc)
+        for label, n_state, n_exc in function_frames(path)
+        if label in labels
     }
-    assert set(sizes) == hot
+
+
+def commit_path(tree, roots):
+    """The module's functions a commit reaches (calls of module functions and
+    of self's methods), not through AT_NEED."""
+    bodies = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    seen, todo = set(), list(roots)
+    while todo:
+        name = todo.pop()
+        if name in seen or name in AT_NEED or name not in bodies:
+            continue
+        seen.add(name)
+        for node in ast.walk(bodies[name]):
+            if isinstance(node, ast.Call):
+                f = node.func
+                if isinstance(f, ast.Name):
+                    todo.append(f.id)
+                elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+                    if f.value.id == "self":
+                        todo.append(f.attr)
+    return seen
+
+
+@pytest.mark.parametrize("module", sorted(COMMITS))
+def test_every_function_on_a_commits_path_keeps_its_frame_on_the_c_stack(module):
+    path = HAL / module
+    names = commit_path(ast.parse(path.read_text()), COMMITS[module])
+    if module == "journal.py":
+        assert {"append", "new_match", "_extend", "_ready", "_build", "crc16", "_begin"} <= names
+    sizes = frames_by_name(path, names)
+    assert set(sizes) == names
     assert {n: w for n, w in sizes.items() if w > C_STACK_FRAME_WORDS} == {}
 
 

@@ -35,12 +35,39 @@ word below 2**24 is an action; UNDO takes back the last action.
 
 WRITES.  An action programs the page that holds its record (0xFF in every
 other byte): 1 page program.  A new match, or the next segment when one is
-full, erases one segment that the current match does not use (the one
-written longest ago: wear spreads over all) and programs its header page.
-clear() programs the cleared mark into the match's header pages.  When a
-match with many undos would need a seventh segment, its live actions are
-copied to a new generation in free segments (need = their count); the old
-one is left alone, so a cut during the copy leaves it as it was.
+full, takes a segment that no generation load() could return uses (the one
+written longest ago: wear spreads over all), erased, and programs its header
+page.  clear() programs the cleared mark into the match's header pages.
+
+AHEAD OF NEED.  work_ahead(), called when no input waits for its answer,
+does one bounded step of what a commit would otherwise wait for, and says
+whether it did one:
+  - the SPARE: a free segment erased (45 ms on the W25Q16), then its header's
+    first 8 bytes ("D" "J" version segment area: what any header of it will
+    hold) programmed, so that the segment files stay findable by their first
+    bytes (hal/storage.py) while it waits;
+  - the header page of the match's next segment built into a buffer, for
+    the spare, the seq and the first record it will have;
+  - a piece of a compaction (below).
+A new match then programs its header page into the spare, and a full
+segment's successor is the spare with its page already built: page programs
+only.  Without the chance (no call since), the same work is done at need.
+The spare is known in RAM only: after a power-up it is erased again, since a
+cut during its erase could leave cells that read 0xFF without being erased
+through.  Waiting, it reads as no segment of any generation (its header
+copies fail their checks), and so does one cut during its erase or its
+first bytes.
+
+COMPACTION.  When a match with many undos has its segments but two and
+its live actions would fit in fewer, its live actions are copied to a new
+generation in free segments, in steps of work_ahead(): the old generation
+is read a page at a time and folded; then the live actions, then the
+records appended since (verbatim, undos as undos), are programmed a page at a
+time into segments that have no header yet, so load() passes over them; last
+the headers are programmed (need = every record copied), the first segment's
+last: until that page program is whole the old generation is the match, after
+it the new one.  A commit that would need the seventh segment first finishes
+the compaction, so it never waits for one planned ahead.
 
 LOAD.  The header pages tell the generations; the newest whole one (all of
 `need` present) is the match, unless it was cleared (NONE).  Either header
@@ -50,6 +77,9 @@ number was cut short and passed over; a failing record followed only by
 erased space (or failing ones) is a torn tail: TORN, dropped; anything
 else is damage: CORRUPT, everything before it is returned.
 """
+
+from array import array
+from struct import pack_into
 
 from micropython import const
 
@@ -75,34 +105,43 @@ _ERASED = const(-2)
 _FAILS = const(-1)
 _NO_LIMIT = const(0x10000)
 
-# CRC-16/CCITT-FALSE, four bits at a time: a 16-entry table is enough.
-_CRC_TABLE = (
-    0x0000,
-    0x1021,
-    0x2042,
-    0x3063,
-    0x4084,
-    0x50A5,
-    0x60C6,
-    0x70E7,
-    0x8108,
-    0x9129,
-    0xA14A,
-    0xB16B,
-    0xC18C,
-    0xD1AD,
-    0xE1CE,
-    0xF1EF,
-)
+# A compaction's phases (Journal._phase).
+_IDLE = const(0)
+_FOLD = const(1)  # reading the old generation
+_COPY = const(2)  # programming the new one's records
+_FAILED = const(3)  # given up until the next load() or new_match()
+
+
+def _table():
+    # CRC-16/CCITT-FALSE a byte at a time: the 256 remainders (512 bytes).
+    t = array("H", bytes(512))
+    for i in range(256):
+        c = i << 8
+        for _ in range(8):
+            c = ((c << 1) ^ 0x1021) & 0xFFFF if c & 0x8000 else (c << 1) & 0xFFFF
+        t[i] = c
+    return t
+
+
+_T8 = _table()
 
 
 def crc16(data, start, end, crc):
     """CRC-16/CCITT-FALSE of data[start:end], continuing from `crc` (0xFFFF to begin)."""
-    for i in range(start, end):
-        crc ^= data[i] << 8
-        crc = ((crc << 4) & 0xFFFF) ^ _CRC_TABLE[crc >> 12]
-        crc = ((crc << 4) & 0xFFFF) ^ _CRC_TABLE[crc >> 12]
+    # A while loop: a for loop's iterator would take the frame past 11 words.
+    while start < end:
+        crc = ((crc & 0xFF) << 8) ^ _T8[(crc >> 8) ^ data[start]]
+        start += 1
     return crc
+
+
+def _crc4(v, crc):
+    # The CRC continued over the 4 little-endian bytes of v.
+    t = _T8
+    crc = ((crc & 0xFF) << 8) ^ t[(crc >> 8) ^ (v & 0xFF)]
+    crc = ((crc & 0xFF) << 8) ^ t[(crc >> 8) ^ ((v >> 8) & 0xFF)]
+    crc = ((crc & 0xFF) << 8) ^ t[(crc >> 8) ^ ((v >> 16) & 0xFF)]
+    return ((crc & 0xFF) << 8) ^ t[(crc >> 8) ^ ((v >> 24) & 0xFF)]
 
 
 def get32(buf, at):
@@ -116,6 +155,31 @@ def put32(buf, at, v):
     buf[at + 1] = (v >> 8) & 0xFF
     buf[at + 2] = (v >> 16) & 0xFF
     buf[at + 3] = (v >> 24) & 0xFF
+
+
+def _match_block(header4, words):
+    # Bytes 20-43 of a header: the match header, nwords, 0 0 0, the words.
+    if len(words) > MAX_WORDS:
+        raise ValueError("too many words for a header")
+    block = bytearray(24)
+    block[:4] = header4
+    block[4] = len(words)
+    k = 0
+    while k < len(words):
+        if not 0 <= words[k] < _ACTION_LIMIT:
+            raise ValueError("not an action")
+        pack_into("<I", block, 8 + 4 * k, words[k])
+        k += 1
+    return bytes(block)
+
+
+def _room(segs, n):
+    # segs as a list with room for n: appending to it allocates nothing.
+    out = [0] * n
+    del out[len(segs) :]
+    for k in range(len(segs)):
+        out[k] = segs[k]
+    return out
 
 
 class Journal:
@@ -134,25 +198,50 @@ class Journal:
         self._page = bytearray(PAGE)  # the page last read
         self._at = -1  # which: segment * 16 + page; -1 none
         self._out = bytearray(b"\xff" * PAGE)  # a page to program: 0xFF but what changes
-        self._crc = bytearray(12)
+        # A header page: "D" "J" version and the area never change.
+        self._head = bytearray(b"\xff" * PAGE)
+        pack_into("<HBBI", self._head, 0, 0x4A44, VERSION, 0, area)
+        pack_into("<HBBI", self._head, _COPY_B, 0x4A44, VERSION, 0, area)
         self._known = False
-        self._top = 0  # the highest seq on flash
+        self._top = 0  # the highest seq on flash (or reserved)
         self._cur = -1  # the current generation; -1: none
         self._segs = []  # its segments, in seq order
         self._header = None
         self._words = ()
+        self._match = bytes(24)  # header bytes 20-43: the match header, nwords, words
+        self._pre = 0  # the CRC after the generation's 4 bytes
         self._need_cur = 0
         self._count = 0  # its records (undos included)
+        self._live = 0  # its live actions
         self._wseg = -1  # the segment and slot the next record goes to
         self._wslot = RECORDS
         self._cleared = False
         self._soiled = False  # self._out holds bytes of a program that failed
         self._short = False  # the generation _read() last read lacks records
+        self._spare = -1  # a segment erased ahead, its first bytes programmed
+        # What self._head holds the page of (segment -1: nothing).
+        self._hseg = -1
+        self._hseq = 0
+        self._hgen = 0
+        self._hfirst = 0
+        self._hneed = 0
+        self._phase = _IDLE  # of a compaction; its state:
+        self._new = []  # the new generation's segments
+        self._fold = []  # the old one's words and live actions, as read
+        self._fj = 0  # where the reading is: index in _segs, slot, records read
+        self._fslot = 0
+        self._fn = 0
+        self._limits = []
+        self._cgen = -1  # the new generation
+        self._cn = 0  # its records programmed
+        self._from = 0  # the old records after the reading: from this number,
+        self._fromslot = 0  # at this slot of _wseg on
 
     # -- the interface Storage uses ------------------------------------------
 
     def load(self):
         """(header4 or None, actions, status): the words first, then the live actions."""
+        self._stop(_IDLE)
         self._scan()
         ids = []
         for i in range(len(self.blocks)):
@@ -175,24 +264,26 @@ class Journal:
         return None, [], NONE
 
     def new_match(self, header4, words=()):
-        """Erase a free segment and program the match's header page with `words`."""
-        if len(words) > MAX_WORDS:
-            raise ValueError("too many words for a header")
-        for w in words:
-            if not 0 <= w < _ACTION_LIMIT:
-                raise ValueError("not an action")
+        """Program the match's header page with `words` into an erased segment
+        (the spare if there is one: no erase)."""
+        match = _match_block(header4, words)
         if not self._known:
             self.load()
-        seg = self._free(())
         self._known = False
+        self._stop(_IDLE)
+        self._match = match
+        self._hseg = -1  # a page built ahead holds another match's header
         gen = self._top + 1
-        self._start(seg, gen, 0, 0, bytes(header4), tuple(words))
+        seg = self._ready(gen, 0, 0)
+        self._begin(seg, gen, 0)
         self._cur = gen
-        self._segs = [seg]
+        self._segs = _room([seg], len(self.blocks))
         self._header = bytes(header4)
         self._words = tuple(words)
+        self._pre = _crc4(gen, 0xFFFF)
         self._need_cur = 0
         self._count = 0
+        self._live = 0
         self._wseg = seg
         self._wslot = 0
         self._cleared = False
@@ -207,15 +298,32 @@ class Journal:
         if self._wslot >= RECORDS:
             self._known = False
             self._extend()
-            self._known = True
         self._known = False
-        slot = self._wslot
-        crc = self._crc16_of(self._cur, self._count, word)
-        self._put(slot, crc, word)
-        self._flush(self._wseg, slot)
-        self._blank((slot % _PER_PAGE) * _REC)
+        if self._soiled:
+            self._blank()
+        # The record's crc, inline: generation (in _pre), number, word.
+        n = self._count
+        c = self._pre
+        c = ((c & 0xFF) << 8) ^ _T8[(c >> 8) ^ (n & 0xFF)]
+        c = ((c & 0xFF) << 8) ^ _T8[(c >> 8) ^ ((n >> 8) & 0xFF)]
+        c = ((c & 0xFF) << 8) ^ _T8[(c >> 8) ^ ((n >> 16) & 0xFF)]
+        c = ((c & 0xFF) << 8) ^ _T8[(c >> 8) ^ (n >> 24)]
+        c = ((c & 0xFF) << 8) ^ _T8[(c >> 8) ^ (word & 0xFF)]
+        c = ((c & 0xFF) << 8) ^ _T8[(c >> 8) ^ ((word >> 8) & 0xFF)]
+        c = ((c & 0xFF) << 8) ^ _T8[(c >> 8) ^ ((word >> 16) & 0xFF)]
+        c = ((c & 0xFF) << 8) ^ _T8[(c >> 8) ^ (word >> 24)]
+        n = self._wslot
+        pack_into("<HHI", self._out, (n & 31) << 3, c, c ^ 0xFFFF, word)
+        # Until blanked again the buffer counts as soiled, so that a program
+        # cut off by an error leaves nothing behind for the next one.
+        self._soiled = True
+        self._at = -1
+        self.dev.writeblocks(self.blocks[self._wseg], self._out, ((n >> 5) + 1) << 8)
+        pack_into("<q", self._out, (n & 31) << 3, -1)
+        self._soiled = False
         self._count += 1
-        self._wslot = slot + 1
+        self._wslot = n + 1
+        self._live += -1 if word == UNDO else 1
         self._known = True
 
     def clear(self):
@@ -225,23 +333,60 @@ class Journal:
         if self._cur < 0:
             return
         self._known = False
+        self._stop(_IDLE)
         if self._soiled:
-            self._blank(-1)
-        out = self._out
-        for i in range(_MARK, PAGE):
-            out[i] = 0
+            self._blank()
+        pack_into("<i", self._out, _MARK, 0)
         self._soiled = True
-        for seg in self._segs:
-            self.dev.writeblocks(self.blocks[seg], out, 0)
-            self._mark[seg] = True
-        self._blank(-1)
+        k = 0
+        while k < len(self._segs):
+            self.dev.writeblocks(self.blocks[self._segs[k]], self._out, 0)
+            self._mark[self._segs[k]] = True
+            k += 1
+        self._blank()
         self._at = -1
         self._cleared = True
         self._known = True
 
     def forget(self):
-        """Read the flash again before the next write (after an error)."""
+        """Read the flash again before the next write (after an error); the
+        spare and any work ahead are forgotten."""
         self._known = False
+        self._spare = -1
+        self._hseg = -1
+
+    def work_ahead(self):
+        """One bounded step of work ahead of need (module docstring): True if
+        it did one, False (and nothing allocated) if there was none to do."""
+        if not self._known:
+            return False
+        if self._phase == _FOLD or self._phase == _COPY or self._due():
+            self._compact_step()
+            return True
+        if self._spare < 0:
+            self._known = False
+            self._erase(self._free())
+            self._known = True
+            return True
+        if (
+            self._cur >= 0
+            and not self._cleared
+            and (
+                self._hseg != self._spare
+                or self._hseq != self._top + 1
+                or self._hgen != self._cur
+                or self._hfirst != self._count + RECORDS - self._wslot
+            )
+        ):
+            self._hseg = -1
+            self._hseq = self._top + 1
+            self._hgen = self._cur
+            self._hfirst = self._count + RECORDS - self._wslot
+            self._hneed = self._need_cur
+            self._hseg = self._spare
+            self._build()
+            return True
+        return False
 
     # -- reading ---------------------------------------------------------------
 
@@ -293,11 +438,9 @@ class Journal:
         segs.sort(key=lambda i: self._seq[i])
         self._read_header(segs[0])
         need = self._need[segs[0]]
+        pre = _crc4(gen, 0xFFFF)
         actions = list(self._words)
-        # A segment counts up to the first record of any later one.
-        limits = [_NO_LIMIT] * len(segs)
-        for j in range(len(segs) - 2, -1, -1):
-            limits[j] = min(limits[j + 1], self._first[segs[j + 1]])
+        limits = self._limits_of(segs)
         n = 0
         status = OK
         slot = RECORDS
@@ -308,16 +451,18 @@ class Journal:
             if self._first[s] != n:
                 status = CORRUPT
                 break
-            n, slot, status = self._read_segment(s, gen, n, limits[j], actions)
+            n, slot, status = self._read_segment(s, pre, n, limits[j], actions, 0, RECORDS)
             if status == OK and n < limits[j] < _NO_LIMIT:
                 status = CORRUPT  # records missing before the next segment
             if status != OK:
                 break
         self._short = n < need
         self._cur = gen
-        self._segs = segs
+        self._segs = _room(segs, len(self.blocks))
+        self._pre = pre
         self._need_cur = need
         self._count = n
+        self._live = len(actions) - len(self._words)
         self._wseg = segs[-1]
         # After damage the next record starts a new segment.
         self._wslot = RECORDS if status == CORRUPT else slot
@@ -330,13 +475,19 @@ class Journal:
             return None, [], NONE
         return self._header, actions, status
 
-    def _read_segment(self, seg, gen, n, limit, actions):
-        # Records n.. of `seg` into actions: (n after them, the slot after
-        # them, status).
-        slot = 0
+    def _limits_of(self, segs):
+        # A segment counts up to the first record of any later one.
+        limits = [_NO_LIMIT] * len(segs)
+        for j in range(len(segs) - 2, -1, -1):
+            limits[j] = min(limits[j + 1], self._first[segs[j + 1]])
+        return limits
+
+    def _read_segment(self, seg, pre, n, limit, actions, slot, stop):
+        # Records n.. of `seg` from `slot`, up to slot `stop`, into actions:
+        # (n after them, the slot after them, status).
         base = len(self._words)
-        while n < limit and slot < RECORDS:
-            word = self._record(seg, slot, gen, n)
+        while n < limit and slot < stop:
+            word = self._record(seg, slot, pre, n)
             if word >= 0 and (word < _ACTION_LIMIT or (word == UNDO and len(actions) > base)):
                 if word == UNDO:
                     actions.pop()
@@ -347,7 +498,7 @@ class Journal:
                 continue
             if word == _ERASED:
                 break
-            after = self._after_failure(seg, slot + 1, gen, n)
+            after = self._after_failure(seg, slot + 1, pre, n)
             if after >= 0:
                 slot = after
                 continue
@@ -362,22 +513,23 @@ class Journal:
         self.dev.readblocks(self.blocks[seg], page, 0)
         at = self._copy(seg)
         self._header = bytes(page[at + 20 : at + 24])
+        self._match = bytes(page[at + 20 : at + 44])
         words = []
         for k in range(page[at + 24]):
             words.append(get32(page, at + 28 + 4 * k))
         self._words = tuple(words)
 
-    def _after_failure(self, seg, slot, gen, n):
+    def _after_failure(self, seg, slot, pre, n):
         # After a failing record: the slot of the next one that checks as
         # number n (a cut-short record was passed over), else _ERASED if only
         # failing or erased records follow to the end, else _FAILS.
         while slot < RECORDS:
-            word = self._record(seg, slot, gen, n)
+            word = self._record(seg, slot, pre, n)
             if word >= 0:
                 return slot
             if word == _ERASED:
                 return _ERASED
-            if self._record(seg, slot, gen, n + 1) >= 0:
+            if self._record(seg, slot, pre, n + 1) >= 0:
                 return _FAILS
             slot += 1
         return _ERASED
@@ -387,9 +539,9 @@ class Journal:
             slot += 1
         return slot
 
-    def _record(self, seg, slot, gen, n):
-        # The word of record `slot` if it checks as number n of `gen`;
-        # _ERASED if it was never written; _FAILS otherwise.
+    def _record(self, seg, slot, pre, n):
+        # The word of record `slot` if it checks as number n of the generation
+        # whose CRC is `pre`; _ERASED if it was never written; _FAILS otherwise.
         key = seg * 16 + 1 + slot // _PER_PAGE
         page = self._page
         if key != self._at:
@@ -404,7 +556,7 @@ class Journal:
         if erased:
             return _ERASED
         word = get32(page, at + 4)
-        crc = self._crc16_of(gen, n, word)
+        crc = _crc4(word, _crc4(n, pre))
         if (
             page[at] | (page[at + 1] << 8) != crc
             or page[at + 2] | (page[at + 3] << 8) != crc ^ 0xFFFF
@@ -412,48 +564,22 @@ class Journal:
             return _FAILS
         return word
 
-    def _crc16_of(self, gen, n, word):
-        b = self._crc
-        put32(b, 0, gen)
-        put32(b, 4, n)
-        put32(b, 8, word)
-        return crc16(b, 0, 12, 0xFFFF)
-
     # -- writing ---------------------------------------------------------------
 
-    def _put(self, slot, crc, word):
-        # A record into its place in self._out.
-        if self._soiled:
-            self._blank(-1)
+    def _blank(self):
+        # self._out back to 0xFF.
         out = self._out
-        at = (slot % _PER_PAGE) * _REC
-        out[at] = crc & 0xFF
-        out[at + 1] = crc >> 8
-        out[at + 2] = (crc & 0xFF) ^ 0xFF
-        out[at + 3] = (crc >> 8) ^ 0xFF
-        put32(out, at + 4, word)
-
-    def _flush(self, seg, slot):
-        # Program self._out as the page of `slot`.  Until _blank() the page
-        # buffer counts as soiled, so a program cut off by an error leaves
-        # nothing behind for the next one.
-        self._at = -1
-        self._soiled = True
-        self.dev.writeblocks(self.blocks[seg], self._out, (1 + slot // _PER_PAGE) * PAGE)
-
-    def _blank(self, at):
-        # Back to 0xFF: the record at `at`, or (at < 0) the whole page.
-        out = self._out
-        for i in range(0 if at < 0 else at, PAGE if at < 0 else at + _REC):
+        for i in range(PAGE):
             out[i] = 0xFF
         self._soiled = False
 
-    def _free(self, taken):
-        # The segment to erase next: not the current match's nor `taken`;
-        # one without a header first, else the one written longest ago.
+    def _free(self):
+        # The segment to erase next: none of the current match's, a
+        # compaction's or the spare; one without a header first, else the
+        # one written longest ago.
         best = -1
         for i in range(len(self.blocks)):
-            if i in taken or (i in self._segs and self._cur >= 0):
+            if i == self._spare or (self._cur >= 0 and i in self._segs) or i in self._new:
                 continue
             if best < 0 or self._seq[i] < self._seq[best]:
                 best = i
@@ -461,42 +587,82 @@ class Journal:
             raise OSError(28, "no free journal segment")
         return best
 
-    def _start(self, seg, gen, first, need, header, words):
-        # Erase `seg` and program its header page (both copies at once).
-        dev = self.dev
-        block = self.blocks[seg]
-        self._at = -1
+    def _erase(self, seg):
+        # Erase `seg`, then program its header's first 8 bytes: the spare.
+        self._spare = -1
+        self._hseg = -1
         self._seq[seg] = -1
-        dev.ioctl(6, block)
-        self._top += 1
-        out = bytearray(b"\xff" * PAGE)
-        for at in (0, _COPY_B):
-            out[at] = 0x44
-            out[at + 1] = 0x4A
-            out[at + 2] = VERSION
-            out[at + 3] = seg
-            put32(out, at + 4, self.area)
-            put32(out, at + 8, self._top)
-            put32(out, at + 12, gen)
-            out[at + 16] = first & 0xFF
-            out[at + 17] = first >> 8
-            out[at + 18] = need & 0xFF
-            out[at + 19] = need >> 8
-            for k in range(4):
-                out[at + 20 + k] = header[k]
-            out[at + 24] = len(words)
-            for k in range(25, 44):
-                out[at + k] = 0
-            for k in range(len(words)):
-                put32(out, at + 28 + 4 * k, words[k])
-            crc = crc16(out, at, at + _CRC_AT, 0xFFFF)
-            out[at + _CRC_AT] = crc & 0xFF
-            out[at + _CRC_AT + 1] = crc >> 8
-        dev.writeblocks(block, out, 0)
-        self._seq[seg] = self._top
+        self._at = -1
+        self.dev.ioctl(6, self.blocks[seg])
+        if self._soiled:
+            self._blank()
+        out = self._out
+        pack_into("<HBBI", out, 0, 0x4A44, VERSION, seg, self.area)
+        self._soiled = True
+        self.dev.writeblocks(self.blocks[seg], out, 0)
+        pack_into("<q", out, 0, -1)
+        self._soiled = False
+        self._spare = seg
+
+    def _ready(self, gen, first, need):
+        # The spare with the header page for (the next seq, gen, first, need)
+        # in self._head: as built ahead, or now (and the spare erased now if
+        # there is none).
+        seg = self._spare
+        if (
+            seg >= 0
+            and self._hseg == seg
+            and self._hseq == self._top + 1
+            and self._hgen == gen
+            and self._hfirst == first
+        ):
+            return seg
+        if seg < 0:
+            seg = self._free()
+            self._erase(seg)
+        self._hseg = -1
+        self._hseq = self._top + 1
+        self._hgen = gen
+        self._hfirst = first
+        self._hneed = need
+        self._hseg = seg
+        self._build()
+        return seg
+
+    def _build(self):
+        # The header page of (_hseg, _hseq, _hgen, _hfirst, _hneed) and the
+        # match into self._head: both copies, one crc.
+        h = self._head
+        h[3] = self._hseg
+        pack_into("<IIHH24s", h, 8, self._hseq, self._hgen, self._hfirst, self._hneed, self._match)
+        pack_into("<H", h, _CRC_AT, crc16(h, 0, _CRC_AT, 0xFFFF))
+        h[_COPY_B + 3] = self._hseg
+        pack_into(
+            "<IIHH24s",
+            h,
+            _COPY_B + 8,
+            self._hseq,
+            self._hgen,
+            self._hfirst,
+            self._hneed,
+            self._match,
+        )
+        h[_COPY_B + _CRC_AT] = h[_CRC_AT]
+        h[_COPY_B + _CRC_AT + 1] = h[_CRC_AT + 1]
+
+    def _begin(self, seg, gen, first):
+        # Program self._head, built for the spare `seg`: it is gen's now.
+        self._at = -1
+        self.dev.writeblocks(self.blocks[seg], self._head, 0)
+        if seg == self._spare:
+            self._spare = -1
+        self._hseg = -1
+        if self._hseq > self._top:
+            self._top = self._hseq
+        self._seq[seg] = self._hseq
         self._gen[seg] = gen
         self._first[seg] = first
-        self._need[seg] = need
+        self._need[seg] = self._hneed
         self._mark[seg] = False
 
     def _extend(self):
@@ -505,35 +671,165 @@ class Journal:
             self._compact()
             if self._wslot < RECORDS:
                 return
-        seg = self._free(())
-        self._start(seg, self._cur, self._count, self._need_cur, self._header, self._words)
+        seg = self._ready(self._cur, self._count, self._need_cur)
+        self._begin(seg, self._cur, self._count)
         self._segs.append(seg)
         self._wseg = seg
         self._wslot = 0
 
+    # -- compaction ------------------------------------------------------------
+
+    def _due(self):
+        # A compaction is worth planning: the match has its segments but two,
+        # and its live actions would fit in two fewer.
+        n = len(self._segs)
+        return (
+            self._phase == _IDLE
+            and self._cur >= 0
+            and not self._cleared
+            and n >= len(self.blocks) - 2
+            and self._live <= RECORDS * (n - 2)
+        )
+
     def _compact(self):
-        # Copy the live actions to a new generation in free segments, a page
-        # at a time; the old generation stays whole until the new one is.
-        _, actions, _ = self._read(self._cur)
-        live = actions[len(self._words) :]
-        count = len(live)
-        gen = self._top + 1
-        new = []
-        for k in range(0, max(count, 1), RECORDS):
-            seg = self._free(new)
-            new.append(seg)
-            self._start(seg, gen, k, count, self._header, self._words)
-            self._cur = gen
-            end = min(count, k + RECORDS)
-            for i in range(k, end):
-                slot = i - k
-                self._put(slot, self._crc16_of(gen, i, live[i]), live[i])
-                if slot % _PER_PAGE == _PER_PAGE - 1 or i == end - 1:
-                    self._flush(seg, slot)
-                    self._blank(-1)
+        # At need: the whole compaction now, or the rest of one under way.
+        if self._phase == _FAILED:
+            self._phase = _IDLE  # try again
+        while True:
+            self._compact_step()
+            if self._phase != _FOLD and self._phase != _COPY:
+                return
+
+    def _stop(self, phase):
+        # No compaction under way (its lists let go): _IDLE, or _FAILED.
+        if self._phase != _IDLE:
+            self._new = []
+            self._fold = []
+            self._limits = []
+        self._phase = phase
+
+    def _compact_step(self):
+        # One step: a page of the old generation read, a segment erased, a
+        # page of records programmed, or the headers programmed.
+        if self._phase != _FOLD and self._phase != _COPY:
+            self._phase = _FOLD
+            self._fold = list(self._words)
+            self._limits = self._limits_of(self._segs)
+            self._fj = self._fslot = self._fn = 0
+            self._new = []
+        if self._phase == _FOLD:
+            self._fold_step()
+            return
+        self._known = False
+        total = len(self._fold) - len(self._words) + self._count - self._from
+        k = self._cn
+        if not self._new or (k < total and k // RECORDS >= len(self._new)):
+            if self._spare < 0:
+                self._erase(self._free())
+                self._known = True
+                return
+            self._new.append(self._spare)
+            self._spare = -1
+            self._hseg = -1
+        if k < total:
+            self._copy_page(k, total)
+        # Caught up: the switch in the same step, or a commit between every
+        # step would keep it one record behind.
+        if self._phase == _COPY and self._cn == total:
+            self._switch(total)
+        self._known = True
+
+    def _fold_step(self):
+        # A page of the old generation's records read into self._fold (as
+        # _read() reads them); after its last one, the new generation's id.
+        segs = self._segs
+        j = self._fj
+        s = segs[j]
+        limit = self._limits[j]
+        last = j == len(segs) - 1
+        n = self._fn
+        slot = self._fslot
+        if self._first[s] < limit:
+            if slot == 0 and self._first[s] != n:
+                self._stop(_FAILED)
+                return
+            stop = min(slot + _PER_PAGE, RECORDS)
+            n, slot, status = self._read_segment(s, self._pre, n, limit, self._fold, slot, stop)
+            self._fn = n
+            self._fslot = slot
+            if status == CORRUPT:
+                self._stop(_FAILED)
+                return
+            if status == OK and n < limit:
+                if slot >= stop and slot < RECORDS:
+                    return  # more of this segment next time
+                if not last:
+                    self._stop(_FAILED)  # records missing before the next segment
+                    return
+        if not last:
+            self._fj = j + 1
+            self._fslot = 0
+            return
+        # The old generation read to its end: its records since come as they are.
+        if self._fn != self._count or self._fslot != self._wslot:
+            self._stop(_FAILED)
+            return
+        self._from = self._count
+        self._fromslot = self._wslot
+        self._cgen = self._top + 1
+        self._top += len(self.blocks)  # seqs for every segment of it
+        self._cn = 0
+        self._phase = _COPY
+
+    def _copy_page(self, k, total):
+        # New records k.. to the end of their page (or `total`): the live
+        # actions read, then the old records appended since, as they are.
+        base = len(self._words)
+        live = len(self._fold) - base
+        pre = _crc4(self._cgen, 0xFFFF)
+        old = self._pre
+        seg = self._new[k // RECORDS]
+        end = min(total, k - k % _PER_PAGE + _PER_PAGE)  # a page never spans two segments
+        if self._soiled:
+            self._blank()
+        self._soiled = True
+        for i in range(k, end):
+            if i < live:
+                word = self._fold[base + i]
+            else:
+                at = i - live
+                word = self._record(self._wseg, self._fromslot + at, old, self._from + at)
+                if word < 0:
+                    self._stop(_FAILED)
+                    self._blank()
+                    return
+            c = _crc4(word, _crc4(i, pre))
+            pack_into("<HHI", self._out, (i % _PER_PAGE) * _REC, c, c ^ 0xFFFF, word)
+        self._at = -1
+        self.dev.writeblocks(self.blocks[seg], self._out, (1 + (k % RECORDS) // _PER_PAGE) * PAGE)
+        self._blank()
+        self._cn = end
+
+    def _switch(self, total):
+        # Every record copied: the headers, the first segment's last; the new
+        # generation is the match from that page program on.
+        new = self._new
+        gen = self._cgen
+        for i in range(len(new) - 1, -1, -1):
+            self._hseg = -1
+            self._hseq = gen + i
+            self._hgen = gen
+            self._hfirst = i * RECORDS
+            self._hneed = total
+            self._hseg = new[i]
+            self._build()
+            self._begin(new[i], gen, i * RECORDS)
+        self._phase = _IDLE
         self._cur = gen
-        self._segs = new
-        self._need_cur = count
-        self._count = count
+        self._segs = _room(new, len(self.blocks))
+        self._pre = _crc4(gen, 0xFFFF)
+        self._need_cur = total
+        self._count = total
         self._wseg = new[-1]
-        self._wslot = count - RECORDS * (len(new) - 1)
+        self._wslot = total - RECORDS * (len(new) - 1)
+        self._stop(_IDLE)
