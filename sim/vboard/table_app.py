@@ -2,12 +2,12 @@
 (hal/mainloop.py) with its mirror (hal/mirror.py) over the table app, on
 virtual readers, buttons, LEDs and flash, bots at the seats making every
 action with tags and buttons.  Its log lines and the mirror's lines go to
-the console, as a Pico's go to USB: under MicroPython on the virtual board
-(sim/vboard) to the client connected to it, which is how the mirror of
-`python -m sim.web --port` is tested; in CPython to whatever `write` is
-given (sim/hw/vconsole.py).  Portable.
+the console (hal/console.py), as a Pico's go to USB: under MicroPython on
+the virtual board (sim/vboard) to the client connected to it, which is how
+the mirror of `python -m sim.web --port` is tested; in CPython to whatever
+stream the console is given (sim/hw/vconsole.py).  Portable.
 
-    app = TableApp(write, log, seed)   the parts (each step below is a call of
+    app = TableApp(console, log, seed) the parts (each step below is a call of
     app.provision(records)             its own on the virtual board, whose
     app.power_up()                     garbage is collected between calls)
     app.choose(game, seats)            the match chosen with the menu's buttons
@@ -65,7 +65,7 @@ class Strip:
 class TableApp:
     """The table on virtual parts under its own main loop; see the module docstring."""
 
-    def __init__(self, write, log, seed=1):
+    def __init__(self, console, log, seed=1):
         self.clock = Clock()
         bus = VSPI(self.clock, 4000000)
         self.chips = [VMFRC522(self.clock) for _ in range(CENTRE + 1)]
@@ -74,7 +74,7 @@ class TableApp:
         self.config = Config(list(SEATS), 8, 16)
         self.strip = Strip(led_count(self.config))
         self.storage = Storage(VFlash(), segments=4)
-        self.write = write
+        self.console = console
         self.log = log
         self.seed = seed
         self.rng = Rng(seed + 1)
@@ -94,7 +94,7 @@ class TableApp:
         """The table booted under its main loop, with its mirror."""
         self.table = t = Table(self.config, self.storage, Rng(self.seed), self.log)
         t.boot()
-        self.mirror = Mirror(self.write, self.strip.buf, t)
+        self.mirror = Mirror(self.console, self.strip.buf, t)
         pixels = Pixels(self.strip, 2500)
         buttons = Buttons(self.vbuttons.pins)
         loop = MainLoop(t, self.readers, buttons, pixels, None, None, self.mirror)
