@@ -190,6 +190,7 @@ class Journal:
         self.blocks = list(blocks)
         self.area = area
         n = len(self.blocks)
+        self._full = n - 2  # segments of a match that call for a compaction
         self._seq = [-1] * n  # each segment's header seq; -1: no header checks
         self._gen = [0] * n
         self._first = [0] * n
@@ -360,7 +361,11 @@ class Journal:
         it did one, False (and nothing allocated) if there was none to do."""
         if not self._known:
             return False
-        if self._phase == _FOLD or self._phase == _COPY or self._due():
+        if (
+            self._phase == _FOLD
+            or self._phase == _COPY
+            or (len(self._segs) >= self._full and self._due())
+        ):
             self._compact_step()
             return True
         if self._spare < 0:
@@ -667,7 +672,7 @@ class Journal:
 
     def _extend(self):
         # The current segment is full (or follows damage): the next one.
-        if len(self._segs) >= len(self.blocks) - 2:
+        if len(self._segs) >= self._full:
             self._compact()
             if self._wslot < RECORDS:
                 return
@@ -687,7 +692,7 @@ class Journal:
             self._phase == _IDLE
             and self._cur >= 0
             and not self._cleared
-            and n >= len(self.blocks) - 2
+            and n >= self._full
             and self._live <= RECORDS * (n - 2)
         )
 
