@@ -8,7 +8,10 @@ extmod/vfs_lfsx.c) over the NOR flash model, as MicroPython mounts it.
 - the segment files, made through LittleFS, are found on the raw flash by the
   scan, each a whole block with its data at offset 0;
 - files written through LittleFS afterwards (registry saves, a firmware's
-  worth of modules) never touch the segments, and a remount keeps them.
+  worth of modules) never touch the segments, and a remount keeps them;
+- a segment erased ahead of need (Storage.work_ahead) under LittleFS's feet
+  still reads through LittleFS as its block, and the segments are found by
+  their first bytes when the map is lost.
 """
 
 import pytest
@@ -124,6 +127,8 @@ def test_segment_files_are_found_on_the_raw_flash_and_never_moved():
     storage = Storage(fs)
     storage.save_registry(pack([(b"\x01\x02\x03\x04", 0, 5)]))
     storage.prepare()
+    storage.load()
+    assert storage.work_ahead()  # a segment erased ahead, its first bytes programmed
     blocks = storage._open().blocks
     for i, b in enumerate(blocks):
         # The file is that block, its data from offset 0.
@@ -153,6 +158,14 @@ def test_segment_files_are_found_on_the_raw_flash_and_never_moved():
     got = s.load()
     assert got == (header, [0xF0001F, 0xE00001] + journal[:300], OK)
     assert s._open().blocks == blocks
+    s.work_ahead()
     for a in journal[300:]:
         s.append(a)
+        s.work_ahead()
     assert Storage(LfsFS(mount(nor), nor)).load()[1][2:] == journal
+    # The map lost: the segments, the one erased ahead among them, found again.
+    lost = LfsFS(mount(nor), nor)
+    lost.remove("journal.map")
+    s = Storage(lost)
+    assert s.load()[1][2:] == journal
+    assert s._open().blocks == blocks
