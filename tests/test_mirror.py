@@ -56,6 +56,8 @@ class Follower:
                 self.told = int(fields[0], 16)
                 self.head = bytes.fromhex(fields[1])
                 self.journal = []
+            elif word in ("@j", "@u") and self.journal is None:
+                continue  # started in the middle: the next keyframe brings it all
             elif word == "@j":
                 assert int(fields[0], 16) == len(self.journal), line
                 words = bytes.fromhex(fields[1])

@@ -80,9 +80,6 @@ class Console:
         self._spaces = framebuf.FrameBuffer(bytearray(b" " * PACKET), PACKET, 1, framebuf.GS8)
         self._at = 0  # the next packet of the line still going out
         self._end = 0  # that line's end: it is out when _at == _end
-        self._loss = bytearray(PACKET)
-        self._loss[: len(_LOSS)] = _LOSS
-        self._loss_fill = framebuf.FrameBuffer(self._loss, PACKET, 1, framebuf.GS8)
         self.dropped = 0  # lines dropped since the last loss line
         self.lost = 0  # every line dropped
 
@@ -140,15 +137,17 @@ class Console:
             self._at += PACKET
 
     def _report(self):
-        # "@lost N": N's digits after the word, spaces after them.
+        # "@lost N": N's digits after the word, spaces after them, in the
+        # line's buffer (free: what was owed of a line went first).
         n = self.dropped
         end = _DIGITS + 1
         v = n
         while v >= 10:
             v //= 10
             end += 1
-        p = self._loss
-        self._loss_fill.blit(self._spaces, end, 0)
+        p = self._line
+        pack_into("6s", p, 0, _LOSS)
+        self._fill.blit(self._spaces, end, 0)
         p[PACKET - 2] = 13
         p[PACKET - 1] = 10
         while end > _DIGITS:

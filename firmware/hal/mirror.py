@@ -57,14 +57,10 @@ MEMORY = const(32)  # journal words remembered as sent (a power of two)
 BUDGET = const(3)  # packets a call writes at most (tools/bench/bench_mirror.py)
 WORDS = const(7)  # actions an @j line carries
 _SEGMENT = const(24)  # the bytes of 8 LEDs
+_WIDTH = const(59)  # a line's characters after "@x ", before CR LF
 _TICKS_MASK = const(0x3FFFFFFF)  # time.ticks_ms() wraps at 2**30
 _UNKNOWN = const(-1)  # _id when what the host has is not known: a keyframe
 _HEX = b"0123456789abcdef"
-
-
-def _packet(head):
-    # A line of one packet: `head`, spaces, CR LF.
-    return bytearray(head + b" " * (PACKET - 2 - len(head)) + b"\r\n")
 
 
 class Mirror:
@@ -83,25 +79,21 @@ class Mirror:
         self._sent = [was[k * _SEGMENT : (k + 1) * _SEGMENT] for k in range(segments)]
         self._all = (1 << segments) - 1
         self._owe = self._all  # the segments the host lacks, a bit each
-        # Bytes read as 4-bit pixels, high half first, are hex digits through
-        # a 16-entry palette: a blit writes a line's digits (a source blitted
-        # at -x gives its digits from x on).  A chunk holds a line's number
-        # (2 bytes), a zero byte whose digits become spaces, then 3 bytes a
-        # word: each word is packed as 4 bytes, big-endian, last word first,
-        # so that its zero high byte falls on the one before it.
+        # Every line is made in one packet, "@x " and what follows it: a
+        # blit writes its hex digits, bytes read as 4-bit pixels (high half
+        # first) through a palette of the 16 digits (a source blitted at -x
+        # gives its digits from x on); spaces are a blit too.  A chunk holds
+        # a line's number (2 bytes), a zero byte whose digits become spaces,
+        # then 3 bytes a word: each word is packed as 4 bytes, big-endian,
+        # last word first, so that its zero high byte falls on the one before.
+        self._p = bytearray(b"@?" + b" " * (PACKET - 4) + b"\r\n")
+        self._f = framebuf.FrameBuffer(memoryview(self._p)[3 : PACKET - 2], _WIDTH, 1, framebuf.GS8)
         self._digits = framebuf.FrameBuffer(bytearray(_HEX), 16, 1, framebuf.GS8)
-        self._spaces = framebuf.FrameBuffer(bytearray(b" " * PACKET), PACKET, 1, framebuf.GS8)
+        self._spaces = framebuf.FrameBuffer(bytearray(b" " * _WIDTH), _WIDTH, 1, framebuf.GS8)
         self._strip = framebuf.FrameBuffer(leds, 2 * len(leds), 1, framebuf.GS4_HMSB)
         self._chunk = bytearray(3 + 3 * WORDS)
         self._hex = framebuf.FrameBuffer(self._chunk, 2 * len(self._chunk), 1, framebuf.GS4_HMSB)
-        self._pl = _packet(b"@l 0/" + bytes((48 + segments,)) + b" ")
-        self._fl = framebuf.FrameBuffer(memoryview(self._pl)[7:55], 48, 1, framebuf.GS8)
-        self._pk = _packet(b"@k")
-        self._fk = self._row(self._pk, 3)
-        self._pj = _packet(b"@j")
-        self._fj = self._row(self._pj, 3)
-        self._pu = _packet(b"@u")
-        self._fu = framebuf.FrameBuffer(memoryview(self._pu)[3:7], 4, 1, framebuf.GS8)
+        self._segments = segments
         self._mem = [0] * MEMORY  # word i sent, at i % MEMORY, for i in [_lo, _n)
         self._id = _UNKNOWN  # id() of the match the host follows; 0: no match
         self._seed = 0  # and its seed
@@ -112,13 +104,6 @@ class Mirror:
         self._writes = 0  # Storage.writes then
         self._key = 0  # when the last keyframe began (ms ticks)
         self._left = 0  # packets this call may still write
-
-    @staticmethod
-    def _row(packet, at):
-        # A blit's target: the packet's bytes from `at` to its CR LF.
-        return framebuf.FrameBuffer(
-            memoryview(packet)[at : PACKET - 2], PACKET - 2 - at, 1, framebuf.GS8
-        )
 
     def leds(self):
         """After a frame is pushed: the LED segments it changed."""
@@ -149,13 +134,23 @@ class Mirror:
             if self._owe >> k & 1:
                 if not self._c.room():
                     return
-                self._pl[3] = 48 + k
-                self._fl.blit(self._strip, -2 * _SEGMENT * k, 0, -1, self._digits)
-                self._write(self._pl, 0, PACKET)
+                self._led(k)
                 self._sent[k][:] = self._now[k]
                 self._owe &= ~(1 << k)
                 self._left -= 1
             k += 1
+
+    def _led(self, k):
+        # "@l K/N <48 hex>": segment K's digits from 4 on, then its name.
+        p = self._p
+        self._f.blit(self._strip, 4 - 2 * _SEGMENT * k, 0, -1, self._digits)
+        self._f.blit(self._spaces, 4 + 2 * _SEGMENT, 0)
+        p[1] = 108  # "l"
+        p[3] = 48 + k
+        p[4] = 47  # "/"
+        p[5] = 48 + self._segments
+        p[6] = 32
+        self._write(p, 0, PACKET)
 
     def _follow(self):
         # The journal: a keyframe when the host's copy is not known, else
@@ -185,9 +180,10 @@ class Mirror:
         t = self._t
         self._left -= 1
         if m is None:
-            self._pk[3] = 45  # "-"
-            self._fk.blit(self._spaces, 1, 0)
-            self._write(self._pk, 0, PACKET)
+            self._f.blit(self._spaces, 1, 0)
+            self._p[1] = 107  # "k"
+            self._p[3] = 45  # "-"
+            self._write(self._p, 0, PACKET)
             self._id = 0
             return
         at = 26  # the digits' end: M, the zero byte, the header, SEATS, SEED
@@ -203,11 +199,7 @@ class Mirror:
             t.game << 24 | m.players << 16 | (m.options & 0xFF) << 8 | m.options >> 8,
         )
         pack_into(">HB", self._chunk, 0, len(m.journal), 0)
-        self._fk.blit(self._hex, 0, 0, -1, self._digits)
-        self._fk.blit(self._spaces, at, 0)
-        self._pk[7] = 32
-        self._pk[8] = 32
-        self._write(self._pk, 0, PACKET)
+        self._line(107, at)  # "k"
         self._id = id(m)
         self._seed = t.seed
         self._n = 0
@@ -215,6 +207,17 @@ class Mirror:
         self._cut = False
         self._len = len(m.journal)
         self._writes = t.storage.writes
+
+    def _line(self, kind, end):
+        # "@x " and the chunk's first `end` digits (the zero byte's two, after
+        # the number, as spaces).
+        p = self._p
+        self._f.blit(self._hex, 0, 0, -1, self._digits)
+        self._f.blit(self._spaces, end, 0)
+        p[1] = kind
+        p[7] = 32
+        p[8] = 32
+        self._write(p, 0, PACKET)
 
     def _check(self, journal):
         # Writes since the last look took back at most that many actions:
@@ -242,8 +245,7 @@ class Mirror:
     def _undo(self):
         # "@u I": the host keeps its first _n actions.
         pack_into(">H", self._chunk, 0, self._n)
-        self._fu.blit(self._hex, 0, 0, -1, self._digits)
-        self._write(self._pu, 0, PACKET)
+        self._line(117, 4)  # "u"
         self._cut = False
 
     def _more(self, journal):
@@ -257,11 +259,7 @@ class Mirror:
             self._mem[i & (MEMORY - 1)] = journal[i]
             pack_into(">I", self._chunk, 2 + 3 * (i - self._n), journal[i])
         pack_into(">H", self._chunk, 0, i)
-        self._fj.blit(self._hex, 0, 0, -1, self._digits)
-        self._fj.blit(self._spaces, 6 + 6 * w, 0)
-        self._pj[7] = 32
-        self._pj[8] = 32
-        self._write(self._pj, 0, PACKET)
+        self._line(106, 6 + 6 * w)  # "j"
         self._n += w
         if self._n - MEMORY > self._lo:
             self._lo = self._n - MEMORY
