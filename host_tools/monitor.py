@@ -1,12 +1,17 @@
 """Follow the board's event log on its USB serial port, one timestamped line each.
 
-The firmware prints one line per event (hal/board.py log(): table app lines
-such as 'seat 2 play red d6:4', 'seat 1 refused: out of turn', 'registry: 40
-tags').  format_line() makes a received line readable: the host's time, a
-mark for what needs the maker's eye (refusals, faults, storage or journal
-trouble, Python tracebacks), control characters and REPL prompts removed.
-follow() is the live loop; it only reads, so it never resets or stops the
-board (Ctrl-C ends it: KeyboardInterrupt goes to the caller, the port closed).
+The firmware writes one line per event (hal/console.py, the table app's
+lines such as 'seat 2 play red d6:4', 'seat 1 refused: out of turn',
+'registry: 40 tags'), padded with spaces to whole 64-byte packets.
+format_line() makes a received line readable: the host's time, a mark for
+what needs the maker's eye (refusals, faults, storage or journal trouble,
+Python tracebacks, lines the board dropped), control characters, padding and
+REPL prompts removed; the mirror's lines (hal/mirror.py) are left to the web
+page's mirror.  The board never waits for the port: the lines it could not
+write while nothing read them are dropped, and its next line says how many
+("@lost N", shown as 'LOST  the board dropped N lines ...').  follow() is the
+live loop; it only reads, so it never resets or stops the board (Ctrl-C ends
+it: KeyboardInterrupt goes to the caller, the port closed).
 """
 
 from __future__ import annotations
@@ -28,6 +33,9 @@ _MARKS = (
     ("SCORE", re.compile(r"^(trick|scored|final):", re.I)),
 )
 _WIDTH = max(len(mark) for mark, _ in _MARKS)
+# The mirror's lines (hal/mirror.py; @leds and @match before issue 22): for the web page.
+MIRROR_WORDS = ("@l", "@k", "@j", "@u", "@leds", "@match")
+LOST = "LOST"
 
 
 class NoSerial(NoBoard):
@@ -54,14 +62,26 @@ def mark(line: str) -> str:
     return ""
 
 
+def lost_text(n: int) -> str:
+    """What the board's "@lost N" line says."""
+    return "the board dropped %d line%s: nothing read its console in time" % (
+        n,
+        "" if n == 1 else "s",
+    )
+
+
 def format_line(raw: bytes | str, when: float) -> str | None:
     """'HH:MM:SS.mmm  MARK     line' for a received line (time.time() `when`,
     local time), or None for a line with nothing left to show: the board's
-    mirror lines (@leds, @match: hal/mirror.py) are for the web page's mirror."""
+    mirror lines (@l, @k, @j, @u: hal/mirror.py) are for the web page's
+    mirror.  "@lost N" is shown as what it says, marked LOST."""
     line = clean(raw)
-    if not line.strip() or line.startswith(("@leds ", "@match ")):
+    word, _, rest = line.partition(" ")
+    if not line.strip() or word in MIRROR_WORDS:
         return None
     stamp = time.strftime("%H:%M:%S", time.localtime(when)) + ".%03d" % (int(when * 1000) % 1000)
+    if word == "@lost" and rest.isdigit():
+        return "%s  %-*s  %s" % (stamp, _WIDTH, LOST, lost_text(int(rest)))
     return "%s  %-*s  %s" % (stamp, _WIDTH, mark(line), line)
 
 

@@ -1,8 +1,9 @@
 """The mirror of a board (python -m sim.web --port, sim/web/mirror.py), in CPython.
 
 The board is the table app playing itself on virtual parts under the
-board's own main loop (sim/vboard/table_app.py): its console carries its log
-lines and the lines of hal/mirror.py (@leds, @match), as a Pico's USB does.
+board's own main loop (sim/vboard/table_app.py): its console (hal/console.py)
+carries its log lines and the lines of hal/mirror.py (@l, @k, @j, @u), as a
+Pico's USB does.
 A fake board, a TCP server on 127.0.0.1, streams those bytes to the mirror,
 which connects with socket://127.0.0.1:PORT, and records every byte the
 mirror sends: none, ever.  What the mirror shows is pinned against what the
@@ -32,7 +33,8 @@ from dicetable.app.table import SEATS_RECORD, SEED_RECORD
 from dicetable.games import GAMES
 from dicetable.match.actions import OK as ACCEPTED
 from dicetable.match.engine import new_match, options
-from hal.mirror import KEYFRAME_MS
+from hal.console import Console
+from hal.mirror import KEYFRAME_MS, WORDS
 from host_tools.monitor import clean
 from sim.hw import hands
 from sim.hw.vconsole import VConsole
@@ -67,20 +69,16 @@ class Board:
 
     def __init__(self, seed=3, game=DICEFULL, seats=(0, 1, 2)):
         self.console = VConsole()
-        self.app = TableApp(self.console.write, self.log, seed)
+        console = Console(self.console)
+        self.app = TableApp(console, console.line, seed)
+        self.console.clock = self.app.clock
         self.app.provision(pack(hands.full_registry()))
         self.app.power_up()
         self.app.choose(game, list(seats))
-        self.sent = 0
-
-    def log(self, line):
-        self.console.write((line + "\r\n").encode())  # MicroPython's print ends "\r\n"
 
     def unsent(self):
         """The console's bytes since the last call."""
-        data = bytes(self.console.data[self.sent :])
-        self.sent = len(self.console.data)
-        return data
+        return self.console.read()
 
     def moves(self, n):
         for _ in range(n):
@@ -304,8 +302,8 @@ def test_a_mirror_started_in_the_middle_of_a_match_has_it_all_after_the_next_key
     board = Board(seed=11)
     board.moves(12)
     old = board.unsent()  # printed before the mirror was there: lost, as on USB
-    # The port opens in the middle of the board's last @match line.
-    cut = old.rindex(b"@match ") + 20
+    # The port opens in the middle of the board's last @j line.
+    cut = old.rindex(b"@j ") + 10
     tail = old[cut:]
     fake = FakeBoard(greeting=b"")
     session = MirrorSession(fake.url).start()
@@ -316,7 +314,7 @@ def test_a_mirror_started_in_the_middle_of_a_match_has_it_all_after_the_next_key
         s = shown(session)
         assert s["mode"] == "none" and s["status"] == mirror.WAITING
         assert s["log"] == board_log(tail)[1:]
-        board.app.passes.run_for(KEYFRAME_MS)  # the keyframe: @leds and @match again
+        board.app.passes.run_for(KEYFRAME_MS + 1000)  # the keyframe, and its @j lines
         data = board.unsent()
         fake.send(data)
         s = until_read(session, len(lines_in(tail)) - 1 + len(lines_in(data)))
@@ -344,7 +342,7 @@ def test_the_board_going_away_shows_not_connected_and_a_reconnect_resumes(link):
     until(lambda: shown(session)["mirror"]["connected"], "connection again")
     until(lambda: fake.connections == 2, "second connection")
     board.moves(4)
-    board.app.passes.run_for(KEYFRAME_MS)
+    board.app.passes.run_for(KEYFRAME_MS + 1000)
     more = board.unsent()
     fake.send(more)
     s = until_read(session, len(lines_in(first)) + len(lines_in(more)))
@@ -352,30 +350,34 @@ def test_the_board_going_away_shows_not_connected_and_a_reconnect_resumes(link):
     assert_mirrors(s, board, board_log(first) + board_log(more))
 
 
-def match_line(m, seats, seed):
-    """The @match line a board prints for engine match m played at `seats`."""
+def match_lines(m, seats, seed):
+    """The @k and @j lines a board's keyframe is for engine match m played at `seats`."""
     mask = sum(1 << s for s in seats)
-    words = [SEATS_RECORD | mask, SEED_RECORD | seed, *m.journal]
-    return (
-        b"@match "
-        + (bytes(m.header()) + b"".join(w.to_bytes(3, "big") for w in words)).hex().encode()
+    head = bytes(m.header()) + b"".join(
+        w.to_bytes(3, "big") for w in (SEATS_RECORD | mask, SEED_RECORD | seed)
     )
+    lines = [b"@k %04x  %s" % (len(m.journal), head.hex().encode())]
+    for i in range(0, len(m.journal), WORDS):
+        words = b"".join(w.to_bytes(3, "big") for w in m.journal[i : i + WORDS])
+        lines.append(b"@j %04x  %s" % (i, words.hex().encode()))
+    return lines
 
 
 def test_a_finished_match_shows_its_standings_and_then_no_match(link):
     fake, session = link
     m = play("walzer", 3, options(0, 1), ["random"] * 3, 2)  # a whole match, one round
     assert m.over()
-    fake.send(match_line(m, (0, 2, 4), 2) + b"\n")
-    s = until_read(session, 1)
+    lines = match_lines(m, (0, 2, 4), 2)
+    fake.send(b"".join(x + b"\r\n" for x in lines))
+    s = until_read(session, len(lines))
     assert (s["mode"], s["title"], s["players"]) == ("over", "Walzer", [0, 2, 4])
     assert s["standings"] == list(m.standings()) and s["scores"] == list(m.totals)
     assert s["history"] == [list(row) for row in m.history]
     assert s["journal_length"] == len(m.journal)
     assert s["status"].startswith("Walzer over after 1 ")
     # The standings put away: the board is back in its menu.
-    fake.send(b"@match -\n")
-    s = until_read(session, 2)
+    fake.send(b"@k -\n")
+    s = until_read(session, len(lines) + 1)
     assert (s["mode"], s["status"], s["players"], s["trick"]) == ("none", mirror.NO_MATCH, [], [])
     assert [x["player"] for x in s["seats"]] == [None] * len(SEATS)
 
@@ -383,12 +385,9 @@ def test_a_finished_match_shows_its_standings_and_then_no_match(link):
 # --- what the mirror refuses ---------------------------------------------------------------------
 
 
-def _payload(board):
-    """The board's last @match payload, and its header and words."""
-    text = [x for x in lines_in(bytes(board.console.data)) if x.startswith("@match ")][-1][7:]
-    raw = bytes.fromhex(text)
-    words = [raw[i : i + 3].hex() for i in range(4, len(raw), 3)]
-    return text, raw[:4].hex(), words
+def _last(lines, word):
+    """The payload of the last of `lines` that begins with `word`."""
+    return [x for x in lines if x.startswith(word + " ")][-1][len(word) + 1 :]
 
 
 def _refused_again(board):
@@ -403,35 +402,42 @@ def _refused_again(board):
 
 
 # (id, the line, what the mirror's one log line says): each placeholder is
-# filled from the board's own last lines (its @leds and @match payloads).
+# filled from the board's own lines (its last @l 0/7 and @k payloads, its journal).
 BAD_LINES = [
     ("unknown-line", "@garbage 1234", "mirror: @garbage line not understood: no such line"),
-    ("leds-empty", "@leds", "mirror: @leds line not understood: no hex digits"),
-    ("leds-not-hex", "@leds 03zz", "mirror: @leds line not understood: not hex: 'z' at digit 3"),
-    ("leds-cut", "@leds {leds_cut}", "@leds line not understood: 335 hex digits, not whole LEDs"),
-    ("leds-short", "@leds {leds_short}", "@leds line not understood: 55 LEDs, not 8 a seat"),
-    ("leds-long", "@leds {leds_long}", "@leds line not understood: 64 LEDs, not 8 a seat"),
-    ("match-odd", "@match {match_odd}", "@match line not understood: {odd} hex digits, not whole"),
-    ("match-short", "@match 020300", "3 bytes, not the 4-byte header and 3-byte words"),
-    ("one-player", "@match {one_player}{words}", "header refused: dicefull is for 2 to 5 players"),
-    ("no-such-game", "@match {game_9}{words}", "game 9: no such game (0 to 4: dtwww"),
-    ("seats-word", "@match {header}000007{seed}", "SEATS word 0x000007 is not SEATS_RECORD"),
-    ("seats-count", "@match {header}f0000f{seed}", "0xf0000f names 4 seats for 3 players"),
-    ("seed-word", "@match {header}f00007000003", "SEED word 0x000003 is not SEED_RECORD"),
-    ("no-action-word", "@match {match}000000", "action {next}, 0x000000, is no action word"),
-    ("action-refused", "@match {match}{refused}", "action {next}, 0x{refused} (pick "),
+    ("leds-empty", "@l 0/7", "mirror: @l line not understood: no hex digits"),
+    ("leds-where", "@l 9 {segment}", "mirror: @l line not understood: '9' is not K/N"),
+    ("leds-not-hex", "@l 0/7 03zz{tail}", "@l line not understood: not hex: 'z' at digit 3"),
+    ("leds-cut", "@l 0/7 {segment_cut}", "@l line not understood: 47 hex digits, not 8 LEDs"),
+    ("leds-count", "@l 0/9 {segment}", "@l line not understood: 9 segments, not 8 LEDs a seat"),
+    ("leds-past", "@l 7/7 {segment}", "@l line not understood: segment 7 of 7"),
+    ("key-odd", "@k 0000  {head_odd}", "@k line not understood: {odd} hex digits, not whole"),
+    ("key-short", "@k 0000  020300", "3 bytes, not the 4-byte header and 3-byte words"),
+    ("key-no-count", "@k zz {head}", "@k line not understood: M 'zz' is not a hex number"),
+    ("one-player", "@k 0000  {one_player}{words}", "header refused: dicefull is for 2 to 5"),
+    ("no-such-game", "@k 0000  {game_9}{words}", "game 9: no such game (0 to 4: dtwww"),
+    ("seats-word", "@k 0000  {header}000007{seed}", "SEATS word 0x000007 is not SEATS_RECORD"),
+    ("seats-count", "@k 0000  {header}f0000f{seed}", "0xf0000f names 4 seats for 3 players"),
+    ("seed-word", "@k 0000  {header}f00007000003", "SEED word 0x000003 is not SEED_RECORD"),
+    ("key-actions", "@k 0001  {head}{refused}", "words after the table's records"),
+    ("j-not-number", "@j zz  300000", "@j line not understood: I 'zz' is not a hex number"),
+    ("j-cut", "@j {next}  30000", "@j line not understood: 5 hex digits, not whole actions"),
+    ("j-out-of-step", "@j 0000  {refused}", "@j line out of step (action 0; the mirror has {n})"),
+    ("u-past", "@u {past}", "@u line out of step (action {n_past}; the mirror has {n})"),
+    ("u-more", "@u 0001 x", "@u line not understood: 'x' after I"),
+    ("lost-not-number", "@lost x", "@lost line not understood: N 'x' is not a number"),
+    ("no-action-word", "@j {next}  000000", "action {n_next}, 0x000000, is no action word"),
+    ("action-refused", "@j {next}  {refused}", "action {n_next}, 0x{refused} (pick "),
 ]
 
 
 @pytest.fixture(scope="module")
 def played():
-    """A board after a few moves, and the lines a mirror needs to show it all:
-    its log, its last @leds and its last @match (one replica to build)."""
+    """A board after a few moves, and every line it wrote: its log, its LEDs
+    and its match's keyframe and changes (one replica to build)."""
     board = Board(seed=4)
     board.moves(6)
-    lines = lines_in(board.unsent())
-    last = [[x for x in lines if x.startswith(kind)][-1] for kind in ("@leds ", "@match ")]
-    return board, [x for x in lines if not x.startswith("@")] + last
+    return board, lines_in(board.unsent())
 
 
 # Each case streams a board's state first (about 0.3 s): make check runs the first,
@@ -451,22 +457,29 @@ def test_a_bad_line_is_one_log_line_and_changes_nothing_else(link, played, line,
     board, good = played
     fake.send("".join(x + "\r\n" for x in good).encode())
     before = until_read(session, len(good))
-    leds_text = good[-2][len("@leds ") :]
-    text, header, ws = _payload(board)
+    assert before["journal_length"] == len(board.app.table.match.journal) > 0
+    segment = _last(good, "@l 0/7")
+    head = _last(good, "@k").split()[1]
+    header, words_ = head[:8], [head[i : i + 6] for i in range(8, len(head), 6)]
+    n = len(board.app.table.match.journal)
     fields = dict(
-        leds_cut=leds_text[:-1],
-        leds_short=leds_text[:-6],
-        leds_long=leds_text + "00" * 24,
-        match_odd=text[:-1],
-        odd=len(text) - 1,
-        words="".join(ws),
-        seed=ws[1],
-        match=text,
-        next=len(ws) - 2 + 1,
-        refused=_refused_again(board),
+        segment=segment,
+        tail=segment[4:],
+        segment_cut=segment[:-1],
+        head=head,
+        head_odd=head[:-1],
+        odd=len(head) - 1,
+        words="".join(words_),
+        seed=words_[1],
         header=header,
         one_player=header[:2] + "01" + header[4:],
         game_9="09" + header[2:],
+        refused=_refused_again(board),
+        n=n,
+        next="%04x" % n,
+        n_next=n + 1,
+        past="%04x" % (n + 1),
+        n_past=n + 1,
     )
     line = line.format(**fields)
     words = words.format(**fields)
@@ -499,29 +512,61 @@ def test_the_log_keeps_the_last_2000_lines(link):
 @pytest.mark.parametrize(
     "payload, words",
     [
-        ("0" * 335, "335 hex digits, not whole LEDs"),
-        ("00" * 3 * 40, None),  # a table whose last seat is 2: 3 segments and the ring
-        ("00" * 3 * 16, "16 LEDs, not 8 a seat for 1 to 5 seats and the ring's 16"),
-        ("g0", "not hex: 'g' at digit 1"),
+        ("0/7 " + "0" * 47, "47 hex digits, not 8 LEDs (48 digits)"),
+        ("4/5 " + "00" * 24, None),  # a table whose last seat is 2: 3 segments and the ring's 2
+        ("0/2 " + "00" * 24, "2 segments, not 8 LEDs a seat for 1 to 5 seats and the ring's 16"),
+        ("0/7 g0", "not hex: 'g' at digit 1"),
     ],
     ids=["cut", "three-seats", "ring-only", "not-hex"],
 )
-def test_leds_reads_whole_leds_of_a_table(payload, words):
+def test_segment_reads_8_leds_of_a_table(payload, words):
     if words is None:
-        assert mirror.leds(payload) == [(0, 0, 0)] * 40
+        assert mirror.segment(payload) == (4, 5, [(0, 0, 0)] * 8)
         return
     with pytest.raises(ValueError, match="^" + re.escape(words)):
-        mirror.leds(payload)
+        mirror.segment(payload)
 
 
 def test_leds_are_in_wire_order_g_r_b():
-    payload = "".join("%02x%02x%02x" % (i, 100 + i, 200 + i % 50) for i in range(56))
-    got = mirror.leds(payload)
-    assert got[0] == (100, 0, 200) and got[55] == (155, 55, 205)
+    payload = "".join("%02x%02x%02x" % (i, 100 + i, 200 + i % 50) for i in range(8))
+    _, _, got = mirror.segment("6/7 " + payload)
+    assert got[0] == (100, 0, 200) and got[7] == (107, 7, 207)
 
 
-def test_a_match_line_of_no_match_is_none():
-    assert mirror.match("-") is None
+def test_a_keyframe_of_no_match_is_none():
+    assert mirror.keyframe("-") is None and mirror.match("-") is None
+
+
+def test_a_three_seat_table_shows_dark_segments_past_its_last_seat(link):
+    fake, session = link
+    fake.send(b"".join(b"@l %d/5 %s\r\n" % (k, b"%02x" % (k + 1) * 24) for k in range(5)))
+    s = until_read(session, 5)
+    assert [x["leds"][0] for x in s["seats"]] == [[k + 1] * 3 for k in range(3)] + [[0, 0, 0]] * 2
+    assert s["ring"] == [[4] * 3] * 8 + [[5] * 3] * 8
+
+
+def test_a_line_out_of_step_waits_for_the_next_keyframe_keeping_what_it_shows(link):
+    fake, session = link
+    m = play("walzer", 3, options(0, 1), ["random"] * 3, 2)
+    lines = match_lines(m, (0, 2, 4), 2)
+    fake.send(b"".join(x + b"\r\n" for x in lines[:1] + lines[2:]))  # the first @j lost
+    s = until_read(session, len(lines) - 1)
+    assert s["mode"] == "none" and s["status"] == mirror.RECEIVING % (0, len(m.journal))
+    assert s["log"][0].startswith("mirror: @j line out of step (action %d; " % WORDS)
+    assert len(s["log"]) == 1  # the lines after it wait for the keyframe, quietly
+    fake.send(b"".join(x + b"\r\n" for x in lines))  # the next keyframe
+    s = until_read(session, 2 * len(lines) - 1)
+    assert s["mode"] == "over" and s["journal_length"] == len(m.journal)
+
+
+def test_the_boards_loss_line_is_one_log_line(link):
+    fake, session = link
+    fake.send(b"@lost 1\r\n@lost 12\r\n")
+    s = until_read(session, 2)
+    assert s["log"] == [
+        "mirror: the board dropped 1 line: nothing read its console in time",
+        "mirror: the board dropped 12 lines: nothing read its console in time",
+    ]
 
 
 # --- read only --------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ left to play while a mirror reads its console.
                                           the match chosen, then played in
                                           the background; returns at once
     expected(seed, game, seats, moves)    the same table app in CPython:
-                                          (console bytes, log lines, app)
+                                          (its VConsole, log lines, app)
 """
 
 import pathlib
@@ -22,6 +22,7 @@ import shutil
 import mpy_wasm
 
 from dicetable.app.registry import pack
+from hal.console import Console
 from host_tools.board import Board
 from sim.hw import hands
 from sim.hw.vconsole import VConsole
@@ -49,13 +50,25 @@ def records():
     return bytes(pack(hands.full_registry()))
 
 
+def choose_steps(game, seats):
+    """app.choose(game, seats) (hands.choose_in_menu) a press a step: the
+    virtual board collects garbage only between calls into it, where the
+    board's main loop collects after every input."""
+    steps = ["from dicetable.app.events import MINUS, OK, PLUS\nlead = app.table.lead"]
+    steps += ["app.press(lead, PLUS)"] * game + ["app.press(lead, OK)"]
+    steps += ["if %d != lead: app.press(%d, OK)" % (s, s) for s in seats]
+    steps.append("if lead not in %r: app.press(lead, MINUS)" % (tuple(seats),))
+    return steps + ["if app.table.mode == 'menu': app.press(lead, OK)"] * 8
+
+
 def start(vb, seed, game, seats, pause_ms, moves=-1):
     steps = (
-        "import sys, vboard\nfrom sim.vboard.table_app import TableApp",
-        "app = TableApp(sys.stdout.buffer.write, print, %d)" % seed,
+        "import sys, vboard\nfrom hal.console import Console",
+        "from sim.vboard.table_app import TableApp",
+        "console = Console(sys.stdout.buffer)\napp = TableApp(console, console.line, %d)" % seed,
         "app.provision(%r)" % records(),
         "app.power_up()",
-        "app.choose(%d, %r)" % (game, list(seats)),
+        *choose_steps(game, seats),
         "vboard.run(app.play(%d, %d), lambda: None)" % (pause_ms, moves),
     )
     with Board(vb.url) as board:
@@ -64,19 +77,21 @@ def start(vb, seed, game, seats, pause_ms, moves=-1):
 
 
 def expected(seed, game, seats, moves=-1):
-    """What the same table app does in CPython: (console, log lines, app)."""
-    console = VConsole()
+    """What the same table app does in CPython: (its VConsole, log lines, app)."""
+    vc = VConsole()
+    console = Console(vc)
     log = []
 
     def say(line):
         log.append(line)
-        console.write((line + "\n").encode())
+        console.line(line)
 
-    app = TableApp(console.write, say, seed)
+    app = TableApp(console, say, seed)
+    vc.clock = app.clock
     app.provision(records())
     app.power_up()
     app.choose(game, list(seats))
     while app.table.mode == "play" and moves != 0:
         app.move()
         moves -= 1
-    return console, log, app
+    return vc, log, app

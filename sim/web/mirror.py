@@ -2,17 +2,29 @@
 
 `python -m sim.web --port PORT` serves a MirrorSession instead of a Session:
 the page shows the board's LEDs, log and match as they happen, read from the
-lines the firmware prints among its log (firmware/hal/mirror.py):
+lines the firmware writes among its log (firmware/hal/mirror.py; every line
+one 64-byte packet, spaces before its line end; I and M in decimal):
 
-    @leds <hex>    the strip's bytes, 3 per LED in chain order, wire order
-                   G, R, B (dicetable.app.frames.ORDER), after the limiter
-    @match <hex>   the journal: the 4-byte header, then 3-byte words (the
-                   SEATS word, the SEED word, every action); "@match -" when
-                   the table holds no match (its menu or provisioning)
+    @l K/N <hex>    LEDs 8K to 8K+7 of the strip's N segments of 8, 3 bytes
+                    an LED, wire order G, R, B (dicetable.app.frames.ORDER)
+    @k M <hex>      a keyframe: the 4-byte header, then 3-byte words (the
+                    SEATS word, the SEED word, the SET word of a set from a
+                    file); the board's journal holds M actions, @j lines
+                    bring them; "@k -": no match (menu or provisioning)
+    @j I M <hex>    the journal's actions from the I-th on; it holds M now
+    @u I M          the board's journal keeps only the first I actions sent
+    @lost N         the board's console dropped N lines: nobody read the
+                    port in time (hal/console.py); they were log lines, the
+                    mirror's own lines wait on the board until there is room
 
-Any other line is a log line.  Both @ lines come again every KEYFRAME_MS
-(hal/mirror.py's, imported here so that the page says the board's), so a mirror
-started in the middle of a match has it all within that time.
+Any other line is a log line.  A keyframe comes every KEYFRAME_MS
+(hal/mirror.py's, imported here so that the page says the board's), so a
+mirror started in the middle of a match has it all once that keyframe's
+@j lines are in.  Between keyframes the mirror follows the journal line by
+line; a line out of step with what it has (a port opened in the middle, a
+host that missed bytes) makes it wait for the next keyframe, keeping what it
+shows.  The replica is built again only when the mirror has the whole
+journal the board said it holds, and it changed.
 
 The port is only read, never written: no Ctrl-C, no raw REPL, nothing that
 could disturb play.  What the table shows beyond the LEDs (title, status,
@@ -22,9 +34,10 @@ the firmware resumes it as the board itself would after a power cut.  What
 the board does not print is not shown: the value a seat is entering with
 - and + (`entry` is null), the items a seat may put down, the bots.
 
-leds() and match() read the two lines' payloads; each refuses bad input with
-a ValueError of one line, which the session logs as one line, its state
-otherwise unchanged.
+segment(), keyframe(), journal_words(), cut() and lost() read the lines'
+payloads, match() a whole journal; each refuses bad input with a ValueError
+of one line, which the session logs as one line, its state otherwise
+unchanged.
 """
 
 import json
@@ -43,7 +56,7 @@ from dicetable.match.actions import REFUSAL_NAMES
 from dicetable.match.engine import header_refusal, malformed
 from hal.mirror import KEYFRAME_MS
 from host_tools.board import NoBoard
-from host_tools.monitor import clean, open_port
+from host_tools.monitor import clean, lost_text, open_port
 from sim.web import view
 from sim.web.session import SEATS, ActError, new_table
 
@@ -59,11 +72,13 @@ CHUNK = 1 << 16  # bytes read at once, at most
 FIRST_TRY_S = 3.0  # how long python -m sim.web waits to say "not connected"
 _HEX = frozenset(string.hexdigits)
 _LINE_END = re.compile(rb"\r\n|\r|\n")
-WAITING = "waiting for the board's @match line (it sends one every %g s)" % (KEYFRAME_MS / 1000)
+WAITING = "waiting for the board's next keyframe (it sends one every %g s)" % (KEYFRAME_MS / 1000)
 NO_MATCH = "no match on the table (menu or provisioning)"
+RECEIVING = "receiving the board's match: %d of %d actions"
+MIRROR_LINES = ("@l", "@k", "@j", "@u", "@lost")
 
 
-# --- the two lines' payloads ----------------------------------------------------------------
+# --- the lines' payloads --------------------------------------------------------------------
 
 
 def _digits(text):
@@ -77,28 +92,88 @@ def _digits(text):
     return text
 
 
-def leds(hex_text):
-    """The (r, g, b) of every LED of an @leds line's payload, in chain order:
-    each seat's 8 (seat s: LEDs 8s to 8s+7), then the ring's 16."""
-    text = _digits(hex_text)
-    if len(text) % (2 * 3):
-        raise ValueError("%d hex digits, not whole LEDs (6 digits each)" % len(text))
-    data = bytes.fromhex(text)
-    n = len(data) // 3
-    seats, rest = divmod(n - RING_LEDS, SEAT_LEDS)
-    if rest or not 1 <= seats <= len(SEATS):
+def _numbers(text, names):
+    """The hex numbers `names` (one field each) at the start of `text`, and
+    the rest."""
+    fields = text.split(None, len(names))
+    if len(fields) < len(names):
+        raise ValueError("no %s" % names[len(fields)])
+    for name, field in zip(names, fields[: len(names)], strict=True):
+        if not all(c in _HEX for c in field):
+            raise ValueError("%s %r is not a hex number" % (name, field[:20]))
+    rest = fields[len(names)] if len(fields) > len(names) else ""
+    return [int(x, 16) for x in fields[: len(names)]], rest
+
+
+def segment(text):
+    """(K, N, the (r, g, b) of its 8 LEDs) of an @l line's payload "K/N <hex>":
+    segment K of the strip's N (each seat's 8 LEDs, then the ring's two)."""
+    where, _, hex_text = text.strip().partition(" ")
+    k, slash, n = where.partition("/")
+    if not (slash and k.isdigit() and n.isdigit() and where.isascii()):
+        raise ValueError("%r is not K/N (segment K of N)" % where[:20])
+    k, n = int(k), int(n)
+    if not 1 <= n - RING_LEDS // SEAT_LEDS <= len(SEATS):
         raise ValueError(
-            "%d LEDs, not 8 a seat for 1 to %d seats and the ring's 16" % (n, len(SEATS))
+            "%d segments, not 8 LEDs a seat for 1 to %d seats and the ring's 16" % (n, len(SEATS))
         )
+    if k >= n:
+        raise ValueError("segment %d of %d" % (k, n))
+    text = _digits(hex_text)
+    if len(text) != 2 * 3 * SEAT_LEDS:
+        raise ValueError("%d hex digits, not 8 LEDs (48 digits)" % len(text))
+    data = bytes.fromhex(text)
     # ORDER[c] is where colour c (R, G, B) is within an LED's bytes (G, R, B).
-    return [tuple(data[3 * i + ORDER[c]] for c in range(3)) for i in range(n)]
+    return k, n, [tuple(data[3 * i + ORDER[c]] for c in range(3)) for i in range(SEAT_LEDS)]
+
+
+def keyframe(text):
+    """(M, the header and words as hex) of an @k line's payload "M <hex>", or
+    None for "-" (no match on the table).  The header must be one the engine
+    takes, the words the table's records (SEATS, SEED, and SET for a set
+    from a file)."""
+    if text.strip() == "-":
+        return None
+    (told,), rest = _numbers(text, ("M",))
+    head = _digits(rest)
+    if match(head)[3]:
+        raise ValueError(
+            "words after the table's records (SEATS, SEED, SET): actions come in @j lines"
+        )
+    return told, head
+
+
+def journal_words(text):
+    """(I, the actions) of an @j line's payload "I <hex>"."""
+    (first,), rest = _numbers(text, ("I",))
+    words = _digits(rest)
+    if len(words) % (2 * WORD_BYTES):
+        raise ValueError("%d hex digits, not whole actions (6 digits each)" % len(words))
+    return first, [int(words[i : i + 6], 16) for i in range(0, len(words), 6)]
+
+
+def cut(text):
+    """I of an @u line's payload: the journal keeps the first I actions sent."""
+    (kept,), rest = _numbers(text, ("I",))
+    if rest.strip():
+        raise ValueError("%r after I" % rest.strip()[:20])
+    return kept
+
+
+def lost(text):
+    """N of an @lost line's payload (decimal): the lines the console dropped."""
+    n = text.strip()
+    if not n.isdigit() or not n.isascii():
+        raise ValueError("N %r is not a number" % n[:20])
+    return int(n)
 
 
 def match(hex_text):
-    """(header: 4 bytes, SEATS word, SEED word, actions) of an @match line's
-    payload, or None for "-" (no match on the table).  The header must be one
-    the engine takes, the words the table's records, and every action one the
-    rules take in turn."""
+    """(header: 4 bytes, SEATS word, SEED word, actions) of a whole journal as
+    hex (an @k line's header and words, then its @j lines' actions), or None
+    for "-" (no match on the table).  The header must be one the engine
+    takes, the words the table's records, and every action one the rules
+    take in turn."""
     if hex_text.strip() == "-":
         return None
     text = _digits(hex_text)
@@ -327,7 +402,11 @@ class MirrorSession:
         self.lines = 0  # every non-empty line read
         self.log = []
         self.leds = [(0, 0, 0)] * (len(SEATS) * SEAT_LEDS + RING_LEDS)
-        self.payload = None  # the last @match payload shown
+        self.head = None  # the header and words (hex) of the keyframe followed; None: no match
+        self.actions = []  # the actions of that match the mirror has
+        self.told = 0  # the actions the mirror needs to show the match (the keyframe's M)
+        self.following = False  # a keyframe was read, and every line since fit
+        self.payload = None  # the whole journal shown (hex; "-": no match)
         self.vt = None  # the replica of the board's match
         self.shown = empty_view(WAITING)
         self.tried = threading.Event()  # the port was tried once
@@ -478,29 +557,84 @@ class MirrorSession:
 
     def _at_line(self, text):
         word, _, payload = text.partition(" ")
-        if word == "@leds":
-            try:
-                self.leds = leds(payload)
-            except ValueError as e:
-                self._log("mirror: @leds line not understood: %s" % e)
-        elif word == "@match":
-            self._match(payload)
-        else:
+        step = self._STEPS.get(word)
+        if step is None:
             self._log(
-                "mirror: %s line not understood: no such line (the board sends @leds and @match)"
-                % word[:20]
+                "mirror: %s line not understood: no such line (the board sends %s)"
+                % (word[:20], ", ".join(MIRROR_LINES))
             )
+            return
+        try:
+            step(self, payload)
+        except ValueError as e:
+            self._log("mirror: %s line not understood: %s" % (word, e))
 
-    def _match(self, payload):
-        """A new replica when the journal changed (the keyframe's repeat of the
-        same payload changes nothing)."""
+    def _segment(self, payload):
+        k, n, leds = segment(payload)
+        if len(self.leds) != n * SEAT_LEDS:  # another table: what it has not sent is dark
+            self.leds = [(0, 0, 0)] * (n * SEAT_LEDS)
+        self.leds[k * SEAT_LEDS : (k + 1) * SEAT_LEDS] = leds
+
+    def _keyframe(self, payload):
+        parsed = keyframe(payload)
+        self.following = True
+        self.actions = []
+        self.head, self.told = (None, 0) if parsed is None else (parsed[1], parsed[0])
+        self._show()
+
+    def _words(self, payload):
+        first, actions = journal_words(payload)
+        if self._in_step("@j", first, len(self.actions)):
+            self.actions += actions
+            self._show()
+
+    def _cut(self, payload):
+        kept = cut(payload)
+        if self._in_step("@u", kept, len(self.actions) + 1):
+            del self.actions[kept:]
+            self.told = min(self.told, kept)  # the board's journal was that short
+            self._show()
+
+    def _lost(self, payload):
+        self._log("mirror: " + lost_text(lost(payload)))
+
+    _STEPS = {"@l": _segment, "@k": _keyframe, "@j": _words, "@u": _cut, "@lost": _lost}
+
+    def _in_step(self, word, at, bound):
+        """Whether a journal line fits what the mirror has (`at` must be below
+        `bound`); one that does not makes it wait for the next keyframe."""
+        if not self.following:
+            return False  # waiting for a keyframe: the status says so
+        if self.head is not None and (at < bound if word == "@u" else at == bound):
+            return True
+        self.following = False
+        self._log(
+            "mirror: %s line out of step (action %d; the mirror has %s): waiting for the"
+            " board's next keyframe"
+            % (word, at, "no match" if self.head is None else "%d" % len(self.actions))
+        )
+        return False
+
+    def _show(self):
+        """The replica built again once the mirror has the journal the
+        keyframe said the board holds, and it changed (a keyframe's repeat
+        changes nothing)."""
+        if self.head is None:
+            payload = "-"
+        elif len(self.actions) >= self.told:
+            payload = self.head + "".join("%06x" % a for a in self.actions)
+        else:
+            if self.vt is None:
+                self.shown = empty_view(RECEIVING % (len(self.actions), self.told))
+            return
         if payload == self.payload:
             return
         try:
             parsed = match(payload)
             vt = None if parsed is None else replica(*parsed)
         except ValueError as e:
-            self._log("mirror: @match line not understood: %s" % e)
+            self.following = False
+            self._log("mirror: the board's journal not understood: %s" % e)
             return
         self.payload = payload
         self.vt = vt
