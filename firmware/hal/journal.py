@@ -35,9 +35,9 @@ word below 2**24 is an action; UNDO takes back the last action.
 
 WRITES.  An action programs the page that holds its record (0xFF in every
 other byte): 1 page program.  A new match, or the next segment when one is
-full, takes a segment that no generation load() could return uses (the one
-written longest ago: wear spreads over all), erased, and programs its header
-page.  clear() programs the cleared mark into the match's header pages.
+full, takes a segment the current match does not use (the one written
+longest ago: wear spreads over all), erased, and programs its header page.
+clear() programs the cleared mark into the match's header pages.
 
 AHEAD OF NEED.  work_ahead(), called when no input waits for its answer,
 does one bounded step of what a commit would otherwise wait for, and says
@@ -58,16 +58,16 @@ through.  Waiting, it reads as no segment of any generation (its header
 copies fail their checks), and so does one cut during its erase or its
 first bytes.
 
-COMPACTION.  When a match with many undos has its segments but two and
-its live actions would fit in fewer, its live actions are copied to a new
-generation in free segments, in steps of work_ahead(): the old generation
-is read a page at a time and folded; then the live actions, then the
-records appended since (verbatim, undos as undos), are programmed a page at a
+COMPACTION.  When a match with many undos uses every segment but two and
+its live actions would fit in two segments fewer, they are copied to a new
+generation in free segments, in steps of work_ahead(): the old generation is
+read a page at a time and folded; then the live actions, then the records
+appended since (as they are, undos as undos), are programmed a page at a
 time into segments that have no header yet, so load() passes over them; last
 the headers are programmed (need = every record copied), the first segment's
 last: until that page program is whole the old generation is the match, after
-it the new one.  A commit that would need the seventh segment first finishes
-the compaction, so it never waits for one planned ahead.
+it the new one.  A commit whose match needs a segment more than that (the
+work ahead had no chance) compacts it, or ends the compaction under way, itself.
 
 LOAD.  The header pages tell the generations; the newest whole one (all of
 `need` present) is the match, unless it was cleared (NONE).  Either header
@@ -369,8 +369,11 @@ class Journal:
             self._compact_step()
             return True
         if self._spare < 0:
+            seg = self._free()
+            if seg < 0:
+                return False  # every segment holds a match: none to erase
             self._known = False
-            self._erase(self._free())
+            self._erase(seg)
             self._known = True
             return True
         if (
@@ -579,7 +582,7 @@ class Journal:
         self._soiled = False
 
     def _free(self):
-        # The segment to erase next: none of the current match's, a
+        # The segment to erase next, or -1: none of the current match's, a
         # compaction's or the spare; one without a header first, else the
         # one written longest ago.
         best = -1
@@ -588,8 +591,6 @@ class Journal:
                 continue
             if best < 0 or self._seq[i] < self._seq[best]:
                 best = i
-        if best < 0:
-            raise OSError(28, "no free journal segment")
         return best
 
     def _erase(self, seg):
@@ -624,6 +625,8 @@ class Journal:
             return seg
         if seg < 0:
             seg = self._free()
+            if seg < 0:
+                raise OSError(28, "no free journal segment")
             self._erase(seg)
         self._hseg = -1
         self._hseq = self._top + 1
@@ -730,7 +733,11 @@ class Journal:
         k = self._cn
         if not self._new or (k < total and k // RECORDS >= len(self._new)):
             if self._spare < 0:
-                self._erase(self._free())
+                seg = self._free()
+                if seg < 0:
+                    self._stop(_FAILED)  # no room for the copy
+                else:
+                    self._erase(seg)
                 self._known = True
                 return
             self._new.append(self._spare)
