@@ -113,13 +113,17 @@ _FAILED = const(3)  # given up until the next load() or new_match()
 
 
 def _table():
-    # CRC-16/CCITT-FALSE a byte at a time: the 256 remainders (512 bytes).
+    # CRC-16/CCITT-FALSE a byte at a time: the 256 remainders (512 bytes).  The
+    # CRC is linear, T[a ^ b] = T[a] ^ T[b], and the byte 1 << k leaves the
+    # register that 0x8000 becomes in k + 1 steps: 8 steps and 248 XORs.
     t = array("H", bytes(512))
-    for i in range(256):
-        c = i << 8
-        for _ in range(8):
-            c = ((c << 1) ^ 0x1021) & 0xFFFF if c & 0x8000 else (c << 1) & 0xFFFF
-        t[i] = c
+    c = 0x8000
+    for k in range(8):
+        c = ((c << 1) ^ 0x1021) & 0xFFFF if c & 0x8000 else c << 1
+        t[1 << k] = c
+    for i in range(3, 256):
+        if i & (i - 1):
+            t[i] = t[i & (i - 1)] ^ t[i & -i]
     return t
 
 
