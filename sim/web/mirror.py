@@ -124,7 +124,8 @@ def segment(text):
         raise ValueError("%d hex digits, not 8 LEDs (48 digits)" % len(text))
     data = bytes.fromhex(text)
     # ORDER[c] is where colour c (R, G, B) is within an LED's bytes (G, R, B).
-    return k, n, [tuple(data[3 * i + ORDER[c]] for c in range(3)) for i in range(SEAT_LEDS)]
+    r, g, b = ORDER
+    return k, n, [(data[3 * i + r], data[3 * i + g], data[3 * i + b]) for i in range(SEAT_LEDS)]
 
 
 def keyframe(text):
@@ -136,7 +137,8 @@ def keyframe(text):
         return None
     (told,), rest = _numbers(text, ("M",))
     head = _digits(rest)
-    if match(head)[3]:
+    parsed = match(head)
+    if parsed is not None and parsed[3]:
         raise ValueError(
             "words after the table's records (SEATS, SEED, SET): actions come in @j lines"
         )
