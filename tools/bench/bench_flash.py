@@ -21,14 +21,15 @@ second).
    imported ahead of today's) appending a 5-player Nokosu match's actions
    in a row after its new_match, as the board was timed doing (MEASURED):
    the model's median and worst commit beside the board's, before and after
-   CALL_US, and the CALL_US that would make the medians equal.
+   CALL_US, and the CALL_US that would make the medians equal; what a load()
+   of that journal takes (the resume at a power-up).
 2. Today: the same match as the table writes it (the header with the seats
    and seed, then every action, an undo and its redo every 50), the work
    ahead (Storage.work_ahead) called once after the power-up and once after
    every commit: commit median / p99 / worst (new_match included), flash
    busy per commit, sector erases per 100 actions (in commits and in all),
    page programs per action, and the work ahead per 100 actions: the calls
-   that did work, each one's Pico time; a call with nothing to do.
+   that did work, each one's Pico time; a call with nothing to do; a load().
 3. Many undos: 200 actions of a 3-player Nokosu match, each taken back and
    made again 7 times (3,000 records: past six segments), the work ahead as
    above: the worst commit, and the compaction's steps.
@@ -191,7 +192,8 @@ def read():
     chip.readblocks(0, page, 256)
 
 
-print("stand-in", ticks, pico_us(write, 5, 20), pico_us(erase, 5, 20), pico_us(read, 5, 20))
+read_us = pico_us(read, 5, 20)
+print("stand-in", ticks, pico_us(write, 5, 20), pico_us(erase, 5, 20), read_us)
 chip.log = []
 """
 
@@ -199,6 +201,20 @@ IDLE = """
 #: next run
 chip.flush()
 print("nothing", pico_us(ahead, 20))
+"""
+
+LOAD = """
+#: next run
+chip.flush()
+storage._open().load()
+reads = chip.reads
+
+
+def load():
+    storage._open().load()
+
+
+print("load", pico_us(load, 1, 9) - reads * read_us, reads)
 """
 
 
@@ -256,12 +272,13 @@ def script(header, ops, files=None):
             source += "\n#: next run\n%s(%r)\n" % (run, ops[k : k + CHUNK])
     if files is None:
         source += IDLE
-    return source
+    return source + LOAD
 
 
 def measure(header, ops, files=None):
     """[(op, did, Pico us of its Python, flash calls, erases)] the fastest of
-    RUNS runs, and a call of the work ahead with nothing to do (us, or None)."""
+    RUNS runs, a call of the work ahead with nothing to do (us, or None), and
+    a load() of the journal written (us, the median of the runs' medians)."""
     runs = []
     for _ in range(RUNS):
         out = pico_cost.run(script(header, ops, files), timeout=1800).splitlines()
@@ -285,7 +302,8 @@ def measure(header, ops, files=None):
     nothing = None
     if files is None:
         nothing = float(runs[0][1 + len(ops)].split()[1])
-    return rows, nothing
+    load = median([float(r[-1].split()[1]) for r in runs])
+    return rows, nothing, load
 
 
 def cost(row, call_us=CALL_US):
@@ -309,7 +327,7 @@ def ms(us):
 
 def calibration(header, actions):
     ops = [NEW] + actions
-    rows, _ = measure(header, ops, old_files())
+    rows, _, load = measure(header, ops, old_files())
     appends = rows[1:]
     python = [r[2] for r in appends]
     flash_only = [cost(r, 0) - r[2] for r in appends]
@@ -358,12 +376,15 @@ def calibration(header, actions):
         "  CALL_US that makes the medians equal in this run: %d us; with it the worst is %s"
         % (fit, ms(cost(appends[worst], fit)))
     )
-    print("  erases per 100 appends: %.2f" % (100 * sum(r[4] for r in appends) / len(appends)))
+    print(
+        "  erases per 100 appends: %.2f; load() of this journal (a power-up's resume): %s"
+        % (100 * sum(r[4] for r in appends) / len(appends), ms(load))
+    )
 
 
 def today(header, actions):
     ops = as_table_writes(actions)
-    rows, nothing = measure(header, ops)
+    rows, nothing, load = measure(header, ops)
     commits = [r for r in rows if r[0] != AHEAD]
     work = [r for r in rows if r[0] == AHEAD and r[1]]
     times = [cost(r) for r in commits]
@@ -414,11 +435,12 @@ def today(header, actions):
         )
     )
     print("  a call of the work ahead with nothing to do: %.0f us" % nothing)
+    print("  load() of this journal (a power-up's resume): %s" % ms(load))
 
 
 def undos(header, actions):
     ops = many_undos(actions)
-    rows, _ = measure(header, ops)
+    rows, _, _ = measure(header, ops)
     commits = [r for r in rows if r[0] != AHEAD]
     work = [r for r in rows if r[0] == AHEAD and r[1]]
     times = [cost(r) for r in commits]
