@@ -308,8 +308,8 @@ def replica_text(t):
 
 
 def empty_view(status):
-    """The state's keys with no match to show (before the first @match line,
-    or "@match -"): the mirror cannot tell the board's menu from provisioning."""
+    """The state's keys with no match to show (before the first keyframe, or
+    "@k -"): the mirror cannot tell the board's menu from provisioning."""
     seat = {"player": None, "bot": None, "items": [], "hand": [], "awaited": False, "entry": None}
     out = {
         "mode": "none",
