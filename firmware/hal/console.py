@@ -31,8 +31,8 @@ the FIFO is full and the poll says so (docs/firmware.md).
 
 A LINE GOES OUT WHOLE OR NOT AT ALL.  line() writes a line only when the
 poll says its first packet fits; a line of several packets (a log line
-longer than PACKET - 2 characters) keeps its rest here and sends it first
-whenever room() is asked, so the host never gets half a line.  A line that
+longer than PACKET - 2 characters) keeps its rest here and sends it before
+anything else, so the host never gets half a line.  A line that
 finds no room is dropped and counted; the first packet that finds room
 again is the loss line, "@lost N", N lines dropped since the last one.
 
@@ -85,7 +85,7 @@ class Console:
 
     def line(self, text):
         """The log line `text` (a str): out now, or dropped and counted."""
-        if not self.room():
+        if (self._at < self._end or self.dropped) and not self._owed() or not self._ready():
             self.dropped += 1
             self.lost += 1
             return
@@ -107,17 +107,19 @@ class Console:
             self._more()
 
     def room(self):
-        """True when a packet can be written now without waiting, once what
-        is owed is out: the rest of a long line, then the loss line."""
-        if self._at < self._end:
-            self._more()
-            if self._at < self._end:
-                return False
+        """True when a packet can be written now without waiting.  What is
+        owed goes first (the rest of a long line, then the loss line), a
+        packet a call: the call that writes one says False, so that no
+        caller's call writes more than it asked for."""
         for _ in self._poll.ipoll(0):
-            if not self.dropped:
-                return True
-            self._report()
-            return self._ready()
+            if self._at < self._end:
+                self.write(self._line, self._at, PACKET)
+                self._at += PACKET
+                return False
+            if self.dropped:
+                self._report()
+                return False
+            return True
         return False
 
     def put(self, packet):
@@ -135,6 +137,15 @@ class Console:
         while self._at < self._end and self._ready():
             self.write(self._line, self._at, PACKET)
             self._at += PACKET
+
+    def _owed(self):
+        # What is owed, out while the poll says it fits: True when all is.
+        self._more()
+        if self._at < self._end:
+            return False
+        if self.dropped and self._ready():
+            self._report()
+        return not self.dropped
 
     def _report(self):
         # "@lost N": N's digits after the word, spaces after them, in the
