@@ -4,7 +4,9 @@ program 0.4 ms), and the model checked against the board.
 
 THE MODEL.  A commit's time = its Python, timed under MicroPython (the
 WebAssembly build, the Pico's heap) in units of tools/bench/pico_cost.py's
-unit loop, each commit alone, the fastest of RUNS runs of the same commits
+unit loop timed just before and just after it (the faster of the two: a unit
+loop slowed by other work on the machine would make the commit look fast),
+each commit alone, the fastest of RUNS runs of the same commits
 + CALL_US of CPU per flash call (sim/hw/norflash.py: the SDK's flash calls,
 interrupts off, beyond the chip's own busy time) + the chip's busy time.
 The journal's flash is a stand-in for rp2.Flash() (a method in C on the
@@ -29,7 +31,8 @@ second).
    every commit: commit median / p99 / worst (new_match included), flash
    busy per commit, sector erases per 100 actions (in commits and in all),
    page programs per action, and the work ahead per 100 actions: the calls
-   that did work, each one's Pico time; a call with nothing to do; a load().
+   that did work, each one's Pico time; a call with nothing to do; a load();
+   the CRC's byte table made at import.
 3. Many undos: 200 actions of a 3-player Nokosu match, each taken back and
    made again 7 times (3,000 records: past six segments), the work ahead as
    above: the worst commit, and the compaction's steps.
@@ -62,7 +65,7 @@ OLD = "74a722b"
 # The board at 74a722b (docs/performance.md, "Flash"): commit per accepted
 # action, 759 in a row: median, worst, and the median's Python.
 MEASURED = {"median": 1240, "worst": 50380, "python": 840}
-RUNS = 3
+RUNS = 5
 CHUNK = 40  # operations per part of the script (the heap is collected between parts)
 NEW, UNDO, AHEAD = -3, -1, -2  # operations besides an append (an action word)
 
@@ -162,8 +165,7 @@ def timed(ops):
         t = clock()
         did = op(x)
         d = clock() - t
-        u = (u + unit_us()) / 2
-        print(x, 1 if did else 0, d / u, chip.writes, chip.erases, chip.reads)
+        print(x, 1 if did else 0, d, u, unit_us(), chip.writes, chip.erases, chip.reads)
 """
 
 STAND_IN = """
@@ -200,7 +202,9 @@ chip.log = []
 IDLE = """
 #: next run
 chip.flush()
-print("nothing", pico_us(ahead, 20))
+from hal import journal
+
+print("nothing", pico_us(ahead, 20), pico_us(journal._table, 1, 9))
 """
 
 LOAD = """
@@ -210,11 +214,26 @@ storage._open().load()
 reads = chip.reads
 
 
-def load():
+
+
+def unit_long():
+    # The unit loop over about as long as a load: both meet the same other work
+    # (in runs of 20 000, whose sum stays a small int).
+    t = clock()
+    for _ in range(3):
+        _unit_loop(20000)
+    return (clock() - t) / 60000
+
+
+ratios = []
+for _ in range(7):
+    u = unit_long()
+    t = clock()
     storage._open().load()
-
-
-print("load", pico_us(load, 1, 9) - reads * read_us, reads)
+    d = clock() - t
+    ratios.append(2 * d / (u + unit_long()))
+ratios.sort()
+print("load", ratios[3] * %r - reads * read_us, reads)
 """
 
 
@@ -272,37 +291,41 @@ def script(header, ops, files=None):
             source += "\n#: next run\n%s(%r)\n" % (run, ops[k : k + CHUNK])
     if files is None:
         source += IDLE
-    return source + LOAD
+    return source + LOAD % pico_cost.UNIT_US
 
 
 def measure(header, ops, files=None):
-    """[(op, did, Pico us of its Python, flash calls, erases)] the fastest of
-    RUNS runs, a call of the work ahead with nothing to do (us, or None), and
-    a load() of the journal written (us, the median of the runs' medians)."""
+    """[(op, did, Pico us of its Python, flash calls, erases)], each the fastest
+    of RUNS runs (each with its own stand-in costs taken off), a call of the work
+    ahead with nothing to do and the CRC table's making at import (us, or
+    None), and a load() of the journal written (us: the median of the runs'
+    medians of 7, each beside a unit loop about as long)."""
     runs = []
     for _ in range(RUNS):
         out = pico_cost.run(script(header, ops, files), timeout=1800).splitlines()
-        runs.append(out)
-    stand = [float(x) for x in runs[0][0].split()[1:]]
-    tick, write_us, erase_us, read_us = stand[0], stand[1], stand[2], stand[3]
-    rows = []
-    for i in range(len(ops)):
-        fields = [r[1 + i].split() for r in runs]
-        x, did, units, writes, erases, reads = fields[0]
-        assert all(f[0] == x and f[3:] == [writes, erases, reads] for f in fields), "runs differ"
-        best = min(float(f[2]) for f in fields)
-        writes, erases, reads = int(writes), int(erases), int(reads)
-        python = (
-            (best - tick) * pico_cost.UNIT_US
-            - (writes - 0) * write_us
-            - erases * erase_us
-            - reads * read_us
-        )
-        rows.append((int(x), did == "1", max(python, 0.0), writes, erases))
+        tick, write_us, erase_us, read_us = (float(x) for x in out[0].split()[1:])
+        rows = []
+        for line in out[1 : 1 + len(ops)]:
+            x, did, d, before, after, writes, erases, reads = line.split()
+            writes, erases, reads = int(writes), int(erases), int(reads)
+            units = float(d) / min(float(before), float(after))
+            python = (units - tick) * pico_cost.UNIT_US
+            python -= writes * write_us + erases * erase_us + reads * read_us
+            rows.append((int(x), did == "1", python, writes, erases))
+        runs.append((rows, out))
+    first = runs[0][0]
+    for rows, _ in runs:
+        assert [(r[0], r[1], r[3], r[4]) for r in rows] == [
+            (r[0], r[1], r[3], r[4]) for r in first
+        ], "runs differ"
+    rows = [
+        (r[0], r[1], max(min(run[0][i][2] for run in runs), 0.0), r[3], r[4])
+        for i, r in enumerate(first)
+    ]
     nothing = None
     if files is None:
-        nothing = float(runs[0][1 + len(ops)].split()[1])
-    load = median([float(r[-1].split()[1]) for r in runs])
+        nothing = [median([float(run[1][1 + len(ops)].split()[k]) for run in runs]) for k in (1, 2)]
+    load = median([float(run[1][-1].split()[1]) for run in runs])
     return rows, nothing, load
 
 
@@ -434,7 +457,10 @@ def today(header, actions):
             ", ".join("%s (%s)" % (ms(cost(r)), "erase" if r[4] else "header page") for r in work),
         )
     )
-    print("  a call of the work ahead with nothing to do: %.0f us" % nothing)
+    print(
+        "  a call of the work ahead with nothing to do: %.0f us; the CRC table made at"
+        " import: %s" % (nothing[0], ms(nothing[1]))
+    )
     print("  load() of this journal (a power-up's resume): %s" % ms(load))
 
 
