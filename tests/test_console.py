@@ -162,30 +162,25 @@ def test_a_stray_write_can_hold_one_line_once_until_the_fifo_empties():
 
 # Under MicroPython with the Pico's heap: a line costs no heap, written or dropped.
 HEAP = """
-import gc, io
+import gc, io, select, sys
 from hal.console import Console
 
 
-class Poll:
-    def __init__(self):
-        self.yes = ((self, 4),)
-        self.ready = self.yes
-
-    def ipoll(self, timeout):
-        return self.ready
-
+# Polls in C, as the board's: one for POLLOUT on stdout (always room here), one for nothing.
+yes = select.poll()
+yes.register(sys.stdout, select.POLLOUT)
+no = select.poll()
 
 out = io.BytesIO()
 out.write(bytearray(8192))  # room, so that writing into it again does not grow it
-poll = Poll()
-console = Console(out, poll)
+console = Console(out, yes)
 SHORT = "seat 2 play red d6:4"
 LONG = "new match: Nokosu Dice, seats 0 1 2 3 4, length 5, variant, table rolls, default"
 WIDE = "seat 2: tag \\u00fcmlaut ignored"
 
 
 def lines(n, room):
-    poll.ready = poll.yes if room else ()
+    console._poll = yes if room else no
     gc.collect()
     before = gc.mem_alloc()
     for i in range(n):
@@ -193,10 +188,10 @@ def lines(n, room):
         console.line(SHORT)
         console.line(LONG)
         console.line(WIDE)
-        if i % 7 == 0:  # a long line cut short by the full FIFO, then room again
-            poll.ready = ()
+        if i % 7 == 0:  # a line dropped, then the loss line said
+            console._poll = no
             console.line(LONG)
-            poll.ready = poll.yes if room else ()
+            console._poll = yes if room else no
     return gc.mem_alloc() - before
 
 

@@ -340,19 +340,15 @@ def test_with_no_room_nothing_is_written_and_the_host_catches_up_after():
 
 # Under MicroPython with the Pico's heap: a line costs no heap, whatever the journal.
 HEAP = """
-import gc, io
+import gc, io, select, sys
 from hal.console import Console
 from hal.mirror import Mirror
 
 
-class Poll:
-    def __init__(self):
-        self.yes = ((self, 4),)
-        self.ready = self.yes
-
-    def ipoll(self, timeout):
-        return self.ready
-
+# Polls in C, as the board's: one for POLLOUT on stdout (always room here), one for nothing.
+yes = select.poll()
+yes.register(sys.stdout, select.POLLOUT)
+no = select.poll()
 
 class Storage:
     writes = 0
@@ -377,8 +373,7 @@ class Table:
 
 out = io.BytesIO()
 out.write(bytearray(8192))  # room, so that writing into it again does not grow it
-poll = Poll()
-console = Console(out, poll)
+console = Console(out, yes)
 leds = bytearray(3 * 56)
 table = Table()
 mirror = Mirror(console, leds, table)
@@ -388,7 +383,7 @@ J.pop()  # the list's room for one more, made now
 
 
 def lines(calls, room):
-    poll.ready = poll.yes if room else ()
+    console._poll = yes if room else no
     gc.collect()
     before = gc.mem_alloc()
     for i in range(calls):

@@ -62,8 +62,9 @@ except Exception:  # CPython's struct packs bytes only (struct.error)
 
 class Console:
     """The console over `stream` (write(buf, off, n)); `poll` has ipoll(0),
-    which yields when a packet fits: a select.poll made here for POLLOUT on
-    `stream`, or the stream itself when it has one (sim/hw/vconsole.py)."""
+    an iterator that yields when a packet fits: a select.poll made here for
+    POLLOUT on `stream`, or the stream itself when it has one
+    (sim/hw/vconsole.py)."""
 
     def __init__(self, stream, poll=None):
         if poll is None and hasattr(stream, "ipoll"):
@@ -85,7 +86,13 @@ class Console:
 
     def line(self, text):
         """The log line `text` (a str): out now, or dropped and counted."""
-        if (self._at < self._end or self.dropped) and not self._owed() or not self._ready():
+        # The poll's answer by next() in C: a line is often logged deep in
+        # the app's calls, where a Python call more costs the C stack.
+        if (
+            (self._at < self._end or self.dropped)
+            and not self._owed()
+            or (next(self._poll.ipoll(0), None) is None)
+        ):
             self.dropped += 1
             self.lost += 1
             return

@@ -133,8 +133,8 @@ class VConsole:
         self.polls += 1
         self.drain()
         if not self.host.connected or len(self.fifo) < FIFO:
-            return self._ready
-        return ()
+            return iter(self._ready)
+        return iter(())
 
     @property
     def data(self):
