@@ -37,6 +37,12 @@ _NONE = ()
 class Inputs:
     """What every seat and the centre may do in the match's current state.
 
+    The app keeps one per match and reads the match again after every action
+    (read(m)), a call one level below the app's: on the Pico a class call and
+    a comprehension there would cost the C stack 360 B more on the app's
+    deepest path (docs/firmware.md, "The C stack").  Inputs(g, m) makes one
+    and reads m at once, for the simulator and the tests.
+
     The engine's lists are kept as they are and read in place: while the
     table deals, its list holds every card for every seat, and copying it per
     seat cost kilobytes per action.  One pass over the table's list notes
@@ -44,33 +50,45 @@ class Inputs:
     nothing of the lists again.  `seats` and `centre` give the same as lists,
     for the simulator and the tests."""
 
-    def __init__(self, g, m):
+    def __init__(self, g, m=None):
         self.g = g
         self._kinds = games.item_kinds(g)
+        self.auto = []  # the table's own draws (a roll, a challenge, a colour to remove)
+        if m is not None:
+            self.read(m)
+
+    def read(self, m):
+        """What every seat may do in match m's state now."""
         w = m.waiting()
         self.table = m.legal_actions(TABLE) if w & TABLE_BIT else _NONE
-        entry = games.table_entry_seat(g, m) if self.table else -1
+        entry = games.table_entry_seat(self.g, m) if self.table else -1
         self.entry = entry  # the player entering the table's values, or -1
-        self.own = [m.legal_actions(p) if w & (1 << p) else _NONE for p in range(m.players)]
+        own = self.own = [_NONE] * m.players
+        for p in range(m.players):
+            if w & (1 << p):
+                own[p] = m.legal_actions(p)
         # Per seat: the first item kind of its own actions, and its PASS.
         self._kind = bytearray(m.players)
         self._pass = [0] * m.players
         for p in range(m.players):
-            for a in self.own[p]:
+            for a in own[p]:
                 k = kind_of(a)
                 if k == PASS:
                     self._pass[p] = a
                 elif not self._kind[p] and (self._kinds >> k) & 1:
                     self._kind[p] = k
-        # The table's own draws (a roll, a challenge, a colour to remove).
-        self.auto = []
-        self._centre = 0  # the item kind the centre is asked for
         self._dealt = bytearray(m.players)  # per seat, the item kind dealt to it
+        self._note_table(entry)
+
+    def _note_table(self, entry):
+        # What the table's actions ask of the centre and of each seat, and
+        # which of them the table draws itself.
+        del self.auto[:]
+        self._centre = 0  # the item kind the centre is asked for
         self._value = 0  # the kind of the table's first value action
-        table = self.table
         kinds = self._kinds
         shift = SEAT_SHIFT
-        for a in table:
+        for a in self.table:
             # kind_of() and seat_of() inlined: the loop runs per action listed.
             k = a >> KIND_SHIFT
             if (kinds >> k) & 1:

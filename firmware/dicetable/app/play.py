@@ -1,6 +1,15 @@
 """A match at the table: scans and buttons become actions, the engine takes
 them, the journal records them, the table draws its own, undo takes back.
 
+scan(), button() and undo() return what the table app must do next: an
+action was taken (or taken back) when they return a reader or -1 (where a
+roll the table makes next shows: the reader of the scan, or none), and
+then the app calls settle() (the table's own draws, every seat's inputs
+read again) and draws the frame; NOT_TAKEN when nothing was.  Settling at
+the app's level rather than inside commit() keeps the engine's listing
+three calls shallower on the Pico's C stack (docs/firmware.md, "The C
+stack").
+
 Every function takes the Table (app/table.py), which holds the match's
 state.  An action is submitted to the engine once (legality is checked
 there, once), then appended to storage (which flushes) before anything shows
@@ -53,6 +62,7 @@ SEATS_KIND = const(0xF)
 SEED_KIND = const(0xE)
 SET_KIND = const(0xD)
 SEED_BITS = const(0xFFFFF)
+NOT_TAKEN = const(-2)  # scan(), button(), undo(): no action taken, nothing to settle
 
 
 def new_journal(t, m, mask, seed):
@@ -84,31 +94,33 @@ def rewrite_journal(t):
 
 
 def scan(t, reader, uid):
-    """A tag put on `reader` (a seat or CENTRE) during play."""
+    """A tag put on `reader` (a seat or CENTRE) during play: commit()'s
+    answer, or NOT_TAKEN."""
     ins = t.inputs
     if t.match is None or ins is None:
-        return
+        return NOT_TAKEN
     p = TABLE if reader == CENTRE else t.player[reader]
     if p < 0:
         t._refuse(reader, OUT_OF_TURN, "seat %d is not in this match" % reader)
-        return
+        return NOT_TAKEN
     found = t.registry.lookup(uid)
     if found is None:
         t._refuse(reader, UNKNOWN_TAG, "tag %s" % uid_hex(uid))
-        return
+        return NOT_TAKEN
     g, item = found
     if g != t.game:
         t._refuse(reader, WRONG_GAME, "%s %s" % (games.title(g), games.item_name(g, item)))
-        return
+        return NOT_TAKEN
     cands = ins.scan(p, item)
     if len(cands) == 1:
-        commit(t, cands[0], reader)
-    elif cands and p != TABLE:
+        return commit(t, cands[0], reader)
+    if cands and p != TABLE:
         t.entries[p] = Entry(cands, True)
         t.say("seat %d: %s, choose with -/+ and OK" % (reader, games.item_name(g, item)))
         t._render()
     else:
         _refuse_scan(t, reader, p, item, cands)
+    return NOT_TAKEN
 
 
 def _refuse_scan(t, reader, p, item, cands):
@@ -129,19 +141,21 @@ def _refuse_scan(t, reader, p, item, cands):
 
 def commit(t, a, seat):
     """Take action `a`, made at physical seat `seat` (or CENTRE): the engine
-    checks and takes it, storage records it (or the match gives it back)."""
+    checks and takes it, storage records it (or the match gives it back).
+    Where the table's next roll shows (the seat of an item's scan, else -1)
+    when taken, to settle() with; NOT_TAKEN when refused."""
     m = t.match
     if m is None:
-        return
+        return NOT_TAKEN
     scored = len(m.history)
     code = m.submit(a)
     if code != ACCEPTED:
         t._refuse(seat, code, games.action_words(t.game, a))
-        return
+        return NOT_TAKEN
     if not _record(t, a):
         m.undo(1)
         t._refuse(seat, STORAGE_ERROR, "action not taken")
-        return
+        return NOT_TAKEN
     t._clear_shows()
     _taken(t, a, scored)
     mark(t, len(m.journal) - 1, False)
@@ -150,8 +164,7 @@ def commit(t, a, seat):
         t.last_ident[seat] = games.identity(t.game, value_of(a))
     if 0 <= seat < MAX_SEATS and t.player[seat] >= 0:
         t.entries[t.player[seat]] = None
-    settle(t, seat if item else -1)
-    t._render()
+    return seat if item else -1
 
 
 def _record(t, a):
@@ -218,9 +231,11 @@ def settle(t, origin=-1):
     m = t.match
     if m is None:
         return
+    ins = t.inputs
+    if ins is None or ins.g != t.game:
+        ins = t.inputs = Inputs(t.game)
     while True:
-        ins = Inputs(t.game, m)
-        t.inputs = ins
+        ins.read(m)
         if not ins.auto:
             break
         # from the engine's own list: taken as it is, not checked again
@@ -274,16 +289,17 @@ def mark(t, i, drawn):
 
 
 def button(t, seat, code):
-    """A seat's button during a match or at its standings."""
+    """A seat's button during a match or at its standings: commit()'s answer
+    (or undo()'s), or NOT_TAKEN."""
     if t.match is None or t.inputs is None:
-        return
+        return NOT_TAKEN
     if t.score_show is not None:
         t._clear_shows()  # the first press only puts the scores away
         t._render()
     elif t.confirm:
         _confirmed(t, seat, code)
     elif code == MINUS + LONG:
-        undo(t, seat)
+        return undo(t, seat)
     elif code == OK + LONG and seat == t.lead:
         t.confirm = True
         t.say("abandon the match? OK at seat %d confirms, any other button keeps it" % seat)
@@ -292,7 +308,8 @@ def button(t, seat, code):
         if code == OK:
             t._to_menu(True)
     else:
-        _seat_button(t, seat, code & ~LONG)
+        return _seat_button(t, seat, code & ~LONG)
+    return NOT_TAKEN
 
 
 def _confirmed(t, seat, code):
@@ -311,13 +328,13 @@ def _seat_button(t, seat, code):
     p = t.player[seat] if 0 <= seat < MAX_SEATS else -1
     if p < 0:
         t._refuse(seat, OUT_OF_TURN, "seat %d is not in this match" % seat)
-        return
+        return NOT_TAKEN
     t.trick_show = None
     e = t.entries[p]
     if code == MINUS or code == PLUS:
         if e is None:
             t._refuse(seat, WRONG_PHASE if t.inputs.active(p) else OUT_OF_TURN)
-            return
+            return NOT_TAKEN
         r = e.move(1 if code == PLUS else -1)
         if r != ACCEPTED:
             t._refuse(
@@ -329,13 +346,13 @@ def _seat_button(t, seat, code):
                     games.action_words(t.game, e.current()),
                 ),
             )
-            return
+            return NOT_TAKEN
         t._render()
     elif code == OK:
         if e is not None:
-            commit(t, e.current(), seat)
-        else:
-            _ok(t, seat, p)
+            return commit(t, e.current(), seat)
+        return _ok(t, seat, p)
+    return NOT_TAKEN
 
 
 def _ok(t, seat, p):
@@ -343,14 +360,15 @@ def _ok(t, seat, p):
     ins = t.inputs
     a = ins.pass_action(p)
     if a:
-        commit(t, a, seat)
-    elif not ins.active(p):
+        return commit(t, a, seat)
+    if not ins.active(p):
         t._refuse(seat, OUT_OF_TURN)
     elif games.has_pass(t.game):
         # the engine's reason only, for the refusal: nothing is taken
         t._refuse(seat, t.match.refusal(action(PASS, p, 0)) or WRONG_PHASE, "pass")
     else:
         t._refuse(seat, WRONG_PHASE, "scan an item")
+    return NOT_TAKEN
 
 
 # --- undo ----------------------------------------------------------------------------------
@@ -359,10 +377,11 @@ def _ok(t, seat, p):
 def undo(t, seat):
     """Take back the last action a player made and the table's draws that
     followed it, with one fold of the match; journalled (an UNDO record per
-    action) before it shows."""
+    action) before it shows.  -1 (settle, no roll to show) when taken back,
+    else NOT_TAKEN."""
     m = t.match
     if m is None:
-        return
+        return NOT_TAKEN
     flags = t._drawn
     last = len(m.journal) - 1
     first = last
@@ -370,12 +389,12 @@ def undo(t, seat):
         first -= 1
     if first < 0:
         t._refuse(seat, NOTHING_TO_UNDO)  # nothing of the players' to take back
-        return
+        return NOT_TAKEN
     words = _words(t, m, first, last)
     done = _undo_records(t, last - first + 1)
     if done == 0:
         t._refuse(seat, STORAGE_ERROR, "undo not taken")
-        return
+        return NOT_TAKEN
     m.undo(last - first + 1)
     if done <= last - first:
         rewrite_journal(t)  # part recorded: make storage match the match
@@ -386,8 +405,7 @@ def undo(t, seat):
         t.last_ident[s] = -1
     for p in range(m.players):
         t.entries[p] = None
-    settle(t)
-    t._render()
+    return -1
 
 
 def _words(t, m, first, last):

@@ -35,7 +35,12 @@ from dicetable.app.events import (
     TWO_TAGS,
 )
 from dicetable.app.frames import ORDER, Layout
-from dicetable.app.play import SEATS_RECORD, SEED_BITS, SEED_RECORD  # noqa: F401 - host tools
+from dicetable.app.play import (  # noqa: F401 - SEATS_RECORD..: the host tools take them from here
+    NOT_TAKEN,
+    SEATS_RECORD,
+    SEED_BITS,
+    SEED_RECORD,
+)
 from dicetable.app.refusals import READER_FAULT_CODE, STORAGE_ERROR, TWO_TAGS_CODE, refusal_name
 from dicetable.app.registry import Registry, uid_hex
 from dicetable.app.render import (  # noqa: F401 - the tests take the timings from here
@@ -272,7 +277,10 @@ class Table:
             self.provision.tag(reader, uid)
             self._render()
         elif self.mode == PLAY_MODE:
-            play.scan(self, reader, uid)
+            taken = play.scan(self, reader, uid)
+            if taken != NOT_TAKEN:
+                play.settle(self, taken)
+                self._render()
         else:
             self.say(
                 "%s: tag %s ignored in the %s" % (self._where(reader), uid_hex(uid), self.mode)
@@ -285,7 +293,10 @@ class Table:
         elif self.mode == PROVISION:
             self._provision_button(seat, code)
         elif self.mode == PLAY_MODE or self.mode == OVER:
-            play.button(self, seat, code)
+            taken = play.button(self, seat, code)
+            if taken != NOT_TAKEN:
+                play.settle(self, taken)
+                self._render()
 
     def tick(self, now_ms):
         """The time (time.ticks_ms()): blinking, and results that show a while."""
