@@ -14,9 +14,9 @@ Parts(monkeypatch, ...) puts in sys.modules:
   LED driver feeds;
 - hal.storage.FlashFS: the virtual flash (sim/hw/vflash.py) instead of the
   board's filesystem and rp2.Flash();
-- hal.console, the stream hal/board.py gives the mirror's lines instead of
-  sys.stdout.buffer: a VConsole (sim/hw/vconsole.py) keeping them, in
-  `console`; print() goes to sys.stdout as before;
+- the USB console hal/board.py writes the log's and the mirror's lines to
+  (hal/console.py, over sys.stdout.buffer on the board): a VConsole
+  (sim/hw/vconsole.py) keeping them, in `console`;
 - time.ticks_ms, ticks_us, ticks_diff, sleep_ms and asyncio.sleep_ms: on the
   host's clock, or on the caller's `ticks_ms`, `ticks_us` and `sleep_ms`.
 """
@@ -90,7 +90,11 @@ class Parts:
         self.rp2 = VRP2()
         self.flash = VFlash()
         self.console = VConsole()
-        monkeypatch.setattr(hal, "console", self.console, raising=False)
+        # pytest puts its own sys.stdout back for the test itself: the board's
+        # console is handed the virtual one where hal/board.py makes it.
+        console = importlib.import_module("hal.console")
+        real = console.Console
+        monkeypatch.setattr(console, "Console", lambda stream: real(self.console))
         self._mem32_read = mem32_read
         self.machine = self._machine(wdt, timer)
         monkeypatch.setitem(sys.modules, "machine", self.machine)

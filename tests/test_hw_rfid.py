@@ -17,6 +17,7 @@ from hal import readers as readers_mod
 from hal.readers import Readers
 from sim.hw import vmfrc522 as vm
 from sim.hw.clock import Clock
+from sim.hw.rig import take_events
 from sim.hw.vmfrc522 import VMFRC522, ResetLine
 from sim.hw.vspi import VSPI, BusError
 from sim.hw.vtag import ACTIVE, HALT, IDLE, VTag
@@ -57,12 +58,17 @@ class Bench:
         self.events.append((event, reader, uid))
         self.event_ms = max(self.now, self.clock.now_us // 1000)
 
+    def take(self):
+        # The events a call found, as the main loop takes them.
+        take_events(self.readers, self.emit)
+
     def serve(self, ms):
         """Run the readers as the board's reader task does for `ms` milliseconds:
         service(), then sleep what it says; return and forget the events."""
         end = self.now + ms
         while self.now < end:
-            wait = self.readers.service(self.now & TICKS_MASK, self.emit)
+            wait = self.readers.service(self.now & TICKS_MASK)
+            self.take()
             self.services += 1
             # The call took the time its transfers and waits took on the chips' clock.
             self.now = max(self.now, self.clock.now_us // 1000) + wait
@@ -82,10 +88,9 @@ class Bench:
         """Poll reader i (or every reader) `times` times; return and forget the events."""
         for _ in range(times):
             self.clock.advance(LOOK_GAP_US)
-            if i is None:
-                self.readers.poll_all(self.emit)
-            else:
-                self.readers.poll(i, self.emit)
+            for r in self.readers.indices if i is None else (i,):
+                self.readers.poll(r)
+                self.take()
         got, self.events = self.events, []
         return got
 
@@ -531,7 +536,8 @@ def test_a_look_right_after_the_confirmation_cuts_its_hlta_short_harmlessly():
     chip.place(tag)
     assert bench.poll(2) == [(PLACED, 0, UID7)]
     assert tag.state == ACTIVE  # the HLTA still on the air
-    bench.readers.poll(0, bench.emit)  # at once: a REQA cuts it short
+    bench.readers.poll(0)  # at once: a REQA cuts it short
+    bench.take()
     assert tag.state == HALT  # ACTIVE* leaves for HALT on it
     assert bench.poll(4 * PRESENCE) == []
     assert bench.readers.holding(0) == UID7 and tag.selects == 2
@@ -764,7 +770,7 @@ def test_a_look_that_came_late_keeps_the_grid():
     bench.serve(100)
     late = bench.readers._next + 7  # the CPU was busy elsewhere
     bench.now = late
-    assert bench.readers.service(late, bench.emit) == readers_mod.PERIOD_MS - 7
+    assert bench.readers.service(late) == readers_mod.PERIOD_MS - 7
 
 
 def looked_at(bench):
@@ -831,9 +837,9 @@ def test_a_mask_set_between_calls_is_taken_up_at_the_next_call():
     times = looked_at(bench)
     bench.readers.awaited = 1 << 1
     bench.now = now
-    assert bench.readers.service(now, bench.emit) == fast - 1
+    assert bench.readers.service(now) == fast - 1
     bench.now = now + fast - 1
-    assert bench.readers.service(bench.now, bench.emit) == fast
+    assert bench.readers.service(bench.now) == fast
     assert times == [[], [now + fast - 1]]
 
 
@@ -978,13 +984,17 @@ readers = Readers(bus, [bus.select(c) for c in chips])
 log = []
 now = [0]
 
-def emit(event, reader, uid):
-    log.append((event, reader, uid))
+def take():
+    # The events a call found, as the main loop takes them.
+    for k in range(readers.found):
+        log.append((readers.found_kind[k], readers.found_reader[k], readers.uid(k)))
+    readers.found = 0
 
 def serve(note, ms=60):
     end = now[0] + ms
     while now[0] < end:
-        wait = readers.service(now[0], emit)
+        wait = readers.service(now[0])
+        take()
         now[0] = max(now[0], clock.now_us // 1000) + wait
         clock.advance(max(0, now[0] * 1000 - clock.now_us))
     print(note, repr(log), now[0])
@@ -1065,15 +1075,21 @@ readers.awaited = AWAITED
 tag = VTag(b'\x04\xa1\xb2\xc3\xd4\xe5\xf6')
 now = [0]
 
-def emit(event, reader, uid):
-    events[0] += 1
+def take(r):
+    # The events a call found, as the main loop takes them: a tag placed's
+    # UID is the one object that makes.
+    for k in range(r.found):
+        r.uid(k)
+        events[0] += 1
+    r.found = 0
 
 def record(ms):
     end = now[0] + ms
     while now[0] < end:
         times[count[0]] = now[0]
         count[0] += 1
-        wait = readers.service(now[0], emit)
+        wait = readers.service(now[0])
+        take(readers)
         now[0] = max(now[0], clock.now_us // 1000) + wait
         clock.advance(max(0, now[0] * 1000 - clock.now_us))
     return count[0]
@@ -1095,7 +1111,8 @@ replay = Readers(Replay(), [ChipSelect({}, 0, 0, 0, 1)])
 replay.awaited = AWAITED
 def replay_to(k, upto):
     while k < upto:
-        replay.service(times[k], emit)
+        replay.service(times[k])
+        take(replay)
         k += 1
     return k
 view = memoryview(bytearray(7))

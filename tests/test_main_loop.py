@@ -34,17 +34,32 @@ class ReaderAt:
     def __init__(self, at_ms, reader, uid):
         self.at_ms = at_ms
         self.reader = reader
-        self.uid = uid
+        self.tag = uid
         self.awaited = 0
+        self.found = 0
+        self.found_kind = bytearray([TAG_PLACED])
+        self.found_reader = bytearray([reader])
 
-    def service(self, now_ms, emit):
-        if self.uid is not None and now_ms >= self.at_ms:
-            uid, self.uid = self.uid, None
-            emit(TAG_PLACED, self.reader, uid)
+    def service(self, now_ms):
+        if self.tag is not None and now_ms >= self.at_ms:
+            self.found = 1
         return PERIOD_MS
+
+    def uid(self, k):
+        uid, self.tag = self.tag, None
+        return uid
 
     def quiet_ms(self):
         return PERIOD_MS
+
+
+def record_passes(loop):
+    """[(now, pass number)] of every pass the loop runs from here on."""
+    ran = []
+    for k, name in enumerate(("readers_pass", "buttons_pass", "frames_pass")):
+        run = getattr(loop, name)
+        setattr(loop, name, lambda now, k=k, run=run: (ran.append((now, k)), run(now))[1])
+    return ran
 
 
 def table_in_play(game=DTWWW):
@@ -137,8 +152,9 @@ class GridReaders:
         self.looks = 0
         self.awaited = 0
         self.wait = 0
+        self.found = 0
 
-    def service(self, now_ms, emit):
+    def service(self, now_ms):
         self.looks += 1
         self.wait = PERIOD_MS - now_ms % PERIOD_MS
         return self.wait
@@ -151,11 +167,7 @@ def test_due_runs_the_passes_on_their_grids_and_they_share_wakes():
     vt = table_in_play()
     readers = GridReaders()
     loop = MainLoop(vt.table, readers, vt.buttons, vt.pixels)
-    ran = []
-    passes = loop._passes
-    loop._passes = tuple(
-        (lambda now, k=k: (ran.append((now, k)), passes[k](now))[1]) for k in range(3)
-    )
+    ran = record_passes(loop)
     now = 997  # off the grid at first
     loop.begin(now)
     wakes = 0
@@ -355,10 +367,13 @@ class Presses:
 
     def __init__(self, at_ms):
         self.at_ms = at_ms
+        self.presses = 0
+        self.press_seat = bytearray([0])
+        self.press_code = bytearray([OK])
 
-    def poll(self, now_ms, emit):
+    def poll(self, now_ms):
         if now_ms == self.at_ms:
-            emit(0, OK)
+            self.presses = 1
 
 
 class Shown:
@@ -371,11 +386,7 @@ def test_the_mask_is_handed_over_at_boot_after_an_input_and_a_frame_change_only(
     t.mask = 1 << 2
     readers = GridReaders()
     loop = MainLoop(t, readers, Presses(305), Shown())
-    ran = []
-    passes = loop._passes
-    loop._passes = tuple(
-        (lambda now, k=k: (ran.append((now, k)), passes[k](now))[1]) for k in range(3)
-    )
+    ran = record_passes(loop)
 
     def run(start, end):
         now = start
@@ -411,7 +422,8 @@ vt = VirtualTable(seats=(0, 1, 2, 3, 4))
 vt.boot()
 class NoReaders:
     awaited = 0
-    def service(self, now, emit):
+    found = 0
+    def service(self, now):
         return 10
 loop = MainLoop(vt.table, NoReaders(), vt.buttons, vt.pixels)
 now = 100000

@@ -193,8 +193,14 @@ class Pico:
         exec(compile(source, name, "exec"), {"__name__": "__main__"})
 
     def run(self):
-        """hal.board.run() as the lead wires it: the app under watchdog.run."""
-        importlib.import_module("hal.watchdog").run(self.main, len(self.periods))
+        """hal.board.run() as it wires the watchdog: the app's tasks under a
+        Watchdog, Ctrl-C handing it over."""
+        dog = importlib.import_module("hal.watchdog").Watchdog(len(self.periods))
+        try:
+            asyncio.run(self.main(dog))
+        except KeyboardInterrupt:
+            dog.hand_over()
+            raise
 
     async def main(self, dog):
         self.chip.advance(self.boot_ms)
@@ -453,10 +459,10 @@ def test_the_real_board_resets_when_its_readers_pass_hangs(real_pico, monkeypatc
     service = Readers.service
     stuck_at = timeout_ms() + 500
 
-    def hanging(self, now_ms, emit):
+    def hanging(self, now_ms):
         while chip.now >= stuck_at:  # a driver that never returns
             chip.advance(1)
-        return service(self, now_ms, emit)
+        return service(self, now_ms)
 
     monkeypatch.setattr(Readers, "service", hanging)
     with pytest.raises(Reset):

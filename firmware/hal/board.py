@@ -4,19 +4,27 @@ the app they feed, and the main loop (hal/mainloop.py) under the watchdog
 
     run()                 main.py: the table, for ever
     Board()               every driver, and the app
-    await board.main(dog) boot the app, then the main loop and the watchdog's guard
+    board.boot()          the app's power-up: the registry read, the match resumed
+    await board.main(dog) the main loop and the watchdog's guard
     reader_selects()      the readers' chip selects (the host tools' scan uses them)
+
+The power-up runs before asyncio starts, and the main loop is the first of
+asyncio's tasks: a task's frames stand 688 B deeper on the Pico's C stack
+than the caller of asyncio.run, and the power-up's fold of the journal is
+one of the deepest chains the table makes (docs/firmware.md, "The C stack").
 
 The readers' chip selects are single stores to the RP2040's SIO output
 registers (machine.mem32) that set the 74HC138's three address lines at once
 (hal/chipselect.py); the buttons are read in one load of the GPIO input
 register; the LEDs go out by PIO and DMA (hal/ws2812.py) behind the current
 limiter (hal/pixels.py); the journal and the registry are on flash
-(hal.storage.board_storage()); the mirror's lines (hal/mirror.py) go out
-on the USB serial console with the log's.
+(hal.storage.board_storage()); the log's lines and the mirror's
+(hal/mirror.py) go out on the USB serial console, never waiting for the
+host (hal/console.py).
 """
 
 import asyncio
+import gc
 import sys
 import time
 
@@ -24,19 +32,19 @@ import pins
 import table_config
 from machine import I2C, SPI, Pin, mem32
 
-import hal
 from dicetable.app.events import CENTRE
 from dicetable.app.frames import led_count
 from dicetable.app.rng import Rng
 from dicetable.app.table import Table
-from hal import watchdog
 from hal.buttons import Buttons, gpio_levels, input_pins
 from hal.chipselect import decoder_selects
+from hal.console import Console
 from hal.mainloop import TASKS, MainLoop
 from hal.mirror import Mirror
 from hal.pixels import Pixels
 from hal.readers import Readers
 from hal.storage import board_storage
+from hal.watchdog import Watchdog
 from hal.ws2812 import WS2812
 
 
@@ -63,11 +71,6 @@ def fitted_display():
     return Display(i2c)
 
 
-def log(line):
-    """The table's log line, on the USB serial console."""
-    print(line)
-
-
 class Board:
     """Every driver of the table, and the app they feed."""
 
@@ -90,24 +93,39 @@ class Board:
             table_config.CURRENT_BUDGET_MA,
         )
         self.display = fitted_display()
+        # The USB serial console: the log's lines and the mirror's, never
+        # waiting for the host (hal/console.py).
+        self.console = Console(sys.stdout.buffer)
         self.table = Table(
-            table_config, board_storage(), Rng(time.ticks_diff(time.ticks_us(), 0)), log
+            table_config,
+            board_storage(),
+            Rng(time.ticks_diff(time.ticks_us(), 0)),
+            self.console.line,
         )
 
-    async def main(self, dog):
-        """Boot the app (its journal folded before the watchdog starts), then the
-        main loop and the watchdog's guard, for ever."""
+    def boot(self):
+        """The app's power-up (its journal folded before the watchdog starts);
+        the garbage it left collected before the first play."""
         self.table.boot()
+        gc.collect()
+
+    async def main(self, dog):
+        """The main loop and the watchdog's guard, for ever."""
         t = self.table
-        # The USB serial console as a stream, write(buf, off, n); hal.console
-        # instead where set (the tests' virtual console: CPython's takes one
-        # argument, and pytest replaces sys.stdout).
-        console = getattr(hal, "console", None) or sys.stdout.buffer
-        mirror = Mirror(console.write, self.pixels.np.buf, t)
+        mirror = Mirror(self.console, self.pixels.np.buf, t)
         loop = MainLoop(t, self.readers, self.buttons, self.pixels, self.display, dog, mirror)
         await asyncio.gather(loop.run(), dog.guard())
 
 
 def run():
-    """The table under the watchdog; Ctrl-C leaves the board to the maker."""
-    watchdog.run(lambda dog: Board().main(dog), TASKS)
+    """The table under the watchdog; Ctrl-C (mpremote interrupting the app)
+    leaves the board to the maker, the watchdog fed until the next soft reset.
+    Any other way out leaves it unfed: the board restarts."""
+    board = Board()
+    board.boot()
+    dog = Watchdog(TASKS)
+    try:
+        asyncio.run(board.main(dog))
+    except KeyboardInterrupt:
+        dog.hand_over()
+        raise

@@ -2,11 +2,13 @@
 
 Every seat has three buttons, minus, plus and ok, each a GPIO input with a
 pull-up and the button to ground: pressed reads 0.  The main loop calls
-poll(now_ms, emit) every few milliseconds; it reads every pin once and calls
-emit(seat, code) for each press that ended since the last poll, with code
-events.MINUS, PLUS or OK, plus events.LONG if the button was held 600 ms or
-more.  A press is reported when it ends so that a long press never reports
-a short one first.
+poll(now_ms) every few milliseconds; it reads every pin once and records
+each press that ended since the last poll: `presses` of them, press k at
+seat press_seat[k] with code press_code[k] (events.MINUS, PLUS or OK, plus
+events.LONG if the button was held 600 ms or more).  The caller takes them
+and sets `presses` to 0: the driver never calls into the app (one press a
+button a poll at most, so the slots never run out).  A press is reported
+when it ends so that a long press never reports a short one first.
 
 Debounce: a contact bounces for a few milliseconds after each edge, so a
 level counts only once the pin has read it for 20 ms without a change.  The
@@ -93,6 +95,9 @@ class Buttons:
         self._down = [0] * n  # ticks the current press started
         self._fell = bytearray(n)  # set by the falling-edge interrupt
         self._flag = bytearray(1)  # some _fell is set
+        self.presses = 0  # the presses poll() found (the module docstring)
+        self.press_seat = bytearray(n)
+        self.press_code = bytearray(n)
         for k in range(n):
             p = pins[k]
             if hasattr(p, "irq"):
@@ -116,12 +121,12 @@ class Buttons:
                 word |= 1 << k
         return word
 
-    def poll(self, now_ms, emit):
-        """Read every button once; emit(seat, code) for each press that ended."""
+    def poll(self, now_ms):
+        """Read every button once; each press that ended is added to `presses`."""
         if self._read(now_ms):
             self._busy = 0
             for k in range(self._n):
-                self._step(k, now_ms, emit)
+                self._step(k, now_ms)
 
     def _read(self, now):
         # False when nothing changed and nothing waits: the poll is over.
@@ -134,14 +139,14 @@ class Buttons:
         self._flag[0] = 0
         return True
 
-    def _step(self, k, now, emit):
+    def _step(self, k, now):
         raw = 0 if (self._word >> self._bit[k]) & 1 else 1
         if self._fell[k]:
-            self._unseen(k, raw, emit)
+            self._unseen(k, raw)
         elif self._raw[k] and not raw and not self._level[k] and self._gap >= self._debounce:
             # Pressed when the gap began, released after it: a press that the
             # stall hid before its debounce was over.
-            emit(self._seat[k], k - self._first[self._seat[k]])
+            self._pressed(k, 0)
         if raw != self._raw[k]:
             self._raw[k] = raw
             self._since[k] = now
@@ -150,22 +155,26 @@ class Buttons:
             if raw:
                 self._down[k] = self._since[k]
             else:
-                self._release(k, emit)
+                self._pressed(
+                    k, LONG if ticks_diff(self._since[k], self._down[k]) >= self._long else 0
+                )
         if raw != self._level[k]:
             self._busy += 1
 
-    def _unseen(self, k, raw, emit):
+    def _unseen(self, k, raw):
         # A falling edge with the button released at this poll and the last:
         # a whole press inside the gap, if the gap could hold one.
         self._fell[k] = 0
         if not raw and not self._raw[k] and not self._level[k] and self._gap >= self._debounce:
-            emit(self._seat[k], k - self._first[self._seat[k]])
+            self._pressed(k, 0)
 
-    def _release(self, k, emit):
-        code = k - self._first[self._seat[k]]
-        if ticks_diff(self._since[k], self._down[k]) >= self._long:
-            code += LONG
-        emit(self._seat[k], code)
+    def _pressed(self, k, long):
+        # Button k's press, kept for the main loop (long: 0 or LONG).
+        seat = self._seat[k]
+        p = self.presses
+        self.press_seat[p] = seat
+        self.press_code[p] = k - self._first[seat] + long
+        self.presses = p + 1
 
     def pressed(self, seat, code):
         """True while the button is held down (debounced); False for a seat not wired."""

@@ -38,8 +38,15 @@ handling, and often enough that MicroPython, which collects on its own only
 when an allocation finds the heap full, has no reason to in the middle of
 one.  The awaited readers' own looks, never GC_MS apart, wait for it.
 
-A pass with nothing to do allocates nothing: the app's event handlers are
-bound once here, not looked up per pass (tests/test_main_loop.py).  Each
+ONE TAG'S WAY READS TOP-DOWN HERE.  The drivers only record what they saw
+(hal/readers.py: a tag placed or taken off, two tags, a reader's fault;
+hal/buttons.py: a press, at its release); the pass that ran them hands each
+event to the app itself, Table.reader_event or Table.button, and the app's
+answer (the frame, the journal) is done before the pass goes on.  No driver
+calls into the app, so none of the drivers' frames is on the Pico's C stack
+while the app works (docs/firmware.md, "The C stack").
+
+A pass with nothing to do allocates nothing (tests/test_main_loop.py).  Each
 pass beats the watchdog with its task number, so a task that stops stops
 the feeding (hal/watchdog.py).  The simulator runs the same passes in
 virtual time (sim/hw/vloop.py); what they cost the Pico is printed by
@@ -78,27 +85,25 @@ class MainLoop:
         self.displayed = -1  # the frame_version on the display
         self.garbage = False  # an input was handled since the last collection
         self.heard = False  # ... since the readers were told what is awaited
-        # Bound once: a bound method looked up per pass is an allocation per pass.
-        self._on_reader = self._reader_event
-        self._on_button = self._button
-        self._passes = (self.readers_pass, self.buttons_pass, self.frames_pass)
         self._due = [0, 0, 0]  # when each pass is due (ms ticks)
         self._soon = 0  # the pass due first
 
-    def _reader_event(self, event, reader, uid):
-        self.garbage = True
-        self.heard = True
-        self.table.reader_event(event, reader, uid)
-
-    def _button(self, seat, code):
-        self.garbage = True
-        self.heard = True
-        self.table.button(seat, code)
-
     def readers_pass(self, now_ms):
-        """Serve the readers; the answer to what they saw; garbage if there is
-        time for it.  ms until the readers want the CPU again."""
-        wait = self.readers.service(now_ms, self._on_reader)
+        """Serve the readers; the app gets what they saw, and its answer goes
+        out; garbage if there is time for it.  ms until the readers want the
+        CPU again."""
+        r = self.readers
+        wait = r.service(now_ms)
+        k = 0
+        while k < r.found:
+            # One value at a time: the frame stays within the Pico's 11 words.
+            uid = r.uid(k)
+            self.table.reader_event(r.found_kind[k], r.found_reader[k], uid)
+            k += 1
+        if k:
+            r.found = 0
+            self.garbage = True
+            self.heard = True
         if (self.heard or self.table.frame_version != self.shown) and self._answer(now_ms):
             wait = 0  # a new cadence: service() again, to say when
         if self.garbage and self.readers.quiet_ms() >= GC_MS:
@@ -108,8 +113,18 @@ class MainLoop:
         return wait
 
     def buttons_pass(self, now_ms):
-        """Read every button, and answer a press; ms to the next multiple of BUTTON_MS."""
-        self.buttons.poll(now_ms, self._on_button)
+        """Read every button, and the app gets the presses that ended; the
+        answer goes out.  ms to the next multiple of BUTTON_MS."""
+        b = self.buttons
+        b.poll(now_ms)
+        k = 0
+        while k < b.presses:
+            self.table.button(b.press_seat[k], b.press_code[k])
+            k += 1
+        if k:
+            b.presses = 0
+            self.garbage = True
+            self.heard = True
         if self.heard or self.table.frame_version != self.shown:
             self._answer(now_ms)
         self._beat(BUTTONS)
@@ -166,7 +181,15 @@ class MainLoop:
         d = (self._due[k] - now_ms) & _TICKS_MASK
         if 0 < d < _TICKS_HALF:
             return d
-        self._due[k] = (now_ms + self._passes[k](now_ms)) & _TICKS_MASK
+        # Each pass called by name: one through a tuple of bound methods
+        # costs the Pico's C stack 80 B more (sim/pico.py).
+        if k == READERS:
+            wait = self.readers_pass(now_ms)
+        elif k == BUTTONS:
+            wait = self.buttons_pass(now_ms)
+        else:
+            wait = self.frames_pass(now_ms)
+        self._due[k] = (now_ms + wait) & _TICKS_MASK
         self._soon = _soonest(self._due)
         return 0
 

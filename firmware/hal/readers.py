@@ -44,7 +44,7 @@ What a look sends depends on what the reader holds:
 Every tag read is sent to HALT (HLTA).  An answered REQA is followed by a
 full read, so a tag swapped for another between two looks is read.
 
-service(now_ms, emit) runs the readers from the main loop: it starts a frame
+service(now_ms) runs the readers from the main loop: it starts a frame
 on every reader that is due, one after the other, so that the chips wait
 for their tags in parallel, then collects them in the same order, each
 waited for on its own chip (a REQA and its timeout take 0.4 ms; starting
@@ -57,6 +57,15 @@ readers, and is far enough from the first read not to see the same instant
 of a tag at the antenna's edge), then the reader rejoins the others.  A
 look that finds what the reader holds is settled as it is collected, with
 no further Python work.  poll(i) makes one whole look at one reader.
+
+THE EVENTS ARE KEPT, NOT SENT.  A call records what it confirmed (at most
+two events a reader: what it held taken off, then what it holds now) in
+preallocated slots: `found` of them, event k being found_kind[k] at reader
+found_reader[k] and uid(k) its UID (TAG_PLACED; None for the others).  The
+caller takes them after the call and sets `found` to 0: the driver never
+calls into the table app, so a tag's way to the app is the main loop's
+own, one call deep (hal/mainloop.py), and the Pico's C stack holds none of
+the driver's frames while the app works.
 
 THE AWAITED READERS ARE LOOKED AT MORE OFTEN.  `awaited` is a bit mask of
 the readers on which the table expects an item now (bit i: reader i; the
@@ -197,13 +206,18 @@ class Readers:
         self._started = False  # a frame was started since the last collect
         self._confirming = 0  # readers with a re-read due
         self._pending = 0  # readers with _then set
-        self._now = 0  # service()'s now_ms and emit, for its helpers
-        self._emit = _unheard
+        self._now = 0  # service()'s now_ms, for its helpers
+        # The events a call confirmed (the module docstring): two a reader at most.
+        self.found = 0
+        self.found_kind = bytearray(2 * n)
+        self.found_reader = bytearray(2 * n)
 
-    def poll_all(self, emit):
-        """One look at every reader, in turn."""
-        for i in self.indices:
-            self.poll(i, emit)
+    def uid(self, k):
+        """The UID of event k (bytes; TAG_PLACED), None for any other event."""
+        if self.found_kind[k] != events.TAG_PLACED:
+            return None
+        i = self.found_reader[k]
+        return bytes(self._view4[i] if self._held_n[i] == 4 else self._view7[i])
 
     def holding(self, i):
         """The UID reader i holds (confirmed), or None."""
@@ -216,11 +230,11 @@ class Readers:
         return self._state[i] == _FAULT
 
     # --- the main loop's entry ---------------------------------------------
-    def service(self, now_ms, emit):
+    def service(self, now_ms):
         """Start the looks that are due and collect them, make the reads they
-        call for, and return how many ms to wait before the next call."""
+        call for, and return how many ms to wait before the next call; the
+        events confirmed are added to `found`."""
         self._now = now_ms
-        self._emit = emit
         if self._next < 0 or _ms_diff(now_ms, self._next) >= 0:
             # The next multiple of the period: a look that came late does not
             # move the ones after it, which the main loop's other passes share.
@@ -303,13 +317,12 @@ class Readers:
         return d
 
     # --- one look --------------------------------------------------------------
-    def poll(self, i, emit):
-        """One whole look at reader i, waiting on its chip; emit(event, i, uid) for each
-        confirmed change."""
+    def poll(self, i):
+        """One whole look at reader i, waiting on its chip; the events it
+        confirmed are added to `found`."""
         chip = self.chips[i]
         if chip is None:
             return
-        self._emit = emit
         self._begin(i)
         while self._flight[i]:
             self._collect(i, chip.finish())
@@ -361,7 +374,7 @@ class Readers:
             self._state[i] = _EMPTY
             self._seen[i] = _EMPTY
             self._steady[i] = 1
-            self._emit(events.READER_OK, i, None)
+            self._found(events.READER_OK, i)
         else:
             b = min(2 * self._backoff[i], _BACKOFF_MAX)
             self._backoff[i] = b
@@ -369,7 +382,7 @@ class Readers:
 
     def _fault(self, i):
         if self._state[i] == _ONE or self._state[i] == _TWO:
-            self._emit(events.TAG_REMOVED, i, None)
+            self._found(events.TAG_REMOVED, i)
         self._state[i] = _FAULT
         self._seen[i] = _EMPTY
         self._steady[i] = 0
@@ -379,7 +392,7 @@ class Readers:
         self._flight[i] = 0
         self._backoff[i] = 1
         self._wait[i] = 1
-        self._emit(events.READER_FAULT, i, None)
+        self._found(events.READER_FAULT, i)
 
     def _collect(self, i, n):
         # A frame's outcome n.
@@ -446,7 +459,7 @@ class Readers:
         return self.chips[i].identify(self._uid, self._last[i], n)
 
     def _look(self, i, obs, n):
-        # What one look saw (a UID in self._uid); a change two looks agree on is emitted.
+        # What one look saw (a UID in self._uid); a change two looks agree on is found.
         agree = self._agrees(i, obs, n)
         self._seen[i] = obs
         if obs == _ONE:
@@ -481,22 +494,23 @@ class Readers:
     def _change(self, i, obs, n):
         state = self._state[i]
         if state == _ONE or state == _TWO:
-            self._emit(events.TAG_REMOVED, i, None)
+            self._found(events.TAG_REMOVED, i)
         self._state[i] = obs
         if obs == _ONE:
             self._placed(i, n)
         elif obs == _TWO:
-            self._emit(events.TWO_TAGS, i, None)
+            self._found(events.TWO_TAGS, i)
 
     def _placed(self, i, n):
         _copy(self._last[i], self._held[i], n)
         self._held_n[i] = n
-        uid = self._view4[i] if n == 4 else self._view7[i]
-        self._emit(events.TAG_PLACED, i, bytes(uid))
+        self._found(events.TAG_PLACED, i)
 
-
-def _unheard(event, reader, uid):
-    """emit until service() or poll() is given one."""
+    def _found(self, event, i):
+        k = self.found
+        self.found_kind[k] = event
+        self.found_reader[k] = i
+        self.found = k + 1
 
 
 def _what(n):
@@ -516,18 +530,14 @@ def read_one(readers, i, timeout_ms, sleep_ms):
     when nothing came within about timeout_ms, None when there is no reader i."""
     if i >= len(readers.chips) or readers.chips[i] is None:
         return None
-    found = []
-
-    def emit(event, reader, uid):
-        if event == events.TAG_PLACED:
-            found.append(bytes(uid))
-        elif event == events.TWO_TAGS:
-            found.append(b"two")
-
     # Counted in 5 ms sleeps: at least timeout_ms, whatever the polls cost.
     for _ in range(timeout_ms // 5 + 1):
-        readers.poll(i, emit)
-        if found:
-            return found[0]
+        readers.found = 0
+        readers.poll(i)
+        for k in range(readers.found):
+            if readers.found_kind[k] == events.TAG_PLACED:
+                return readers.uid(k)
+            if readers.found_kind[k] == events.TWO_TAGS:
+                return b"two"
         sleep_ms(5)
     return b""

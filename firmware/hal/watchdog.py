@@ -14,22 +14,22 @@ The watchdog starts when the tasks start, after the table has folded its
 journal, so a long match never makes the board reset while it boots.
 
 Ctrl-C (mpremote interrupting the app) ends asyncio.run with
-KeyboardInterrupt: run() then hands the watchdog to maintenance's timer,
-which feeds it whatever the maker does at the REPL; after a soft reset
-boot.py does the same, and guard() takes it back when main.py starts the app.
-An app that ends any other way (an exception) leaves the watchdog unfed, so
-the board restarts.
+KeyboardInterrupt: hal/board.py's run() then hands the watchdog over
+(hand_over()) to maintenance's timer, which feeds it whatever the maker
+does at the REPL; after a soft reset boot.py does the same, and guard()
+takes it back when main.py starts the app.  An app that ends any other way
+(an exception) leaves the watchdog unfed, so the board restarts.
 
-    watchdog.run(lambda dog: Board().main(dog), TASKS)
+    dog = Watchdog(TASKS)                      # hal/board.py's run()
+    try:
+        asyncio.run(board.main(dog))           # gather(loop.run(), dog.guard())
+    except KeyboardInterrupt:
+        dog.hand_over()
+        raise
 
-    async def main(self, dog):                 # Board.main
-        self.table.boot()
-        await asyncio.gather(self.poll_readers(dog), ..., dog.guard())
-
-    async def poll_buttons(self, dog):         # every task, with its own index
-        while True:
-            dog.beat(1)
-            ...
+    def buttons_pass(self, now_ms):            # every task, with its own index
+        ...
+        self.dog.beat(BUTTONS)
 """
 
 import asyncio
@@ -66,13 +66,3 @@ class Watchdog:
     def hand_over(self):
         """The maker has the board: the watchdog is fed until the next soft reset."""
         maintenance.keep_watchdog_fed(self.wdt)
-
-
-def run(main, tasks):
-    """asyncio.run(main(dog)) with a Watchdog of `tasks` tasks; Ctrl-C hands it over."""
-    dog = Watchdog(tasks)
-    try:
-        asyncio.run(main(dog))
-    except KeyboardInterrupt:
-        dog.hand_over()
-        raise

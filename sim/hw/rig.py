@@ -90,9 +90,11 @@ class VirtualTable:
         the readers told which of them the table awaits an item on."""
         self.now += STEP_MS
         self.vbuttons.advance(self.now)
-        self.buttons.poll(self.now, self.table.button)
+        self.buttons.poll(self.now)
+        take_presses(self.buttons, self.table.button)
         self.clock.advance(max(0, self.now * 1000 - self.clock.now_us))
-        self.readers.service(self.now, self.table.reader_event)
+        self.readers.service(self.now)
+        take_events(self.readers, self.table.reader_event)
         self.table.tick(self.now)
         if self.table.frame_version != self._shown:
             self._shown = self.table.frame_version
@@ -142,3 +144,18 @@ class VirtualTable:
         first = lay.ring if seat == CENTRE else lay.first(seat)
         n = lay.ring_leds if seat == CENTRE else lay.width
         return self.strip.rgb()[first : first + n]
+
+
+def take_events(readers, to):
+    """Hand the events the readers found to to(event, reader, uid), as the main
+    loop hands them to the app (hal/mainloop.py)."""
+    for k in range(readers.found):
+        to(readers.found_kind[k], readers.found_reader[k], readers.uid(k))
+    readers.found = 0
+
+
+def take_presses(buttons, to):
+    """Hand the presses the buttons found to to(seat, code), likewise."""
+    for k in range(buttons.presses):
+        to(buttons.press_seat[k], buttons.press_code[k])
+    buttons.presses = 0

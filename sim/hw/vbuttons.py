@@ -79,10 +79,14 @@ class VButtons:
 
     def run(self, buttons, until_ms, emit, step_ms=5):
         """Poll `buttons` every step_ms from now to until_ms (inclusive),
-        applying the scheduled changes as their time comes."""
+        applying the scheduled changes as their time comes; emit(seat, code)
+        for each press they found."""
         t = self.now
         while t <= until_ms:
             self.advance(t)
-            buttons.poll(t, emit)
+            buttons.poll(t)
+            for k in range(buttons.presses):
+                emit(buttons.press_seat[k], buttons.press_code[k])
+            buttons.presses = 0
             t += step_ms
         self.now = t

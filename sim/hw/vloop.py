@@ -23,11 +23,14 @@ class VirtualLoop:
     def __init__(self, loop, clock, before=None):
         self.loop = loop
         self.clock = clock
-        self.passes = loop._passes
+        self.passes = (loop.readers_pass, loop.buttons_pass, loop.frames_pass)
         self.runs = [0] * TASKS
         self.busy_us = [0] * TASKS  # virtual time spent inside each pass
         self._before = before
-        loop._passes = tuple(self._timed(k) for k in range(TASKS))
+        # Timed in the loop's own place: MainLoop.due() calls each pass by name.
+        loop.readers_pass = self._timed(0)
+        loop.buttons_pass = self._timed(1)
+        loop.frames_pass = self._timed(2)
         loop.begin(clock.ticks_ms())
 
     def _timed(self, k):
