@@ -139,6 +139,7 @@ class StackMeter:
         self._depth = {}  # frame -> (bytes at it, kind, its own bytes)
         self._in_c = {}  # firmware frame -> the C function it is in
         self._calls = {}  # (code, offset) -> (the instruction there, the callable's loader)
+        self._sites = {}  # (caller's code, offset, callee's code) -> (kind, bytes)
         self._floor = 0  # the least of the kept chains, once `keep` are kept
 
     def at(self, label):
@@ -195,13 +196,26 @@ class StackMeter:
 
     def _call(self, frame, info):
         parent = frame.f_back
-        kind, below = self._kind(frame, info, parent)
-        if kind is None:
-            cost = 0
-            total = below
+        d = self._depth.get(parent)
+        if d is not None and parent not in self._in_c and not info.top:
+            # The common case, a firmware call from firmware: costed once per
+            # call site and callee.
+            key = (parent.f_code, parent.f_lasti, frame.f_code)
+            site = self._sites.get(key)
+            if site is None:
+                kind = self._by_call(frame, info, parent)
+                cost = pico.frame_bytes(kind, info.n_state or 0, info.n_exc)
+                site = self._sites[key] = (kind, cost)
+            kind, cost = site
+            total = d[0] + cost
         else:
-            cost = pico.frame_bytes(kind, info.n_state or 0, info.n_exc)
-            total = below + cost
+            kind, below = self._kind(frame, info, parent)
+            if kind is None:
+                cost = 0
+                total = below
+            else:
+                cost = pico.frame_bytes(kind, info.n_state or 0, info.n_exc)
+                total = below + cost
         self._depth[frame] = (total, kind, cost)
         if (total > self._floor or len(self.chains) < self.keep) and (info.top or not self.top):
             self._record(frame, total)

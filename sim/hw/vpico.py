@@ -18,7 +18,10 @@ tags on readers and takes them off, presses buttons, reads the table
 (`pico.table`, found on the firmware's own stack) and waits (`pico.wait`):
 
     pico.place(reader, uid), pico.remove(reader), pico.press(seat, code, ms)
-    pico.wait(ms), pico.lines()
+    pico.wait(ms), pico.lines(), pico.interrupt() (the maker's Ctrl-C)
+
+The watchdog (machine.WDT) is watched in virtual time: `fired` counts the
+times it would have reset the board, `feeds` its feeds.
 
 It stands in for what main.py imports from MicroPython: machine (Pin, SPI
 to a register-level MFRC522 per reader behind the 74HC138, I2C with no
@@ -48,6 +51,8 @@ from sim.hw.vrp2 import VRP2
 from sim.hw.vspi import VSIO, VSPI
 from sim.hw.vtag import VTag
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIRMWARE = os.path.normpath(os.path.join(HERE, "..", "..", "firmware"))
 TAP_MS = 40  # a short press (over the 20 ms debounce)
 HOLD_MS = 800  # a long press (over the 600 ms threshold)
 WATCHDOG_CTRL = 0x40058000  # maintenance.py reads whether the watchdog runs
@@ -66,13 +71,18 @@ def _quiet(method):
     # stands for the board's C, and its own Python calls, by the million at
     # the SPI bus's byte level, would only slow a metered run down.  The
     # call itself is still seen, as a call into C.
-    def call(*args, **kwargs):
-        hook = sys.getprofile()
-        sys.setprofile(None)
+    getprofile = sys.getprofile
+    setprofile = sys.setprofile
+
+    def call(*args):
+        hook = getprofile()
+        if hook is None:
+            return method(*args)
+        setprofile(None)
         try:
-            return method(*args, **kwargs)
+            return method(*args)
         finally:
-            sys.setprofile(hook)
+            setprofile(hook)
 
     return call
 
@@ -103,74 +113,87 @@ class _Gc:
         return -1
 
 
-class Board:
-    """What main.py imports from MicroPython, made of virtual parts."""
+class _Pin(VPin):
+    # machine.Pin: a VPin per GPIO number, the maintenance button held if so.
+    pico = None  # type: VirtualPico | None
 
+    def __init__(self, number, mode=VPin.IN, pull=None, value=1):
+        pico = self.pico
+        old = pico.pins.get(number)
+        super().__init__(value if old is None else old.value())
+        pico.pins[number] = self
+        if number in pico.held:
+            self.press()
+
+
+class _Mem32:
+    # machine.mem32: the SIO's output registers (the decoder's address lines),
+    # the GPIO input register, the watchdog's control register.
     def __init__(self, pico):
         self.pico = pico
+        self._set = _quiet(self._store)
 
-    def module(self):
-        pico = self.pico
+    def __setitem__(self, address, bits):
+        self._set(address, bits)
 
-        class Pin(VPin):
-            def __init__(self, number, mode=VPin.IN, pull=None, value=1):
-                old = pico.pins.get(number)
-                super().__init__(value if old is None else old.value())
-                pico.pins[number] = self
-                if number in pico.held:
-                    self.press()
+    def _store(self, address, bits):
+        if address not in _OUT_REGISTERS:
+            raise ValueError("mem32[0x%08x] is not modelled" % address)
+        self.pico.sio[address] = bits
 
-        class Mem32:
-            def __init__(self):
-                self._set = _quiet(self._store)
+    def __getitem__(self, address):
+        if address == SIO_GPIO_IN:
+            return self.pico.gpio_in()
+        if address == WATCHDOG_CTRL:
+            return WATCHDOG_ENABLE if self.pico.wdt_ms else 0
+        raise ValueError("mem32[0x%08x] is not modelled" % address)
 
-            def __setitem__(self, address, bits):
-                self._set(address, bits)
 
-            def _store(self, address, bits):
-                if address not in _OUT_REGISTERS:
-                    raise ValueError("mem32[0x%08x] is not modelled" % address)
-                pico.sio[address] = bits
+class _NoI2C:
+    # machine.I2C with nothing on the bus: no display fitted.
+    def __init__(self, *args, **kwargs):
+        pass
 
-            def __getitem__(self, address):
-                if address == SIO_GPIO_IN:
-                    return pico.gpio_in()
-                if address == WATCHDOG_CTRL:
-                    return WATCHDOG_ENABLE if pico.wdt_ms else 0
-                raise ValueError("mem32[0x%08x] is not modelled" % address)
+    def scan(self):
+        return []
 
-        class NoI2C:
-            def __init__(self, *args, **kwargs):
-                pass
 
-            def scan(self):
-                return []
+class _WDT:
+    # machine.WDT: started, fed; VirtualPico watches it.
+    pico = None  # type: VirtualPico | None
 
-        class WDT:
-            def __init__(self, id=0, timeout=5000):
-                pico.wdt_ms = timeout
-                pico.fed_us = pico.clock.now_us
+    def __init__(self, id=0, timeout=5000):
+        self.pico.wdt_ms = timeout
+        self.pico.fed_us = self.pico.clock.now_us
 
-            def feed(self):
-                pico.fed_us = pico.clock.now_us
-                pico.feeds += 1
+    def feed(self):
+        self.pico.fed_us = self.pico.clock.now_us
+        self.pico.feeds += 1
 
-        class Timer:
-            def __init__(self, id=-1, period=1000, mode=None, callback=None):
-                pico.timers.append([period * 1000, pico.clock.now_us + period * 1000, callback])
 
-            def deinit(self):
-                pass
+class _Timer:
+    # machine.Timer: a periodic soft timer, run where the firmware sleeps.
+    pico = None  # type: VirtualPico | None
 
-        ns = type(sys)("machine")
-        ns.Pin = Pin
-        bus = _Bus(pico.bus)
-        ns.SPI = lambda *a, **k: bus
-        ns.I2C = NoI2C
-        ns.mem32 = Mem32()
-        ns.WDT = WDT
-        ns.Timer = Timer
-        return ns
+    def __init__(self, id=-1, period=1000, mode=None, callback=None):
+        now = self.pico.clock.now_us
+        self.pico.timers.append([period * 1000, now + period * 1000, callback])
+
+    def deinit(self):
+        pass
+
+
+def machine(pico):
+    """The machine module on `pico`'s parts."""
+    ns = type(sys)("machine")
+    ns.Pin = type("Pin", (_Pin,), {"pico": pico})
+    bus = _Bus(pico.bus)
+    ns.SPI = lambda *a, **k: bus
+    ns.I2C = _NoI2C
+    ns.mem32 = _Mem32(pico)
+    ns.WDT = type("WDT", (_WDT,), {"pico": pico})
+    ns.Timer = type("Timer", (_Timer,), {"pico": pico})
+    return ns
 
 
 class _Selector(selectors.SelectSelector):
@@ -191,16 +214,27 @@ class _Loop(asyncio.SelectorEventLoop):
     def __init__(self, pico):
         super().__init__(_Selector(pico))
         self._pico = pico
+        self.set_exception_handler(_power_gone)
 
     def time(self):
         return self._pico.clock.now_us / 1_000_000
+
+
+def _power_gone(loop, context):
+    # The tasks the power cut (PowerOff, Ctrl-C) are dropped with the loop: on
+    # the board nothing reports them, and CPython's asyncio need not either.
+    if isinstance(context.get("exception"), (PowerOff, KeyboardInterrupt)):
+        return
+    if "was destroyed but it is pending" in context.get("message", ""):
+        return
+    loop.default_exception_handler(context)
 
 
 class VirtualPico:
     """The board's parts, the flash across power-ups, and the firmware's runs."""
 
     def __init__(self, firmware, flash=None, seed=1):
-        self.firmware = str(firmware)
+        self.firmware = os.path.realpath(str(firmware))
         self.clock = Clock()
         self.bus = VSPI(self.clock, 4000000)
         self.flash = VFlash() if flash is None else flash
@@ -222,6 +256,8 @@ class VirtualPico:
         self._back = threading.Semaphore(0)
         self._error = None
         self._table = None
+        self._ctrl_c = False
+        self.interrupted = False  # the last power-up's app was ended by Ctrl-C
 
     # -- the parts -------------------------------------------------------------------
 
@@ -255,6 +291,7 @@ class VirtualPico:
         self.timers = []
         self.wdt_ms = 0
         self.held = set()
+        self.interrupted = False
         with self.firmware_modules():
             pins = importlib.import_module("pins")
             if maintenance:
@@ -264,8 +301,11 @@ class VirtualPico:
             self._start_world(world)
             try:
                 self._run("boot.py")
-                self._run("main.py")
-                # main.py returned: maintenance mode, the board at its REPL.
+                try:
+                    self._run("main.py")
+                except KeyboardInterrupt:
+                    self.interrupted = True  # the maker's Ctrl-C ended the app
+                # main.py is over: maintenance mode, or the board at its REPL.
                 while not self._done:
                     self._sleep_us(10_000)
             except PowerOff:
@@ -294,11 +334,9 @@ class VirtualPico:
         exec(code, {"__name__": "__main__", "__file__": path})
 
     def _install(self):
-        sys.modules["machine"] = Board(self).module()
+        sys.modules["machine"] = machine(self)
         sys.modules["rp2"] = self.rp2
         sys.modules["gc"] = _Gc()
-        hal = importlib.import_module("hal")
-        hal.console = self.console
         storage = importlib.import_module("hal.storage")
         storage.FlashFS = lambda: self.flash
         clock = self.clock
@@ -323,12 +361,15 @@ class VirtualPico:
         # The firmware sleeps: the world has its turns meanwhile, the timers
         # run, the watchdog is watched; the world done, the power goes.
         until = self.clock.now_us + us
-        while not self._done and self._world_at <= until:
+        while not self._done and self._world_at <= until and not self._ctrl_c:
             self._tick(self._world_at)
             self._go.release()
             self._back.acquire()
         if self._done:
             raise PowerOff()
+        if self._ctrl_c:
+            self._ctrl_c = False
+            raise KeyboardInterrupt
         self._tick(until)
 
     def _tick(self, us):
@@ -377,6 +418,11 @@ class VirtualPico:
         if self._done:
             raise PowerOff()
 
+    def interrupt(self):
+        """Ctrl-C from the host (as mpremote sends it): it lands where the
+        firmware sleeps next."""
+        self._ctrl_c = True
+
     def place(self, reader, uid):
         """Put a tag with `uid` on a reader (taking off what lay there)."""
         chip = self.chips[reader]
@@ -422,9 +468,11 @@ class VirtualPico:
 
 
 class _Stdout:
-    # sys.stdout on the board: print() writes to the USB console.
+    # sys.stdout on the board: print() writes to the USB console, and
+    # sys.stdout.buffer is the console's stream (hal/console.py writes to it).
     def __init__(self, console):
         self.console = console
+        self.buffer = console
 
     def write(self, text):
         self.console.write(text.encode())
@@ -449,7 +497,9 @@ class _Saved:
             elif os.path.exists(os.path.join(firmware, entry, "__init__.py")):
                 self.names.add(entry)
         self.modules = {}
-        self.time = {k: getattr(time, k, None) for k in ("ticks_ms", "ticks_us", "ticks_diff", "sleep_ms")}
+        self.time = {
+            k: getattr(time, k, None) for k in ("ticks_ms", "ticks_us", "ticks_diff", "sleep_ms")
+        }
         self.sleep_ms = getattr(asyncio, "sleep_ms", None)
         self.policy = asyncio.get_event_loop_policy()
         self.path = list(sys.path)

@@ -18,7 +18,6 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT)]
 
-from dicetable.app.frames import led_count  # noqa: E402
 from dicetable.app.registry import pack  # noqa: E402
 from dicetable.app.rng import Rng  # noqa: E402
 from dicetable.app.table import Table  # noqa: E402
