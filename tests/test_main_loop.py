@@ -338,6 +338,15 @@ def test_the_readers_look_often_where_the_match_awaits_an_item():
     assert played == [played[0], (played[0] + 1) % 3, (played[0] + 2) % 3, played[0]]
 
 
+class NoJournal:
+    """Storage with no work ahead to do."""
+
+    writes = 0
+
+    def work_ahead(self):
+        return False
+
+
 class FakeTable:
     """A table whose frame and awaited readers a test sets; it counts the
     times it was asked which readers it awaits."""
@@ -349,6 +358,7 @@ class FakeTable:
         self.asked = 0
         self.change_at = None
         self.text = []
+        self.storage = NoJournal()
 
     def awaited_readers(self):
         self.asked += 1
@@ -425,6 +435,8 @@ class NoReaders:
     found = 0
     def service(self, now):
         return 10
+    def quiet_ms(self):
+        return 10
 loop = MainLoop(vt.table, NoReaders(), vt.buttons, vt.pixels)
 now = 100000
 for _ in range(3):
@@ -462,3 +474,49 @@ def test_idle_passes_allocate_nothing_on_micropython():
     # At the menu with nothing happening: 2000 button passes and 500 frame
     # passes, then 10 s of the loop's own turns (MainLoop.due()) running them.
     assert mpy_wasm.run(IDLE).split() == ["menu", "0", "0", "0", str(10000 // BUTTON_MS)]
+
+
+class CountedJournal:
+    """Storage whose work ahead takes `steps` calls after each write; it
+    notes the time of each call."""
+
+    def __init__(self, steps):
+        self.writes = 0
+        self.steps = steps
+        self.left = steps
+        self.calls = []
+
+    def write(self):
+        self.writes += 1
+        self.left = self.steps
+
+    def work_ahead(self):
+        self.calls.append(self.now)
+        if self.left:
+            self.left -= 1
+            return True
+        return False
+
+
+def test_the_journals_work_ahead_comes_in_passes_with_no_input_until_done():
+    t = FakeTable()
+    t.storage = journal = CountedJournal(steps=2)
+    readers = ReaderAt(200, 1, b"\x04\x01\x02\x03")
+    heard = []
+    t.reader_event = lambda event, reader, uid: (heard.append(readers.clock), journal.write())
+    loop = MainLoop(t, readers, Presses(-1), Shown())
+
+    def run(start, end):
+        now = start
+        while now < end:
+            journal.now = readers.clock = now
+            now += loop.due(now)
+
+    loop.begin(0)
+    run(0, 150)
+    # After the power-up: its two steps, then the call that finds none; no more.
+    assert len(journal.calls) == 3
+    run(150, 400)
+    # The tag's pass answered it and did no work ahead; later passes did.
+    assert heard == [200] and 200 not in journal.calls
+    assert len(journal.calls) == 6 and min(journal.calls[3:]) > 200

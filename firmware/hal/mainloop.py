@@ -46,6 +46,15 @@ answer (the frame, the journal) is done before the pass goes on.  No driver
 calls into the app, so none of the drivers' frames is on the Pico's C stack
 while the app works (docs/firmware.md, "The C stack").
 
+THE JOURNAL'S WORK AHEAD COMES WHEN NOTHING WAITS.  A new match and a full
+segment would erase a flash sector (45 ms, interrupts off) while a player
+waits; the storage does it ahead of need instead (Storage.work_ahead(),
+hal/journal.py: one bounded step a call), in a readers pass that handled
+no input, once the collector is done, whenever the journal was written
+since it last had nothing to do (and once after the power-up).  A tag put
+down during such an erase waits for it (tools/bench/bench_latency.py
+charges it so).
+
 A pass with nothing to do allocates nothing (tests/test_main_loop.py).  Each
 pass beats the watchdog with its task number, so a task that stops stops
 the feeding (hal/watchdog.py).  The simulator runs the same passes in
@@ -85,6 +94,7 @@ class MainLoop:
         self.displayed = -1  # the frame_version on the display
         self.garbage = False  # an input was handled since the last collection
         self.heard = False  # ... since the readers were told what is awaited
+        self.ahead = -1  # storage.writes when its work ahead last had nothing to do
         self._due = [0, 0, 0]  # when each pass is due (ms ticks)
         self._soon = 0  # the pass due first
 
@@ -106,11 +116,23 @@ class MainLoop:
             self.heard = True
         if (self.heard or self.table.frame_version != self.shown) and self._answer(now_ms):
             wait = 0  # a new cadence: service() again, to say when
-        if self.garbage and self.readers.quiet_ms() >= GC_MS:
-            self.garbage = False
-            gc.collect()
+        if (
+            self.garbage or self.ahead != self.table.storage.writes
+        ) and self.readers.quiet_ms() >= GC_MS:
+            if self.garbage:
+                self.garbage = False
+                gc.collect()
+            elif not k:
+                self._work_ahead()
         self._beat(READERS)
         return wait
+
+    def _work_ahead(self):
+        # One step of the journal's work ahead; none left: not asked again
+        # until the journal is written.
+        storage = self.table.storage
+        if not storage.work_ahead():
+            self.ahead = storage.writes
 
     def buttons_pass(self, now_ms):
         """Read every button, and the app gets the presses that ended; the
