@@ -96,14 +96,17 @@ _SEAT_MASK = const(7)
 
 # The deck once, in the core's order; a card's slot is its index here.
 _DECK = walzer.deck()
+_CARDS = const(36)  # len(_DECK): a constant, so that no loop over the deck calls len()
 _SLOTS = bytearray(256)  # card value -> slot + 1; 0 = not a card of this game
-for _i in range(len(_DECK)):
+for _i in range(_CARDS):
     _SLOTS[_DECK[_i]] = _i + 1
 
 
-# A hand's cards gathered for random_action (12 at most: 36 cards, 3 seats).
-# The module's, not the match's: drawing must not change the match's state.
-_HAND = bytearray(12)
+# The cards of one place gathered in deck order (_gather): a hand for the
+# core's legality and the legal actions, or the cards open play has not seen
+# (36 at most).  The module's, not the match's: asking must not change the
+# match's state, and a list made per play would cost the heap.
+_HAND = bytearray(_CARDS)
 
 # Action words with seat 0 and value 0: a seat's and a card's bits are ORed in.
 _DEAL_A = action(DEAL, 0, 0)
@@ -141,7 +144,12 @@ class WalzerMatch(Match):
         # Each seat's won pile while a round is scored, emptied after: lists
         # kept for the match, as a refold scores every round again.
         self._piles = [[] for _ in range(n)]
-        Match.__init__(self, players, options)
+        # Match.__init__'s steps, spelled out: reset() then runs a frame
+        # nearer the table app's call (engine.new_match) on the board's C stack.
+        self.players = players
+        self.options = options
+        self.journal = []
+        self.reset()
 
     def reset(self):
         n = self.players
@@ -150,6 +158,7 @@ class WalzerMatch(Match):
         self.rounds = self.count_option(walzer.rounds(n))
         fill(self.trick.items, 0)
         fill(self.trick.seats, 0)
+        self.trick.clear()
         fill(self.last_trick_items, 0)
         fill(self.last_trick_seats, 0)
         self.last_winner = -1
@@ -164,59 +173,70 @@ class WalzerMatch(Match):
     # --- round structure ---------------------------------------------------------
 
     def _start_round(self):
-        for i in range(len(_DECK)):
+        # The trick is empty: reset() clears it, and so does every trick's end.
+        for i in range(_CARDS):
             self.place[i] = NOWHERE
         for s in range(self.players):
             self.hand_n[s] = 0
             self.passed_n[s] = 0
-        self.trick.clear()
         self.tricks_done = 0
         if self.open:
-            self._start_play()
+            self.phase = PLAYING
+            self.turn = self.dealer  # the dealer leads the first trick
         else:
             self.phase = DEALING
             self.turn = -1
 
-    def _start_play(self):
-        self.phase = PLAYING
-        self.turn = self.dealer  # the dealer leads the first trick
-
     def _finish_pass(self):
         """Every seat has passed: each takes the 2 cards from its right."""
-        for i in range(len(_DECK)):
+        for i in range(_CARDS):
             p = self.place[i]
             if (p & ~_SEAT_MASK) == PASSED:
                 p = ((p & _SEAT_MASK) + 1) % self.players  # the left neighbour
                 self.place[i] = IN_HAND | p
                 self.hand_n[p] += 1
-        fill(self.passed_n, 0)
-        self._start_play()
+        for s in range(self.players):
+            self.passed_n[s] = 0
+        self.phase = PLAYING
+        self.turn = self.dealer  # the dealer leads the first trick
 
-    def _finish_trick(self):
+    def _finish_trick(self, won):
+        """The trick is complete and the card at position `won` takes it (the
+        core's resolve, asked by apply)."""
         t = self.trick
-        winner = t.seats[walzer.resolve(t)]
-        for i in range(t.count):
+        winner = t.seats[won]
+        i = 0
+        while i < t.count:  # a range loop's stack words would take the frame past 11
             self.last_trick_items[i] = t.items[i]
             self.last_trick_seats[i] = t.seats[i]
             self.place[slot(t.items[i])] = WON | winner
+            i += 1
         self.last_winner = winner
         self.last_leader = t.seats[0]
         self.tricks_done += 1
         self.last_trick_no = self.tricks_done
         t.clear()
         self.turn = winner  # the winner leads the next trick
-        if self.tricks_done == self.hand_size:
-            self._score_round()
 
     def _score_round(self):
+        """Every trick of the round is played: its scores (the core's
+        round_scores of each seat's won pile) added to the totals."""
+        # The won piles in one pass over the deck (deck order, as won_pile()
+        # lists them), in while loops: two range loops' stack words would take
+        # the frame past 11.
         piles = self._piles
-        for s in range(self.players):
-            self._cards(WON | s, piles[s])
+        i = 0
+        while i < _CARDS:
+            p = self.place[i]
+            if p & ~_SEAT_MASK == WON:
+                piles[p & _SEAT_MASK].append(_DECK[i])
+            i += 1
         scores = walzer.round_scores(piles)
-        for s in range(self.players):
-            piles[s].clear()
-        for s in range(self.players):
-            self.totals[s] += scores[s]
+        i = 0
+        while i < self.players:
+            piles[i].clear()
+            self.totals[i] += scores[i]
+            i += 1
         self.history.append(scores)
         self.round += 1
         if self.round >= self.rounds:
@@ -224,7 +244,6 @@ class WalzerMatch(Match):
             self.turn = -1
             return
         self.dealer = (self.dealer + 1) % self.players  # clockwise
-        self._start_round()
 
     # --- the Match interface --------------------------------------------------------
 
@@ -249,9 +268,17 @@ class WalzerMatch(Match):
             return self._deal_refusal(a)
         if ph == PASSING:
             return self._pass_refusal(a)
-        if ph == PLAYING:
-            return self._play_refusal(a)
-        return MATCH_OVER
+        if ph != PLAYING:
+            return MATCH_OVER
+        code = self._play_refusal(a)
+        if code != OK or self.open:
+            return code
+        # The follow obligation over the seat's hand (the core's is_legal),
+        # asked from here rather than below _play_refusal: a frame nearer the
+        # table app's call on the board's C stack.
+        if walzer.is_legal(_HAND, self._gather(IN_HAND | self.turn), self.trick, value_of(a)):
+            return OK
+        return ILLEGAL_PLAY
 
     def _deal_refusal(self, a):
         if kind_of(a) != DEAL:
@@ -280,6 +307,8 @@ class WalzerMatch(Match):
         return OK
 
     def _play_refusal(self, a):
+        """A play's kind, turn and card (OK: refusal() then asks the core
+        whether the card follows)."""
         if kind_of(a) != PLAY:
             return WRONG_PHASE
         s = seat_of(a)
@@ -295,13 +324,6 @@ class WalzerMatch(Match):
             return OK
         if self.place[i] != (IN_HAND | s):
             return NOT_IN_HAND
-        return self._follow_refusal(s, value_of(a))
-
-    def _follow_refusal(self, s, v):
-        """ILLEGAL_PLAY when seat s's card v breaks the follow obligation."""
-        hand = self.hand(s)
-        if not walzer.is_legal(hand, len(hand), self.trick, v):
-            return ILLEGAL_PLAY
         return OK
 
     def apply(self, a):
@@ -325,10 +347,19 @@ class WalzerMatch(Match):
                 self.hand_n[s] -= 1
             self.place[i] = IN_TRICK | s
             self.trick.add(s, v)
-            if self.trick.count == self.players:
-                self._finish_trick()
-            else:
+            if self.trick.count < self.players:
                 self.turn = (s + 1) % self.players  # clockwise
+                return
+            # The trick is complete, then maybe the round, then maybe the
+            # match: each step called from here, not one below the other, so
+            # that the deepest is a frame or two nearer the table app's call on
+            # the board's C stack.
+            self._finish_trick(walzer.resolve(self.trick))
+            if self.tricks_done < self.hand_size:
+                return
+            self._score_round()
+            if self.phase != OVER:
+                self._start_round()
 
     def _all_dealt(self):
         for s in range(self.players):
@@ -346,33 +377,30 @@ class WalzerMatch(Match):
             pass
         elif ph == PASSING:
             if self.passed_n[seat] < walzer.PASS_CARDS:
-                cards = self.hand(seat)
-                append_actions(out, action(PASS_ITEM, seat, 0), cards, len(cards))
+                n = self._gather(IN_HAND | seat)
+                append_actions(out, _PASS_A | (seat << SEAT_SHIFT), _HAND, n)
         elif ph == PLAYING and seat == self.turn:
-            if self.open:
-                cards = self._cards(NOWHERE, [])
-                append_actions(out, action(PLAY, seat, 0), cards, len(cards))
-            else:
-                self._legal_plays(seat, out)
+            # Open play: any card not played yet this round; else the core's
+            # legal plays of the hand, compacted in place.
+            n = self._gather(NOWHERE if self.open else IN_HAND | seat)
+            if not self.open:
+                n = walzer.legal_plays(_HAND, n, self.trick, _HAND)
+            append_actions(out, _PLAY_A | (seat << SEAT_SHIFT), _HAND, n)
         return out
 
     def _deals(self, out):
         """Every card for every seat short of cards: the table app lists them
-        per dealt card, so the inner loop is an OR."""
-        for i in range(len(_DECK)):
+        per dealt card, so the inner loop is an OR.  While loops: two range
+        loops' stack words would take the frame past 11."""
+        i = 0
+        while i < _CARDS:
             if self.place[i] == NOWHERE:
-                self._deal_to_short(i, out)
-
-    def _deal_to_short(self, i, out):
-        deal = action(DEAL, 0, _DECK[i])
-        for s in range(self.players):
-            if self.hand_n[s] < self.hand_size:
-                out.append((s << SEAT_SHIFT) | deal)
-
-    def _legal_plays(self, seat, out):
-        hand = self.hand(seat)
-        n = walzer.legal_plays(hand, len(hand), self.trick, hand)  # compacted in place
-        append_actions(out, action(PLAY, seat, 0), hand, n)
+                s = 0
+                while s < self.players:
+                    if self.hand_n[s] < self.hand_size:
+                        out.append(_DECK[i] | _DEAL_A | (s << SEAT_SHIFT))
+                    s += 1
+            i += 1
 
     # --- One legal action at random, none listed ----------------------------------
 
@@ -384,25 +412,19 @@ class WalzerMatch(Match):
         if ph == PLAYING:
             if seat != self.turn:
                 return -1
-            return self._random_play(seat, draw) | _PLAY_A | (seat << SEAT_SHIFT)
+            # The cards legal_actions lists, in its order, and one drawn.
+            n = self._gather(NOWHERE if self.open else IN_HAND | seat)
+            if not self.open:
+                n = walzer.legal_plays(_HAND, n, self.trick, _HAND)
+            return _HAND[draw(n)] | _PLAY_A | (seat << SEAT_SHIFT)
         if ph == PASSING:
             if seat >= self.players or self.passed_n[seat] >= walzer.PASS_CARDS:
                 return -1
-            i = self._nth(IN_HAND | seat, draw(self.hand_n[seat]))
-            return _DECK[i] | _PASS_A | (seat << SEAT_SHIFT)
+            n = self._gather(IN_HAND | seat)  # the hand in deck order, as listed
+            return _HAND[draw(n)] | _PASS_A | (seat << SEAT_SHIFT)
         if ph != DEALING or seat != TABLE:
             return -1
         return self._random_deal(draw)
-
-    def _random_play(self, seat, draw):
-        if self.open:
-            k = draw(self._count(NOWHERE))
-            return _DECK[self._nth(NOWHERE, k)]
-        # The hand in deck order, as legal_actions lists it, then the core's
-        # legal plays of it, compacted in place.
-        n = self._gather(IN_HAND | seat)
-        n = walzer.legal_plays(_HAND, n, self.trick, _HAND)
-        return _HAND[draw(n)]
 
     def _random_deal(self, draw):
         """A card not dealt yet, to a seat short of cards: one draw over their
@@ -424,14 +446,14 @@ class WalzerMatch(Match):
 
     def _count(self, where):
         k = 0
-        for i in range(len(_DECK)):
+        for i in range(_CARDS):
             if self.place[i] == where:
                 k += 1
         return k
 
     def _nth(self, where, k):
         """The slot of the `k`-th card (from 0, deck order) whose place is `where`."""
-        for i in range(len(_DECK)):
+        for i in range(_CARDS):
             if self.place[i] == where:
                 if k == 0:
                     return i
@@ -441,7 +463,7 @@ class WalzerMatch(Match):
     def _gather(self, where):
         """The cards whose place is `where` into _HAND, in deck order; how many."""
         n = 0
-        for i in range(len(_DECK)):
+        for i in range(_CARDS):
             if self.place[i] == where:
                 _HAND[n] = _DECK[i]
                 n += 1
@@ -451,7 +473,7 @@ class WalzerMatch(Match):
 
     def _cards(self, where, out):
         """`out` with the cards whose place is `where` appended, in deck order."""
-        for i in range(len(_DECK)):
+        for i in range(_CARDS):
             if self.place[i] == where:
                 out.append(_DECK[i])
         return out
@@ -497,6 +519,7 @@ class WalzerMatch(Match):
 MATCH = WalzerMatch
 
 
-def new(players, options=0):
-    """A fresh Seltsam-Walzer match for 3 or 4 players."""
-    return WalzerMatch(players, options)
+# new(players, options): a fresh Seltsam-Walzer match for 3 or 4 players.  The
+# class itself, not a function calling it: engine.new_match's call then makes
+# the match with one frame less on the board's C stack.
+new = WalzerMatch

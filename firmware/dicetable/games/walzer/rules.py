@@ -14,6 +14,12 @@ The core covers the deck, the follow obligation, the trick result, round
 scoring, the deal sizes and the final standings.  Who deals and leads, the
 deal itself, the simultaneous pass, turn order and the journal belong to the
 match engine.
+
+On the board every Python call nests about 250 bytes of C stack, and the
+table's whole chain of calls must stay within a budget (sim/pico.py): so the
+rules a play runs through read a card's fields inline (a shift and a mask,
+as colour() and number() do) instead of calling colour(), number() or is_x(),
+and each rule is one function that calls at most one level below it.
 """
 
 from micropython import const
@@ -31,7 +37,12 @@ MAX_PLAYERS = const(4)
 
 _NUMBER_MASK = const(0x0F)
 _COLOUR_SHIFT = const(4)
+_COLOUR_MASK = const(3)
 _COPY_SHIFT = const(6)
+
+# Points multiplier per colour (RED, BLUE, GREEN, X): red 1, blue 2, green 3;
+# an X scores nothing.  multiplier() and colour_score() read it.
+MULTIPLIERS = (1, 2, 3, 0)
 
 
 # --- Items -------------------------------------------------------------------
@@ -49,7 +60,7 @@ def x_card(copy):
 
 def colour(item):
     """RED, BLUE, GREEN or X."""
-    return (item >> _COLOUR_SHIFT) & 3
+    return (item >> _COLOUR_SHIFT) & _COLOUR_MASK
 
 
 def number(item):
@@ -64,7 +75,7 @@ def copy(item):
 
 def is_x(item):
     """True for the black X cards."""
-    return colour(item) == X
+    return (item >> _COLOUR_SHIFT) & _COLOUR_MASK == X
 
 
 def top_number(c):
@@ -113,23 +124,18 @@ def in_hand(hand, n, item):
     return False
 
 
-def holds_colour(hand, n, c):
-    """True if the first `n` items of `hand` include a card of colour `c`."""
-    for i in range(n):
-        if colour(hand[i]) == c:
-            return True
-    return False
-
-
 def obligation(hand, n, lead):
     """The colour a player holding hand[0:n] must play to a trick led by `lead`.
 
     ANY when the lead is an X (any card may follow an X lead) or when the
     hand holds no card of the lead colour.
     """
-    if is_x(lead) or not holds_colour(hand, n, colour(lead)):
-        return ANY
-    return colour(lead)
+    c = (lead >> _COLOUR_SHIFT) & _COLOUR_MASK
+    if c != X:
+        for i in range(n):
+            if (hand[i] >> _COLOUR_SHIFT) & _COLOUR_MASK == c:
+                return c  # the hand holds the lead colour: it must follow
+    return ANY
 
 
 def satisfies(c, item):
@@ -137,7 +143,8 @@ def satisfies(c, item):
 
     An X may be played at any time, even by a player holding the lead colour.
     """
-    return c == ANY or is_x(item) or colour(item) == c
+    k = (item >> _COLOUR_SHIFT) & _COLOUR_MASK
+    return c == ANY or k == X or k == c
 
 
 def is_legal(hand, n, trick, item):
@@ -149,8 +156,7 @@ def is_legal(hand, n, trick, item):
         return False
     if trick.count == 0:
         return True
-    c = obligation(hand, n, trick.items[0])
-    return satisfies(c, item)
+    return satisfies(obligation(hand, n, trick.items[0]), item)
 
 
 def legal_plays(hand, n, trick, out):
@@ -183,7 +189,7 @@ def count_x(trick):
     """How many X cards are in the trick."""
     k = 0
     for i in range(trick.count):
-        if is_x(trick.items[i]):
+        if (trick.items[i] >> _COLOUR_SHIFT) & _COLOUR_MASK == X:
             k += 1
     return k
 
@@ -191,28 +197,34 @@ def count_x(trick):
 def first_x(trick):
     """Position of the first X in the trick (-1 if none)."""
     for i in range(trick.count):
-        if is_x(trick.items[i]):
+        if (trick.items[i] >> _COLOUR_SHIFT) & _COLOUR_MASK == X:
             return i
     return -1
 
 
 def highest_of_colour(trick, c):
     """Position of the highest card of colour `c` in the trick (-1 if none)."""
+    items = trick.items
     best = -1
+    top = -1  # its number
     for i in range(trick.count):
-        item = trick.items[i]
-        if colour(item) == c and (best < 0 or number(item) > number(trick.items[best])):
+        item = items[i]
+        if (item >> _COLOUR_SHIFT) & _COLOUR_MASK == c and item & _NUMBER_MASK > top:
             best = i
+            top = item & _NUMBER_MASK
     return best
 
 
 def highest_number_later_wins(trick):
     """Position of the highest non-X card of any colour; equal numbers: the later (-1 if none)."""
+    items = trick.items
     best = -1
+    top = -1  # its number
     for i in range(trick.count):
-        item = trick.items[i]
-        if not is_x(item) and (best < 0 or number(item) >= number(trick.items[best])):
+        item = items[i]
+        if (item >> _COLOUR_SHIFT) & _COLOUR_MASK != X and item & _NUMBER_MASK >= top:
             best = i
+            top = item & _NUMBER_MASK
     return best
 
 
@@ -227,8 +239,9 @@ def resolve(trick):
     xs = count_x(trick)
     if xs == 1:
         return first_x(trick)
-    if not is_x(trick.items[0]):
-        return highest_of_colour(trick, colour(trick.items[0]))
+    led = (trick.items[0] >> _COLOUR_SHIFT) & _COLOUR_MASK
+    if led != X:
+        return highest_of_colour(trick, led)
     best = highest_number_later_wins(trick)
     if best < 0:
         return trick.count - 1  # R5: all X, the X played last wins
@@ -240,9 +253,7 @@ def resolve(trick):
 
 def multiplier(c):
     """Points multiplier of a colour: red 1, blue 2, green 3; X scores nothing."""
-    if c == X:
-        return 0
-    return c + 1
+    return MULTIPLIERS[c]
 
 
 def fewest(counts):
@@ -267,8 +278,8 @@ def colour_score(c, count, total, least):
     if count == 0:
         return 0
     if count == least:
-        return total * multiplier(c)
-    return count * multiplier(c)
+        return total * MULTIPLIERS[c]
+    return count * MULTIPLIERS[c]
 
 
 def round_scores(taken):
@@ -279,9 +290,9 @@ def round_scores(taken):
         totals = [0] * len(taken)
         for p in range(len(taken)):
             for item in taken[p]:
-                if colour(item) == c:
+                if (item >> _COLOUR_SHIFT) & _COLOUR_MASK == c:
                     counts[p] += 1
-                    totals[p] += number(item)
+                    totals[p] += item & _NUMBER_MASK
         least = fewest(counts)
         for p in range(len(taken)):
             scores[p] += colour_score(c, counts[p], totals[p], least)
