@@ -121,33 +121,41 @@ def _fold(t, g, m, actions):
     # the journal must be written again: it held a record the engine refused).
     mask = 0
     seed = -1
-    for i in range(len(actions)):
+    n = len(actions)
+    i = 0
+    # The table's records come before the match's first action (a later one
+    # is malformed, as is any word the engine cannot read: the engine says so).
+    while i < n and SET_KIND <= actions[i] >> 20 <= SEATS_KIND:
+        if actions[i] >> 20 == SEATS_KIND:
+            mask = actions[i] & 0xFFFF
+        elif actions[i] >> 20 == SEED_KIND:
+            seed = actions[i] & SEED_BITS
+        i += 1  # a SET record was checked before the fold (_set_refusal)
+    # Every record is asked of the engine, as submit() does, but without its
+    # call: a frame less on the power-up's chain, the deepest of the board's.
+    # Only the table's own draws are marked: the table's bits start clear.
+    t._drawn = bytearray(((n - i) >> 3) + 1)
+    while i < n:
         a = actions[i]
-        # The table's records come before the match's first action (a
-        # later one is malformed, as is any word the engine cannot read).
-        if a >> 20 == SEATS_KIND and not m.journal:
-            mask = a & 0xFFFF
-        elif a >> 20 == SEED_KIND and not m.journal:
-            seed = a & SEED_BITS
-        elif a >> 20 == SET_KIND and not m.journal:
-            pass  # checked before the fold (_set_refusal)
-        else:
-            # The table's own draws: its actions with no item that no seat
-            # enters (Inputs(g, m).auto of the state before, without listing
-            # its actions).
-            drawn = (
-                seat_of(a) == TABLE
-                and not games.is_item_kind(g, kind_of(a))
-                and games.table_entry_seat(g, m) < 0
+        # The table's own draws: its actions with no item that no seat
+        # enters (Inputs(g, m).auto of the state before, without listing
+        # its actions).
+        drawn = (
+            seat_of(a) == TABLE
+            and not games.is_item_kind(g, kind_of(a))
+            and games.table_entry_seat(g, m) < 0
+        )
+        code = m.refusal(a)
+        if code != ACCEPTED:
+            t.say(
+                "journal record %d (%#x) refused: %s; resumed before it"
+                % (i, a, refusal_name(code))
             )
-            code = m.submit(a)
-            if code != ACCEPTED:
-                t.say(
-                    "journal record %d (%#x) refused: %s; resumed before it"
-                    % (i, a, refusal_name(code))
-                )
-                return mask, seed, True
-            mark(t, len(m.journal) - 1, drawn)
+            return mask, seed, True
+        m.take(a)
+        if drawn:
+            mark(t, len(m.journal) - 1, True)
+        i += 1
     return mask, seed, False
 
 
