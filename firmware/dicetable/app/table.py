@@ -151,14 +151,8 @@ class Table:
     def boot(self):
         """Load the registry and the journal: resume the match at its last
         committed action, or show the menu.  Bad data is logged, never fatal."""
-        import gc
-
         _module("resume").boot(self)
         _forget("resume")
-        # The power-up leaves ~100 KB of garbage (the imports' buffers, the
-        # journal read, the fold's scratch; tools/bench/bench_boot.py): it is
-        # collected now, not in the middle of the first play.
-        gc.collect()
 
     def _seat_mask(self):
         """The mask of the physical seats that play (the journal's SEATS record)."""
