@@ -94,7 +94,6 @@ from dicetable.match.engine import (
     VARIANT,
     Match,
     append_actions,
-    append_values,
     check_header,
     fill,
     malformed,
@@ -135,6 +134,11 @@ _RETURNED = const(15)  # back in the bag, played this game
 _BOX = dt.box()
 _PLAYS = array("H", [0] * dt.MAX_PLAYS)  # legal_plays scratch (not match state)
 
+# The core's per-play calls by a global name: a call of `dt.is_legal` takes a
+# stack word more than one of `_is_legal`, and the frames calling them are full.
+_is_legal = dt.is_legal
+_legal_plays = dt.legal_plays
+
 
 def _index_table():
     table = bytearray(b"\xff" * 64)
@@ -167,9 +171,14 @@ def faces(size):
 def _add_faces(out, base, d):
     """Append to `out` the action word `base` with each face of die `d` ORed
     into its value (lowest first)."""
-    d = dt.size(d)
-    for v in range(dt.lowest_face(d), dt.highest_face(d) + 1):
-        out.append(v | base)
+    # base's value bits are 0, so base | face is base + face: the words are
+    # counted up in base itself, the frame then 7 words (248 B of C stack).
+    size = dt.size(d)
+    d = dt.highest_face(size) | base  # from here: the highest face's word
+    base = dt.lowest_face(size) | base
+    while base <= d:
+        out.append(base)
+        base += 1
 
 
 def _lowest_face(d):
@@ -189,8 +198,9 @@ _CHOOSE_A = action(CHOOSE, 0, 0)
 
 def _face(d, draw):
     """A face of die `d` (its size's), each as likely."""
-    low = _lowest_face(d)
-    return low + draw(_highest_face(d) - low + 1)
+    d = dt.size(d)
+    low = dt.lowest_face(d)
+    return low + draw(dt.highest_face(d) - low + 1)
 
 
 def _faces(size):
@@ -201,18 +211,22 @@ def _faces(size):
 _ROLLOFF_ROLLS = sum(_faces(size) for size in range(dt.D4, dt.D20 + 1))
 
 
-def _rolloff_faces(out, seat, size):
-    """The roll-off ROLLs of `seat` for a die of `size`."""
-    _add_faces(out, action(ROLL, seat, size << ROLLOFF_SIZE_SHIFT), size << 5)
+def _rolloff_word(seat, size):
+    """A roll-off ROLL of `seat` with a die of `size`, its number 0."""
+    return _ROLL_A | (seat << SEAT_SHIFT) | (size << ROLLOFF_SIZE_SHIFT)
+
+
+# The sides of each die size, and the core's roll_off by a global name: a
+# roll-off comparison then calls nothing else, and its frame stays 9 words.
+_SIDES = tuple([dt.sides(size) for size in range(dt.D4, dt.D20 + 1)])
+_roll_off = dt.roll_off
 
 
 def _rolloff_compare(ra, rb):
     """The core's roll_off() of two roll-off ROLL values (size << 8 | number)."""
-    return dt.roll_off(ra & 0xFF, _rolloff_sides(ra), rb & 0xFF, _rolloff_sides(rb))
-
-
-def _rolloff_sides(r):
-    return dt.sides(r >> ROLLOFF_SIZE_SHIFT)
+    return _roll_off(
+        ra & 0xFF, _SIDES[ra >> ROLLOFF_SIZE_SHIFT], rb & 0xFF, _SIDES[rb >> ROLLOFF_SIZE_SHIFT]
+    )
 
 
 def rolloff_value(size, number):
@@ -223,7 +237,8 @@ def rolloff_value(size, number):
 def rolloff_ok(value):
     """True when `value` is a roll-off roll: a die size D4..D20 and one of its faces."""
     s = value >> ROLLOFF_SIZE_SHIFT
-    return s <= dt.D20 and dt.is_face(s, value & 0xFF)
+    # The core's is_face(s, number), inline: one call less deep.
+    return s <= dt.D20 and dt.lowest_face(s) <= value & 0xFF <= dt.highest_face(s)
 
 
 class DtwwwMatch(Match):
@@ -267,7 +282,12 @@ class DtwwwMatch(Match):
         self.choice = bytearray(n)
         self.rolls = array("H", [0] * n)
         self.last_rolls = array("H", [0] * n)
-        Match.__init__(self, players, options)
+        # Match.__init__'s steps, spelled out: reset() then runs a frame
+        # nearer the table app's call (engine.new_match) on the board's C stack.
+        self.players = players
+        self.options = options
+        self.journal = []
+        self.reset()
 
     def reset(self):
         self.open = self.flag(OPEN_PLAY)
@@ -356,12 +376,14 @@ class DtwwwMatch(Match):
         return 0
 
     def _deal_waiting(self):
-        if self.table_rolls and self._pending_seat() >= 0:
-            return TABLE_BIT
         mask = 0
         for s in range(self.players):
-            if self.pending[s] or self.hand_n[s] < dt.HAND_SIZE:
-                mask |= 1 << s
+            if self.pending[s]:
+                if self.table_rolls:
+                    return TABLE_BIT  # the table rolls the die just scanned
+                mask |= 1 << s  # the seat enters its roll
+            elif self.hand_n[s] < dt.HAND_SIZE:
+                mask |= 1 << s  # the seat scans its next die
         return mask
 
     def _score_waiting(self):
@@ -392,19 +414,26 @@ class DtwwwMatch(Match):
         ph = self.phase
         if ph == PHASE_OVER:
             return MATCH_OVER
-        k = kind_of(a)
-        if not self._takes(ph, k):
+        if not self._takes(ph, kind_of(a)):
             return WRONG_PHASE
         s = seat_of(a)
         if not self.waiting() & (1 << s):
             return OUT_OF_TURN
         if ph == PHASE_DEAL:
-            return self._deal_refusal(k, s, value_of(a))
-        if ph == PHASE_PLAY:
-            return self._play_refusal(s, value_of(a))
+            return self._deal_refusal(kind_of(a), s, value_of(a))
         if ph == PHASE_SCORE:
             return self._score_refusal(s, value_of(a))
-        return self._rolloff_refusal(k, s, value_of(a))
+        if ph == PHASE_ROLLOFF:
+            return self._rolloff_refusal(kind_of(a), s, value_of(a))
+        code = self._play_refusal(s, value_of(a))
+        if code != OK or self.open:
+            return code
+        # The follow rule over the seat's hand (the core's is_legal), asked
+        # from here rather than below _play_refusal: a frame nearer the table
+        # app's call on the board's C stack.
+        if _is_legal(self.hands[s], self.hand_n[s], self.trick, value_of(a)):
+            return OK
+        return ILLEGAL_PLAY
 
     def _takes(self, ph, k):
         """Does phase `ph` (not over) take actions of kind `k`?"""
@@ -419,10 +448,7 @@ class DtwwwMatch(Match):
     def _score_refusal(self, s, v):
         if s == TABLE:
             s = self._score_seat()
-        return self._face_refusal(self.score[s][self.score_rolled[s]], v)
-
-    def _face_refusal(self, d, v):
-        if not dt.is_face(dt.size(d), v):
+        if not dt.is_face(dt.size(self.score[s][self.score_rolled[s]]), v):
             return OUT_OF_RANGE
         return OK
 
@@ -433,8 +459,11 @@ class DtwwwMatch(Match):
             s = self._pending_seat()
         elif (k == ROLL) != (self.pending[s] == 1) or (k == ROLL and self.table_rolls):
             return WRONG_PHASE  # a roll is awaited from this seat, or a scan
-        if k == ROLL:
-            return self._face_refusal(self.hands[s][self.hand_n[s] - 1], v)
+        if k == ROLL:  # a face of the die scanned last
+            d = self.hands[s][self.hand_n[s] - 1]
+            if not dt.is_face(dt.size(d), v):
+                return OUT_OF_RANGE
+            return OK
         i = die_index(v)
         if i < 0 or v & _NUMBER_BITS:
             return UNKNOWN_ITEM
@@ -458,17 +487,9 @@ class DtwwwMatch(Match):
             if not dt.open_legal(self.trick, v):
                 return ILLEGAL_PLAY  # a white die shows its holder could follow
             return OK
-        return self._hand_refusal(s, v)
-
-    def _hand_refusal(self, s, v):
-        # Apart from _play_refusal, so that neither frame outgrows the C stack.
-        hand = self.hands[s]
-        n = self.hand_n[s]
-        if not dt.in_hand(hand, n, v):
+        if not dt.in_hand(self.hands[s], self.hand_n[s], v):
             return NOT_IN_HAND
-        if not dt.is_legal(hand, n, self.trick, v):
-            return ILLEGAL_PLAY
-        return OK
+        return OK  # refusal() then asks the core whether it follows
 
     def _rolloff_refusal(self, k, s, v):
         if s == TABLE:
@@ -497,20 +518,23 @@ class DtwwwMatch(Match):
         out = []
         if ph == PHASE_DEAL:
             self._deal_actions(out, seat)
-        elif ph == PHASE_PLAY:
-            self._plays(out, seat)
         elif ph == PHASE_SCORE:
             self._score_actions(out, seat)
-        else:
+        elif ph == PHASE_ROLLOFF:
             self._rolloff_actions(out, seat)
-        return out
-
-    def _plays(self, out, seat):
-        if self.open:
-            self._open_plays(out, action(PLAY, seat, 0))
+        elif self.open:
+            # Every play the table cannot disprove, die by die: each die not
+            # seen this game.  (The loop here, not in a method of its own: the
+            # core's follow rule is then three frames below this one.)
+            i = 0
+            while i < DICE:
+                if self.place[i] == _BAG:
+                    self._open_die(out, _PLAY_A | (seat << SEAT_SHIFT), _BOX[i])
+                i += 1
         else:
-            k = dt.legal_plays(self.hands[seat], self.hand_n[seat], self.trick, _PLAYS)
-            append_actions(out, action(PLAY, seat, 0), _PLAYS, k)
+            i = _legal_plays(self.hands[seat], self.hand_n[seat], self.trick, _PLAYS)
+            append_actions(out, _PLAY_A | (seat << SEAT_SHIFT), _PLAYS, i)
+        return out
 
     def _score_actions(self, out, seat):
         s = self._score_seat() if seat == TABLE else seat
@@ -518,54 +542,46 @@ class DtwwwMatch(Match):
 
     def _deal_actions(self, out, seat):
         s = self._pending_seat() if seat == TABLE else seat
-        if seat == TABLE or self.pending[s]:
-            _add_faces(out, action(ROLL, seat, 0), self.hands[s][self.hand_n[s] - 1])
-        else:
-            self._bag_actions(out, action(DEAL, seat, 0))
-
-    def _bag_actions(self, out, base):
-        """The action word `base` with every die still in the bag as its value."""
-        for i in range(DICE):
+        if seat == TABLE or self.pending[s]:  # the roll of the die scanned last
+            _add_faces(out, _ROLL_A | (seat << SEAT_SHIFT), self.hands[s][self.hand_n[s] - 1])
+            return
+        for i in range(DICE):  # a scan: every die still in the bag
             if self.place[i] == _BAG:
-                out.append(_BOX[i] | base)
+                out.append(_BOX[i] | _DEAL_A | (seat << SEAT_SHIFT))
 
     def _rolloff_actions(self, out, seat):
         if seat == TABLE:
-            _rolloff_faces(out, seat, self.choice[self._rolloff_seat()])
-        elif self.table_rolls:
-            append_values(out, action(CHOOSE, seat, 0), dt.D20 + 1)  # D4 (0) to D20
+            size = self.choice[self._rolloff_seat()]
+            _add_faces(out, _rolloff_word(seat, size), size << 5)
+        elif self.table_rolls:  # the seat chooses its die, D4 (0) to D20; the table rolls it
+            for size in range(dt.D4, dt.D20 + 1):
+                out.append(_CHOOSE_A | (seat << SEAT_SHIFT) | size)
         else:
             for size in range(dt.D4, dt.D20 + 1):
-                _rolloff_faces(out, seat, size)
-
-    def _open_plays(self, out, base):
-        """Every play the table cannot disprove (open play), for the action
-        word `base` (a PLAY of the seat on turn)."""
-        for i in range(DICE):
-            if self.place[i] == _BAG:
-                self._open_die(out, base, _BOX[i])
+                _add_faces(out, _rolloff_word(seat, size), size << 5)
 
     def _open_die(self, out, base, d):
-        if dt.colour(d) != dt.WHITE:
-            _add_faces(out, base | d, d)
-            return
-        # A white die: each face, declared each colour.  d + face is d | face
-        # (a die of the box has no number bits).  A while loop: a range
-        # loop's two stack words would take this frame past 11.
+        """Open play: every play of die `d` (not seen this game) the table
+        cannot disprove, as the action word `base` (a PLAY of the seat on
+        turn) with the play as its value: each face; a white die each face
+        declared each colour the core's open_legal allows."""
+        # d + face is d | face (a die of the box has no number bits).  While
+        # loops and d reused: the frame stays within 11 words.
         item = d + _lowest_face(d)
         d += _highest_face(d) + 1  # from here: past the last face
-        while item < d:
-            self._open_white(out, base, item)
-            item += 1
-
-    def _open_white(self, out, base, die):
-        # A while loop: a range loop's end would take the frame past 11 words.
-        c = dt.RED
-        while c < dt.WHITE:
-            item = dt.play(die, c)
-            if dt.open_legal(self.trick, item):
+        if dt.colour(item) != dt.WHITE:
+            while item < d:
                 out.append(item | base)
-            c += 1
+                item += 1
+            return
+        while item < d:
+            c = dt.RED
+            while c < dt.WHITE:
+                p = dt.play(item, c)
+                if dt.open_legal(self.trick, p):
+                    out.append(p | base)
+                c += 1
+            item += 1
 
     # --- One legal action at random ------------------------------------------------
 
@@ -578,18 +594,22 @@ class DtwwwMatch(Match):
         ph = self.phase
         if ph == PHASE_PLAY:
             if self.open:
-                return self._random_listed(seat, draw)
-            return self._random_play(seat, draw) | (seat << SEAT_SHIFT)
+                # Open play's plays are listed, then one drawn (a host's use:
+                # the board never draws a player's play).
+                legal = self.legal_actions(seat)
+                return legal[draw(len(legal))]
+            k = _legal_plays(self.hands[seat], self.hand_n[seat], self.trick, _PLAYS)
+            return _PLAYS[draw(k)] | _PLAY_A | (seat << SEAT_SHIFT)
         if ph == PHASE_DEAL:
             return self._random_deal(seat, draw) | (seat << SEAT_SHIFT)
         if ph == PHASE_SCORE:
-            s = self._score_seat() if seat == TABLE else seat
-            return _face(self.score[s][self.score_rolled[s]], draw) | _ROLL_A | (seat << SEAT_SHIFT)
+            return self._random_score(seat, draw) | (seat << SEAT_SHIFT)
         return self._random_rolloff(seat, draw) | (seat << SEAT_SHIFT)
 
-    def _random_play(self, seat, draw):
-        k = dt.legal_plays(self.hands[seat], self.hand_n[seat], self.trick, _PLAYS)
-        return _PLAYS[draw(k)] | _PLAY_A
+    def _random_score(self, seat, draw):
+        """A score roll without its seat: a face of the next score die."""
+        s = self._score_seat() if seat == TABLE else seat
+        return _face(self.score[s][self.score_rolled[s]], draw) | _ROLL_A
 
     def _random_deal(self, seat, draw):
         """A deal action without its seat: the roll of the die just scanned,
@@ -628,12 +648,6 @@ class DtwwwMatch(Match):
             size += 1
         return (size << ROLLOFF_SIZE_SHIFT | (dt.lowest_face(size) + k)) | _ROLL_A
 
-    def _random_listed(self, seat, draw):
-        # Open play only: its plays are listed (a host's use: the board never
-        # draws a player's play).
-        legal = self.legal_actions(seat)
-        return legal[draw(len(legal))]
-
     # --- applying ------------------------------------------------------------------------
 
     def apply(self, a):
@@ -642,15 +656,14 @@ class DtwwwMatch(Match):
         v = value_of(a)
         self.event = 0
         ph = self.phase
-        if k == ROLL and s == TABLE:
-            if ph == PHASE_DEAL:
-                s = self._pending_seat()
-            elif ph == PHASE_SCORE:
-                s = self._score_seat()
-            else:
-                s = self._rolloff_seat()
         if k == ROLL:
+            if s == TABLE:
+                s = self._table_roll_seat(ph)
             self.roll_seat = s
+        # What an action completes (a trick, a game, the match, a roll-off
+        # round) is taken from here, step after step, rather than each step
+        # below the one before: the rules core is then at most three frames
+        # below apply on the board's C stack.
         if ph == PHASE_DEAL:
             if k == DEAL:
                 self._deal(s, v)
@@ -658,12 +671,35 @@ class DtwwwMatch(Match):
                 self._deal_roll(s, v)
         elif ph == PHASE_PLAY:
             self._play(s, v)
+            if self.trick.count == self.players:
+                self._finish_trick(dt.resolve(self.trick))
         elif ph == PHASE_SCORE:
-            self._score_roll(s, v)
+            if self._score_roll(s, v):  # every score die is rolled
+                self._score_game()
+                if self.game < self.games:
+                    # R3: the game's last-ranked seat leads the next one.
+                    self.game_leader = dt.next_game_leader(self.game_ranks, self.game_leader)
+                    self._start_game()
+                else:
+                    self._match_end()
         elif k == CHOOSE:
             self.choice[s] = v
         else:
-            self._rolloff_roll(s, v)
+            # A roll-off roll: once every contender has rolled, those as good
+            # as the best stay in and roll again, the others are out.
+            self.rolls[s] = v
+            s = self._rolloff_best()  # from here: the best contender
+            if s != _UNROLLED:
+                self._knock_out(s)
+                self._rolloff_round(s)
+
+    def _table_roll_seat(self, ph):
+        """The seat a roll by the table is for, in phase `ph`."""
+        if ph == PHASE_DEAL:
+            return self._pending_seat()
+        if ph == PHASE_SCORE:
+            return self._score_seat()
+        return self._rolloff_seat()
 
     def _deal(self, s, d):
         i = die_index(d)
@@ -687,6 +723,7 @@ class DtwwwMatch(Match):
         self.event |= EV_DEALT
 
     def _play(self, s, item):
+        """Seat s plays `item` to the trick (apply then finishes a full one)."""
         d = dt.die_of(item)
         if not self.open:
             self._from_hand(s, d)
@@ -695,8 +732,6 @@ class DtwwwMatch(Match):
         self.trick.add(s, item)
         if self.trick.count < self.players:
             self.turn = (self.turn + 1) % self.players
-            return
-        self._finish_trick()
 
     def _from_hand(self, s, d):
         """Take die `d` out of seat s's hand, keeping the order."""
@@ -710,13 +745,25 @@ class DtwwwMatch(Match):
             j += 1
         self.hand_n[s] = n - 1
 
-    def _finish_trick(self):
+    def _finish_trick(self, w):
+        """The trick is complete and the die at position `w` takes it (the
+        core's resolve, asked by apply): the trick to the last trick's record,
+        the winner's die to its score dice, the others back to the bag."""
         t = self.trick
-        w = dt.resolve(t)
-        for i in range(t.count):
-            self._gather(i, w)  # reads the trick, changes nothing in it
+        i = 0
+        while i < t.count:  # a range loop's stack words would take the frame past 11
+            self.last_trick_items[i] = t.items[i]
+            self.last_trick_seats[i] = t.seats[i]
+            # die_index() of a die known to be one, inline: its box index
+            self.place[_INDEX[(t.items[i] & _IDENTITY_BITS) >> 5]] = _RETURNED
+            i += 1
+        i = t.seats[w]  # from here: the winner, who keeps the die as a score die
+        d = dt.die_of(t.items[w])
+        self.score[i][self.score_n[i]] = d
+        self.score_n[i] += 1
+        self.place[_INDEX[(d & _IDENTITY_BITS) >> 5]] = _SCORE + i
         self.last_trick_count = t.count
-        self.last_winner = t.seats[w]
+        self.last_winner = i
         self.last_leader = t.seats[0]
         self.leader = t.seats[dt.next_leader(t)]
         self.turn = self.leader
@@ -728,52 +775,46 @@ class DtwwwMatch(Match):
             for s in range(self.players):
                 self.score_rolled[s] = 0
 
-    def _gather(self, i, w):
-        """Trick item i to the last trick's record, and its die to the score
-        dice of the trick's winner (i == w) or back to the bag."""
-        item = self.trick.items[i]
-        seat = self.trick.seats[i]
-        self.last_trick_items[i] = item
-        self.last_trick_seats[i] = seat
-        item = dt.die_of(item)
-        if i == w:
-            self.score[seat][self.score_n[seat]] = item
-            self.score_n[seat] += 1
-            self.place[die_index(item & _IDENTITY_BITS)] = _SCORE + seat
-        else:
-            self.place[die_index(item & _IDENTITY_BITS)] = _RETURNED
-
     def _score_roll(self, s, v):
+        """Seat s's next score die shows `v`; True once every score die is rolled."""
         j = self.score_rolled[s]
         self.score[s][j] = dt.rolled(self.score[s][j], v)
         self.score_rolled[s] = j + 1
         for t in range(self.players):
             if self.score_rolled[t] < self.score_n[t]:
-                return
-        self._score_game()
+                return False
+        return True
 
     def _score_game(self):
-        for s in range(self.players):  # filled first: the core scores from them
+        """Every score die is rolled: the game's ranks (the core's ranks) and
+        points, added to the match score (apply then sets up what follows)."""
+        # While loops: a range loop's stack words would take the frame past 11.
+        s = 0
+        while s < self.players:  # filled first: the core scores from them
             self.game_counts[s] = self.score_n[s]
             self.game_totals[s] = self._score_total(s)
-        points = dt.game_points(self.game_totals, self.game_counts, self.mode)
+            s += 1
         game_ranks = dt.ranks(self.game_totals, self.game_counts)
-        for s in range(self.players):
+        # The core's game_points, from the ranks just made (game_points would
+        # rank again): each rank's victory points, or the variant's totals.
+        points = [0] * self.players
+        s = 0
+        while s < self.players:
+            if self.mode == dt.SCORE_TOTAL:
+                points[s] = self.game_totals[s]
+            else:
+                points[s] = dt.victory_points(game_ranks[s])
             self._record_game(s, points, game_ranks)
+            s += 1
         self.history.append(points)
         self.game += 1
         self.event |= EV_GAME
-        if self.game < self.games:
-            self.game_leader = dt.next_game_leader(game_ranks, self.game_leader)
-            self._start_game()
-            return
-        self._match_end()
 
     def _score_total(self, s):
         """The numbers of seat s's score dice, added up."""
         total = 0
         for j in range(self.score_n[s]):
-            total += dt.number(self.score[s][j])
+            total += self.score[s][j] & _NUMBER_BITS  # dt.number(), inline
         return total
 
     def _record_game(self, s, points, game_ranks):
@@ -798,13 +839,39 @@ class DtwwwMatch(Match):
         self.phase = PHASE_OVER
         self.event |= EV_OVER
 
-    def _rolloff_roll(self, s, v):
-        self.rolls[s] = v
-        best = self._rolloff_best()
-        if best == _UNROLLED:
-            return
-        tied = self._knock_out(best)
+    def _rolloff_best(self):
+        """The contender with the best roll (the lowest seat of equals), -1 for
+        no contender, or _UNROLLED while a contender has still to roll."""
+        best = -1
+        t = 0
+        while t < self.players:  # a range loop's stack words would make the frame bigger
+            if self.contenders[t]:
+                if self.rolls[t] == NO_ROLL:
+                    return _UNROLLED
+                if best < 0 or _rolloff_compare(self.rolls[t], self.rolls[best]) == dt.FIRST_WINS:
+                    best = t
+            t += 1
+        return best
+
+    def _knock_out(self, best):
+        """Contenders as good as `best` (itself too) stay in and roll again;
+        the others are out."""
+        t = 0
+        while t < self.players:  # a range loop's stack words would make the frame bigger
+            if (
+                self.contenders[t]
+                and _rolloff_compare(self.rolls[t], self.rolls[best]) != dt.ROLL_AGAIN
+            ):
+                self.contenders[t] = 0
+            t += 1
+
+    def _rolloff_round(self, best):
+        """Every contender has rolled and the knock-out is done: the rolls
+        are put by for the record, and the roll-off is over when `best`
+        alone stays in."""
+        tied = 0
         for t in range(self.players):
+            tied += self.contenders[t]
             self.last_rolls[t] = self.rolls[t]
             self.rolls[t] = NO_ROLL
             self.choice[t] = NO_CHOICE
@@ -812,33 +879,6 @@ class DtwwwMatch(Match):
         self.event |= EV_ROLLOFF_ROUND
         if tied == 1:
             self._over(best)
-
-    def _rolloff_best(self):
-        """The contender with the best roll (the lowest seat of equals), -1 for
-        no contender, or _UNROLLED while a contender has still to roll."""
-        best = -1
-        for t in range(self.players):
-            if not self.contenders[t]:
-                continue
-            if self.rolls[t] == NO_ROLL:
-                return _UNROLLED
-            if best < 0 or _rolloff_compare(self.rolls[t], self.rolls[best]) == dt.FIRST_WINS:
-                best = t
-        return best
-
-    def _knock_out(self, best):
-        """Contenders as good as `best` (itself too) stay in and roll again;
-        the others are out.  Returns how many stay."""
-        tied = 0
-        for t in range(self.players):
-            if (
-                self.contenders[t]
-                and _rolloff_compare(self.rolls[t], self.rolls[best]) == dt.ROLL_AGAIN
-            ):
-                tied += 1
-            else:
-                self.contenders[t] = 0
-        return tied
 
     # --- results -----------------------------------------------------------------------
 
@@ -899,5 +939,7 @@ class DtwwwMatch(Match):
 MATCH = DtwwwMatch
 
 
-def new(players, options=0):
-    return DtwwwMatch(players, options)
+# new(players, options): a fresh DTwww match.  The class itself, not a
+# function calling it: engine.new_match's call then makes the match with one
+# frame less on the board's C stack.
+new = DtwwwMatch

@@ -20,6 +20,12 @@ The per-play calls (is_legal, legal_plays, resolve, next_leader) allocate
 nothing: index loops, ints and bools only. They are split into small helpers
 because on the RP2040 a frame over 11 words is taken from the heap on every
 call (tests/test_board_frames.py).
+
+On the board every Python call also nests about 250 bytes of C stack, and the
+table's whole chain of calls must stay within a budget (sim/pico.py): so the
+rules a play runs through read a die's fields inline (a shift and a mask, as
+colour() and number() do), and none of them is more than two calls deep
+(is_legal -> can_follow -> follows, resolve -> takes_over -> follows).
 """
 
 from micropython import const
@@ -73,7 +79,7 @@ def die(colour, size, number, copy):
 def play(die, declared):
     """The item played for `die`: a white die carries `declared` (RED, BLUE or GREEN);
     any other die is played as it is and `declared` is ignored."""
-    if colour(die) != WHITE:
+    if (die >> _COLOUR_SHIFT) & _COLOUR_MASK != WHITE:
         return die
     # `+` not `|`: an out-of-range declaration stays invalid instead of aliasing a colour.
     return die | ((_DECL_FLAG + declared) << _DECL_SHIFT)
@@ -115,7 +121,7 @@ def effective_colour(item):
     extra = item >> _DECL_SHIFT
     if extra & _DECL_FLAG:
         return extra & _COLOUR_MASK
-    return colour(item)
+    return (item >> _COLOUR_SHIFT) & _COLOUR_MASK
 
 
 def sides(size):
@@ -133,10 +139,12 @@ def lowest_face(size):
 
 
 def highest_face(size):
-    """The highest number a die of `size` can show."""
+    """The highest number a die of `size` can show: its sides(), but a d10's 9."""
     if size == D10:
         return 9
-    return sides(size)
+    if size == D20:
+        return 20
+    return 4 + 2 * size
 
 
 def is_face(size, number):
@@ -163,7 +171,7 @@ def declaration_ok(item):
     """A white die is played declared red, blue or green, never white; any other
     die is played with no declaration."""
     extra = item >> _DECL_SHIFT
-    if colour(item) != WHITE:
+    if (item >> _COLOUR_SHIFT) & _COLOUR_MASK != WHITE:
         return extra == 0
     return _DECL_FLAG + RED <= extra <= _DECL_FLAG + GREEN
 
@@ -171,28 +179,39 @@ def declaration_ok(item):
 def follows(lead, item):
     """True when the played `item` follows `lead`: same (effective) colour or same
     number, or both. A white die counts as its declared colour on either side."""
-    return effective_colour(item) == effective_colour(lead) or number(item) == number(lead)
+    if (item ^ lead) & _NUMBER_MASK == 0:
+        return True  # the same number
+    # Each one's effective_colour(), inline: the declared colour of a played
+    # white die (under the DECL flag), else the die's own colour; both are
+    # read in the two bits above the shift.
+    led = _DECL_SHIFT if (lead >> _DECL_SHIFT) & _DECL_FLAG else _COLOUR_SHIFT
+    played = _DECL_SHIFT if (item >> _DECL_SHIFT) & _DECL_FLAG else _COLOUR_SHIFT
+    return ((lead >> led) ^ (item >> played)) & _COLOUR_MASK == 0
 
 
 def can_follow(hand, n, lead):
     """True when any of the first n dice of `hand` can follow `lead`. A white die
     in hand counts as a die of every colour (it can be declared the lead colour),
     so a hand holding one can always follow."""
-    for i in range(n):
-        if die_can_follow(hand[i], lead):
+    i = 0
+    while i < n:  # a range loop's stack words would take the frame past 9 (256 B)
+        d = hand[i]
+        # die_can_follow(d, lead), inline
+        if (d >> _COLOUR_SHIFT) & _COLOUR_MASK == WHITE or follows(lead, d):
             return True
+        i += 1
     return False
 
 
 def die_can_follow(d, lead):
     """True when the die `d`, in hand, can be played to follow `lead`: a white
     die can always be declared the lead colour."""
-    return colour(d) == WHITE or follows(lead, d)
+    return (d >> _COLOUR_SHIFT) & _COLOUR_MASK == WHITE or follows(lead, d)
 
 
 def in_hand(hand, n, item):
     """True when the die of the play `item` is among the first n dice of `hand`."""
-    d = die_of(item)
+    d = item & _DIE_MASK  # die_of(item)
     for i in range(n):
         if hand[i] == d:
             return True
@@ -220,7 +239,7 @@ def open_legal(trick, item):
     refused exactly as with the hand known."""
     if not declaration_ok(item):
         return False
-    if trick.count == 0 or colour(item) != WHITE:
+    if trick.count == 0 or (item >> _COLOUR_SHIFT) & _COLOUR_MASK != WHITE:
         return True
     return follows(trick.items[0], item)
 
@@ -241,17 +260,28 @@ def legal_plays(hand, n, trick, out):
 
 def all_plays(hand, n, out):
     """Write every play of the n dice of `hand` into `out`, following or not,
-    and return how many."""
+    and return how many: add_plays() of each die, inline (one call less deep)."""
     k = 0
-    for i in range(n):
-        k = add_plays(hand[i], out, k)
+    i = 0
+    while i < n:  # while loops: two range loops' stack words would take the frame past 11
+        d = hand[i]
+        if (d >> _COLOUR_SHIFT) & _COLOUR_MASK != WHITE:
+            out[k] = d
+            k += 1
+        else:
+            c = RED
+            while c < WHITE:  # once per declaration RED, BLUE, GREEN
+                out[k] = play(d, c)
+                k += 1
+                c += 1
+        i += 1
     return k
 
 
 def add_plays(d, out, k):
     """Write the plays of the die `d` into `out` from position k and return the
     position after them: a white die once per declaration RED, BLUE, GREEN."""
-    if colour(d) != WHITE:
+    if (d >> _COLOUR_SHIFT) & _COLOUR_MASK != WHITE:
         out[k] = d
         return k + 1
     for c in range(RED, WHITE):
@@ -264,10 +294,12 @@ def keep_following(out, k, lead):
     """Keep, in order, only the first k plays in `out` that follow `lead`;
     return how many remain."""
     kept = 0
-    for i in range(k):
+    i = 0
+    while i < k:  # a range loop's stack words would take the frame past 9 (256 B)
         if follows(lead, out[i]):
             out[kept] = out[i]
             kept += 1
+        i += 1
     return kept
 
 
@@ -289,7 +321,7 @@ def resolve(trick):
 def takes_over(lead, item, best):
     """True when `item`, played after `best`, beats it: it follows `lead` and its
     number is lower or equal (among equal numbers the later die is stronger)."""
-    return follows(lead, item) and number(item) <= number(best)
+    return follows(lead, item) and item & _NUMBER_MASK <= best & _NUMBER_MASK
 
 
 def next_leader(trick):
@@ -299,7 +331,7 @@ def next_leader(trick):
     best = 0
     for i in range(1, trick.count):
         # `>`: among equal numbers the earlier die is weaker.
-        if number(items[i]) > number(items[best]):
+        if items[i] & _NUMBER_MASK > items[best] & _NUMBER_MASK:
             best = i
     return best
 
