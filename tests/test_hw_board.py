@@ -369,8 +369,7 @@ def test_vpin_behaves_like_a_machine_pin():
     [
         ("buttons", {"poll", "_read", "_step", "_unseen", "_pressed", "_pin_levels"}),
         ("pixels", {"show", "_fill_channel", "scale_for"}),
-        ("storage", {"undo", "_write", "_open"}),  # append: a static qstr
-        ("journal", {"_put", "_flush", "_blank", "_crc16_of", "crc16", "put32"}),
+        # A commit's path (storage, journal): tests/test_hw_storage.py.
     ],
 )
 def test_per_poll_frames_fit_on_the_c_stack(module, names):

@@ -117,9 +117,23 @@ def write_flash(pico, registry=(), header=None, words=(), actions=()):
 
 
 def choose(surface, game, players):
-    """A match chosen in the menu with the buttons: `players` seats from the menu's."""
+    """A match chosen in the menu with the buttons, whatever the menu kept of
+    the last one: the game stepped to with +, the first `players` seats
+    joined (OK at another seat toggles it; + and - on the seats field the
+    menu seat's own), every option left as it is."""
     t = surface.table
-    hands.choose_in_menu(surface, t, game, t.seats[:players])
+    lead = t.lead
+    seats = t.seats[:players]
+    while t.menu.game != game:
+        surface.press(lead, 1)  # PLUS
+    surface.press(lead, 2)  # OK: the seats
+    for s in t.seats:
+        if s != lead and (s in t.menu.joined) != (s in seats):
+            surface.press(s, 2)
+    if (lead in t.menu.joined) != (lead in seats):
+        surface.press(lead, 1 if lead in seats else 0)
+    while t.mode == "menu":
+        surface.press(lead, 2)
 
 
 def refuse(surface, rng):

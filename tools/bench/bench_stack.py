@@ -1,19 +1,27 @@
 """The Pico's C stack: the deepest chains of calls the firmware makes (`make bench`).
 
-    python tools/bench/bench_stack.py            everything below
-    python tools/bench/bench_stack.py --games    each game's own chains only
+    python tools/bench/bench_stack.py               everything below
+    python tools/bench/bench_stack.py --games       each game's own chains only
+    python tools/bench/bench_stack.py --calibrate   the model against the board
 
 Each figure is sim/cstack.py's model (the cost rule of sim/pico.py, measured
 on the Pico's MicroPython firmware) over a run of the firmware under CPython.
 
+- The calibration: the model run on the firmware the board was measured with
+  (commit 74a722b, taken with git archive, the model's files laid over it:
+  tools/bench/stack_points.py), each figure beside the board's measured one.
 - Each game's deepest chains below the table app's calls into it (its
   engine and table views, the rules core under them): every game at its
   fewest and most players, played to the end through the table app alone
   (no hardware) by random players, refusals and undos included.
 """
 
+import json
 import pathlib
+import shutil
+import subprocess
 import sys
+import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT)]
@@ -31,6 +39,61 @@ from sim.play import player_range  # noqa: E402
 
 FIRMWARE = ROOT / "firmware"
 GAME_CODE = ("dicetable/games/", "dicetable/match/", "dicetable/rules/")
+
+# The firmware the Pico's C stack was measured with, and what was measured
+# there (MicroPython v1.28.0, board RPI_PICO, micropython.stack_use() and the
+# lowest stack pointer on an instruction-level RP2040 emulator): each point's
+# name in stack_points.py, its bytes, what it is.
+MEASURED_AT = "74a722b"
+MEASURED = (
+    ("idle", 4324, "empty table's power-up, idle at the menu: deepest (a reader's SPI transfer)"),
+    ("resume", 5736, "power-up resuming 759 Nokosu actions, 201 tags: deepest"),
+    ("play", 8276, "the first play of a resumed Nokosu match: crash (lowest SP while raising)"),
+    ("app_entry", 4724, "at Table.reader_event as the driver called it (read a frame deeper)"),
+    ("flat_readers_pass", 2404, "app called from the readers pass: at readers_pass (a frame deeper)"),
+    ("flat_app_entry", 2676, "... at Table.reader_event (read a frame deeper)"),
+    ("flat_play", 6312, "... deepest of a play"),
+)
+# The chain of the first play that crashed the board, as its firmware printed
+# it (MicroPython's traceback; asyncio's frames and Board.main's await left
+# out: they are not on the C stack of the main loop's task): file, function.
+CRASH_CHAIN = (
+    ("main.py", "<module>"),
+    ("hal/board.py", "run"),
+    ("hal/watchdog.py", "run"),
+    ("hal/mainloop.py", "MainLoop.run"),
+    ("hal/mainloop.py", "MainLoop.due"),
+    ("hal/mainloop.py", "MainLoop.readers_pass"),
+    ("hal/readers.py", "Readers.service"),
+    ("hal/readers.py", "Readers._finish_all"),
+    ("hal/readers.py", "Readers._finish"),
+    ("hal/readers.py", "Readers._agreed"),
+    ("hal/readers.py", "Readers._change"),
+    ("hal/readers.py", "Readers._placed"),
+    ("hal/mainloop.py", "MainLoop._reader_event"),
+    ("dicetable/app/table.py", "Table.reader_event"),
+    ("dicetable/app/play.py", "scan"),
+    ("dicetable/app/play.py", "commit"),
+    ("dicetable/app/play.py", "settle"),
+    ("dicetable/app/inputs.py", "Inputs.__init__"),
+    ("dicetable/app/inputs.py", "Inputs.__init__.<locals>.<listcomp>"),
+    ("dicetable/games/nokosu/match.py", "NokosuMatch.legal_actions"),
+    ("dicetable/games/nokosu/match.py", "NokosuMatch._legal"),
+    ("dicetable/games/nokosu/match.py", "NokosuMatch._legal_items"),
+    ("dicetable/games/nokosu/rules.py", "legal_plays"),
+    ("dicetable/games/nokosu/rules.py", "_legal_plays"),
+    ("dicetable/games/nokosu/rules.py", "_copy_playable"),
+    ("dicetable/games/nokosu/rules.py", "_kept_item"),
+    ("dicetable/games/nokosu/rules.py", "kept_die"),
+    ("dicetable/games/nokosu/rules.py", "is_black"),
+)
+# stack_use() read in a plain function called from the point: 224 B more
+# than at the point itself (main.py's top level read 460, a plain function
+# called from there 684).
+READ_FRAME = 224
+READ_A_FRAME_DEEPER = ("app_entry", "flat_readers_pass", "flat_app_entry")
+# The model's files, laid over the measured tree.
+MODEL = ("sim/pico.py", "sim/mpy_code.py", "sim/cstack.py", "sim/hw/vpico.py", "sim/hw/scenes.py")
 
 
 def app_table():
@@ -68,10 +131,64 @@ def print_games(keep=1):
             print("\n".join(c.lines()[1:]))
 
 
+def measured_tree(folder):
+    """The firmware the board was measured with, in `folder`, the model's
+    files laid over it."""
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", MEASURED_AT],
+        capture_output=True,
+        check=True,
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    for f in MODEL:
+        shutil.copy(ROOT / f, pathlib.Path(folder) / f)
+    return pathlib.Path(folder)
+
+
+def calibration():
+    """{point: (model's bytes, measured bytes, what)}, and the model's chains
+    ({point + "_chain": [[file, function, kind, bytes], ...]})."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = measured_tree(tmp)
+        out = subprocess.run(
+            [sys.executable, str(ROOT / "tools" / "bench" / "stack_points.py"), str(tree)],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=str(tree),
+        ).stdout
+    model = json.loads(out.splitlines()[-1])
+    points = {}
+    for name, measured, what in MEASURED:
+        figure = model[name] + (READ_FRAME if name in READ_A_FRAME_DEEPER else 0)
+        points[name] = (figure, measured, what)
+    return points, model
+
+
+def print_calibration():
+    points, model = calibration()
+    print("The model against the board, on the firmware measured there (%s)" % MEASURED_AT)
+    print("%-66s %7s %7s %6s" % ("", "board", "model", "off"))
+    for name, _, _ in MEASURED:
+        figure, measured, what = points[name]
+        print("%-66s %7d %7d %+5.1f%%" % (what, measured, figure, 100 * (figure - measured) / measured))
+    print()
+    print("The crash's chain in the model (the board raised at the call of its last frame):")
+    total = 0
+    for file, function, kind, size in model["play_chain"]:
+        total += size
+        print("  %5d  +%3d  %-24s %s %s" % (total, size, kind, file, function))
+
+
 def main(argv):
     if "--games" in argv:
         print_games(3)
         return
+    if "--calibrate" in argv:
+        print_calibration()
+        return
+    print_calibration()
+    print()
     print_games()
 
 

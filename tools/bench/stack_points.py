@@ -1,10 +1,18 @@
 """The C stack's measured points, run again on the model (bench_stack.py).
 
-Run inside a tree of the firmware the Pico measured (commit 74a722b) with the
-model's files laid over it: sim/pico.py, sim/mpy_code.py, sim/cstack.py,
-sim/hw/vpico.py, sim/hw/scenes.py.  Prints one JSON object: the model's
-figure for each point /work/shared's measurements give (the table in
-docs/firmware.md, "The C stack"), and the chains behind them.
+    python stack_points.py TREE
+
+TREE is a tree of the firmware the Pico was measured with (commit 74a722b)
+with the model's files laid over it (bench_stack.MODEL).  Prints one JSON
+object: the model's figure for each point measured on the board (the table
+in docs/firmware.md, "The C stack"), and the deepest chains behind them:
+
+    idle          an empty table's power-up to the menu, then 3 s at it
+    resume        a power-up resuming a 759-action 5-player Nokosu match
+    play          the first tag play of a resumed 97-action Nokosu match
+    app_entry     the depth at Table.reader_event in that play
+    flat_*        the same four plays with the app called from the readers
+                  pass itself, the what-if the board was measured with
 """
 
 import json
