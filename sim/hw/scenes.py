@@ -17,6 +17,8 @@ the players' tags and buttons, the maker's flash, in virtual time.
     provision(surface)          the maker's provisioning, from the menu
     metered(world, ...)         a VirtualPico's power-up run by `world`, its C
                                 stack metered (sim/cstack.py)
+    SCENES, scene(name)         the table's days the C stack is held to:
+                                (StackMeter, VirtualPico) of one
 """
 
 import importlib
@@ -233,3 +235,44 @@ def metered(world, registry=True, journal=None, maintenance=False, keep=5, firmw
     with meter:
         pico.power_up(world, maintenance)
     return meter, pico
+
+
+NOKOSU = 4
+SEATS_RECORD = 0xF00000  # dicetable.app.play's table records
+SEED_RECORD = 0xE00000
+
+# Every game from the menu to its end at its fewest and most players (the
+# first with provisioning before), the power-up and resume of the longest
+# journal, maintenance mode: tests/test_board_stack.py and bench_stack.py.
+SCENES = ("dtwww", "walzer", "dicefull", "dtt", "nokosu", "longest journal", "maintenance")
+
+
+def scene(name, keep=5):
+    """(StackMeter, VirtualPico) of one of SCENES."""
+    from dicetable.games import GAMES
+    from sim.play import play, player_range
+
+    if name == "maintenance":
+        return metered(lambda p: p.wait(1000), maintenance=True, keep=keep)
+    if name == "longest journal":
+        # A 5-player Nokosu match one action before its end: the longest
+        # journal of any game, on a table with a tag for every item.
+        journal = play("nokosu", 5, 0, ["heuristic"] * 5, 1).journal[:-1]
+
+        def resume(p):
+            logged(p, "resumed Nokosu at action %d" % len(journal))
+            to_the_end(Hands(p), seed=2)
+
+        header = ([NOKOSU, 5, 0, 0], [SEATS_RECORD | 0x1F, SEED_RECORD | 1], journal)
+        return metered(resume, journal=header, keep=keep)
+    game = list(GAMES).index(name)
+    low, high = player_range(name)
+
+    def day(p):
+        surface = Hands(p)
+        logged(p, "menu:")
+        if game == 0:
+            provision(surface)
+        matches(surface, [(game, low), (game, min(high, 5))], seed=game)
+
+    return metered(day, keep=keep)

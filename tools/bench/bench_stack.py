@@ -10,6 +10,11 @@ on the Pico's MicroPython firmware) over a run of the firmware under CPython.
 - The calibration: the model run on the firmware the board was measured with
   (commit 74a722b, taken with git archive, the model's files laid over it:
   tools/bench/stack_points.py), each figure beside the board's measured one.
+- The table's deepest chains: the board's boot.py and main.py on virtual
+  parts (sim/hw/vpico.py) through every scene of sim/hw/scenes.py (every
+  game from the menu to its end at its fewest and most players, the resume
+  of the longest journal, maintenance mode), one process a scene: the five
+  deepest frame by frame, then each scene's deepest.
 - Each game's deepest chains below the table app's calls into it (its
   engine and table views, the rules core under them): every game at its
   fewest and most players, played to the end through the table app alone
@@ -31,6 +36,7 @@ from dicetable.app.rng import Rng  # noqa: E402
 from dicetable.app.table import Table  # noqa: E402
 from dicetable.games import GAMES  # noqa: E402
 from hal.storage import Storage  # noqa: E402
+from sim import pico  # noqa: E402
 from sim.cstack import StackMeter  # noqa: E402
 from sim.hw import hands, scenes  # noqa: E402
 from sim.hw.rig import Config  # noqa: E402
@@ -50,7 +56,11 @@ MEASURED = (
     ("resume", 5736, "power-up resuming 759 Nokosu actions, 201 tags: deepest"),
     ("play", 8276, "the first play of a resumed Nokosu match: crash (lowest SP while raising)"),
     ("app_entry", 4724, "at Table.reader_event as the driver called it (read a frame deeper)"),
-    ("flat_readers_pass", 2404, "app called from the readers pass: at readers_pass (a frame deeper)"),
+    (
+        "flat_readers_pass",
+        2404,
+        "app called from the readers pass: at readers_pass (a frame deeper)",
+    ),
     ("flat_app_entry", 2676, "... at Table.reader_event (read a frame deeper)"),
     ("flat_play", 6312, "... deepest of a play"),
 )
@@ -171,13 +181,48 @@ def print_calibration():
     print("%-66s %7s %7s %6s" % ("", "board", "model", "off"))
     for name, _, _ in MEASURED:
         figure, measured, what = points[name]
-        print("%-66s %7d %7d %+5.1f%%" % (what, measured, figure, 100 * (figure - measured) / measured))
+        print(
+            "%-66s %7d %7d %+5.1f%%"
+            % (what, measured, figure, 100 * (figure - measured) / measured)
+        )
     print()
     print("The crash's chain in the model (the board raised at the call of its last frame):")
     total = 0
     for file, function, kind, size in model["play_chain"]:
         total += size
         print("  %5d  +%3d  %-24s %s %s" % (total, size, kind, file, function))
+
+
+def _scene(name):
+    meter, _ = scenes.scene(name)
+    return name, meter.deepest, meter.chains
+
+
+def print_table():
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor() as pool:
+        runs = list(pool.map(_scene, scenes.SCENES))
+    chains = []
+    for name, _, found in runs:
+        for c in found:
+            c.label = name
+            chains.append(c)
+    chains.sort(key=lambda c: -c.bytes)
+    seen = set()
+    print(
+        "The table's five deepest chains (budget %d B, limit %d B)"
+        % (pico.STACK_BUDGET, pico.C_STACK_LIMIT)
+    )
+    shown = 0
+    for c in chains:
+        if c.key() in seen or shown == 5:
+            continue
+        seen.add(c.key())
+        shown += 1
+        print("\n".join(c.lines()))
+    print()
+    print("Each scene's deepest: " + ", ".join("%s %d B" % (n, d) for n, d, _ in runs))
 
 
 def main(argv):
@@ -188,6 +233,8 @@ def main(argv):
         print_calibration()
         return
     print_calibration()
+    print()
+    print_table()
     print()
     print_games()
 
