@@ -28,6 +28,8 @@ import subprocess
 import sys
 import tempfile
 
+import measured
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT)]
 
@@ -36,7 +38,10 @@ from dicetable.app.rng import Rng  # noqa: E402
 from dicetable.app.table import Table  # noqa: E402
 from dicetable.games import GAMES  # noqa: E402
 from hal.storage import Storage  # noqa: E402
-from sim import pico  # noqa: E402
+from sim import (
+    cstack,  # noqa: E402
+    pico,  # noqa: E402
+)
 from sim.cstack import StackMeter  # noqa: E402
 from sim.hw import hands, scenes  # noqa: E402
 from sim.hw.rig import Config  # noqa: E402
@@ -50,19 +55,15 @@ GAME_CODE = ("dicetable/games/", "dicetable/match/", "dicetable/rules/")
 # there (MicroPython v1.28.0, board RPI_PICO, micropython.stack_use() and the
 # lowest stack pointer on an instruction-level RP2040 emulator): each point's
 # name in stack_points.py, its bytes, what it is.
-MEASURED_AT = "74a722b"
+MEASURED_AT = measured.AT
 MEASURED = (
-    ("idle", 4324, "empty table's power-up, idle at the menu: deepest (a reader's SPI transfer)"),
-    ("resume", 5736, "power-up resuming 759 Nokosu actions, 201 tags: deepest"),
-    ("play", 8276, "the first play of a resumed Nokosu match: crash (lowest SP while raising)"),
-    ("app_entry", 4724, "at Table.reader_event as the driver called it (read a frame deeper)"),
-    (
-        "flat_readers_pass",
-        2404,
-        "app called from the readers pass: at readers_pass (a frame deeper)",
-    ),
-    ("flat_app_entry", 2676, "... at Table.reader_event (read a frame deeper)"),
-    ("flat_play", 6312, "... deepest of a play"),
+    ("idle", 4324, "empty table: power-up, 3 s at the menu (an SPI transfer)"),
+    ("resume", 5736, "power-up resuming 759 Nokosu actions, 201 tags"),
+    ("play", 8276, "first play of a resumed Nokosu match (board: crashed)"),
+    ("app_entry", 4724, "Table.reader_event as the driver called it (+1 frame)"),
+    ("flat_readers_pass", 2404, "app called by the readers pass: at the pass (+1 frame)"),
+    ("flat_app_entry", 2676, "... at Table.reader_event (+1 frame)"),
+    ("flat_play", 6312, "... the deepest moment of a play"),
 )
 # The chain of the first play that crashed the board, as its firmware printed
 # it (MicroPython's traceback; asyncio's frames and Board.main's await left
@@ -144,15 +145,20 @@ def print_games(keep=1):
 def measured_tree(folder):
     """The firmware the board was measured with, in `folder`, the model's
     files laid over it."""
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", MEASURED_AT],
-        capture_output=True,
-        check=True,
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    measured.tree(folder)
     for f in MODEL:
         shutil.copy(ROOT / f, pathlib.Path(folder) / f)
     return pathlib.Path(folder)
+
+
+def recursion_levels(kind, n_state, n_exc=0):
+    """How deep a function calling itself goes from the raw REPL on the
+    model: levels entered while the caller's bytes are under the limit."""
+    frame = pico.frame_bytes(kind, n_state, n_exc)
+    levels = 0
+    while pico.BASE_REPL + levels * frame < pico.C_STACK_LIMIT:
+        levels += 1
+    return levels, frame
 
 
 def calibration():
@@ -169,22 +175,36 @@ def calibration():
         ).stdout
     model = json.loads(out.splitlines()[-1])
     points = {}
-    for name, measured, what in MEASURED:
+    for name, board, what in MEASURED:
         figure = model[name] + (READ_FRAME if name in READ_A_FRAME_DEEPER else 0)
-        points[name] = (figure, measured, what)
+        points[name] = (figure, board, what)
     return points, model
 
 
 def print_calibration():
     points, model = calibration()
     print("The model against the board, on the firmware measured there (%s)" % MEASURED_AT)
-    print("%-66s %7s %7s %6s" % ("", "board", "model", "off"))
+    print("%-58s %7s %7s %6s" % ("", "board", "model", "off"))
     for name, _, _ in MEASURED:
-        figure, measured, what = points[name]
-        print(
-            "%-66s %7d %7d %+5.1f%%"
-            % (what, measured, figure, 100 * (figure - measured) / measured)
-        )
+        figure, board, what = points[name]
+        print("%-58s %7d %7d %+5.1f%%" % (what, board, figure, 100 * (figure - board) / board))
+    print(
+        "(the first row fits the model's one free figure, a C function's own stack below"
+        " its caller: %d B; every other row is the measured rule alone)" % cstack.C_LEAF
+    )
+    print()
+    print(
+        "A one-argument recursion from the raw REPL: the board reached %d levels"
+        % measured.BOARD["recursion_depth"]
+    )
+    for what, kind, n_state, n_exc in (
+        ("def f(n): return f(n + 1)", pico.PLAIN, 4, 0),
+        ("the same with a try around the call", pico.PLAIN, 7, 1),
+        ("a method, self.f(n + 1), 10 value slots", pico.METHOD, 10, 0),
+    ):
+        levels, frame = recursion_levels(kind, n_state, n_exc)
+        print("  model: %-42s %3d B a level, %2d levels" % (what, frame, levels))
+    print("  (the board's recursion was not recorded: 27 levels are ~277 B a level)")
     print()
     print("The crash's chain in the model (the board raised at the call of its last frame):")
     total = 0
