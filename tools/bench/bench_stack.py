@@ -38,10 +38,7 @@ from dicetable.app.rng import Rng  # noqa: E402
 from dicetable.app.table import Table  # noqa: E402
 from dicetable.games import GAMES  # noqa: E402
 from hal.storage import Storage  # noqa: E402
-from sim import (
-    cstack,  # noqa: E402
-    pico,  # noqa: E402
-)
+from sim import cstack, pico  # noqa: E402
 from sim.cstack import StackMeter  # noqa: E402
 from sim.hw import hands, scenes  # noqa: E402
 from sim.hw.rig import Config  # noqa: E402
