@@ -44,13 +44,17 @@ This WebAssembly build collects garbage only between the parts of a script
 its own, and what it allocated is gc.mem_alloc() after less before.
 """
 
+import json
 import pathlib
 import re
+import subprocess
 import sys
+import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
 
+import measured  # noqa: E402
 import mpy_wasm  # noqa: E402
 
 from dicetable.app import games  # noqa: E402
@@ -513,5 +517,57 @@ def main():
         print("%-20s %8d %8d %8d" % ((games.title(game) + "'s modules",) + figures["game"]))
 
 
+OLD_RUN = """
+import json, sys
+sys.path[:0] = ["tools/bench"]
+import bench_heap
+r = bench_heap.measure(4, 5)
+f = bench_heap.frozen_saving(4)["firmware"]
+out = {"live": r["live_peak"], "free": r["free_at_end"], "loaded": f[0], "frozen": f[1]}
+print(json.dumps(out))
+"""
+
+
+def calibration():
+    """The model of the firmware the board ran (measured.AT: its own
+    bench_heap, a 5-player Nokosu match), beside the board's figures."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = measured.tree(tmp)
+        (tree / "node_modules").symlink_to(ROOT / "node_modules")
+        out = subprocess.run(
+            [sys.executable, "-c", OLD_RUN], cwd=tree, capture_output=True, text=True, check=True
+        ).stdout
+    return json.loads(out.splitlines()[-1])
+
+
+def print_calibration():
+    model = calibration()
+    board = measured.BOARD
+    print("The model against the board, on the firmware measured there (%s), bytes" % measured.AT)
+    print("%-58s %15s %9s" % ("", "board", "model"))
+    live = "%d-%d" % (board["live_low"], board["live_high"])
+    rows = (
+        ("live heap over a 5-player Nokosu match, at most", live, model["live"]),
+        ("largest free block at the match's end", board["largest_free"], model["free"]),
+        (
+            "the firmware's modules imported from .mpy files",
+            board["import_loaded"],
+            model["loaded"],
+        ),
+        ("... frozen", board["import_frozen"], model["frozen"]),
+    )
+    for what, b, m in rows:
+        print("%-58s %15s %9d" % (what, b, m))
+    print(
+        "(the board's live heap is after collections, its match committed from a script; the"
+        " model's is the board's share of the run, the virtual parts and harness taken off)"
+    )
+    print()
+
+
 if __name__ == "__main__":
-    main()
+    if "--calibrate" in sys.argv:
+        print_calibration()
+    else:
+        print_calibration()
+        main()
