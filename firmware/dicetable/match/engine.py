@@ -225,7 +225,10 @@ class Match:
         with MALFORMED by the game's refusal())."""
         code = self.refusal(a)
         if code == OK:
-            self.take(a)
+            # take()'s two steps, spelled out: the table app's call then
+            # reaches the game's apply() one frame sooner on the board's C stack.
+            self.apply(a)
+            self.journal.append(a)
         return code
 
     def take(self, a):
@@ -245,8 +248,11 @@ class Match:
             kept.pop()
             count -= 1
         self.reset()
-        for a in kept:
-            self.apply(a)
+        # An index, not `for a in kept`: a for loop's iterator takes four
+        # words of the frame, and every game's apply() runs below this one.
+        while count < len(kept):
+            self.apply(kept[count])
+            count += 1
         return OK
 
     def replay(self, journal):
