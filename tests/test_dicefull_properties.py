@@ -10,7 +10,7 @@ random pick phases check the pick-phase rules together.
 from array import array
 from collections import Counter
 from fractions import Fraction
-from itertools import permutations, product
+from itertools import combinations_with_replacement, permutations, product
 
 import pytest
 from hypothesis import assume, given, settings
@@ -382,6 +382,471 @@ def test_no_value_faces_are_never_numbers(dice, test_kv, extra):
     assert df.evaluate(before, len(before), test, k, v) == df.evaluate(
         after, len(after), test, k, v
     )
+
+
+# --- The ± search as a loop, against the recursion it replaced -------------------------
+
+# The core searched the uses of the ± signs recursively, three frames per sign,
+# until that search became a loop over explicit state (the board's C stack has
+# no room for a recursion).  The recursive evaluator, as the core had it, is
+# kept here, and only here, as the reference the loop must agree with.
+# One roll under evaluation.  Module buffers, so that the search allocates nothing.
+_rec_num = array("i", [0] * df.MAX_RESULTS)  # the roll's numbers, in tenths (R7), for _rec_search
+_rec_used = bytearray(df.MAX_RESULTS)  # _rec_num[i] is an operand of a ± sign (all clear
+# between searches: _rec_pairs clears what it sets)
+_rec_combo = array("i", [0] * df.MAX_RESULTS)  # numbers made by ± signs so far
+_rec_work = array("i", [0] * df.MAX_RESULTS)  # the numbers read, then those one choice leaves
+_rec_first = bytearray(df.MAX_RESULTS)  # per sign: the first number of its pair
+_rec_ctx = array("i", [0] * 8)  # the evaluation's ints, below
+_TEST = 0
+_K = 1
+_V = 2
+_SYMBOLS = 3  # results showing v, when v is a symbol or df.NO_VALUE/df.ANY_COLOUR
+_NUMBERS = 4  # numbers in _rec_num
+_PLUSES = 5  # + signs; signs 0.._PLUSES-1 are +, the rest -
+_SIGNS = 6
+_ENOUGH = 7  # a score this high ends the search (1 for threshold tests)
+
+
+def recursive_evaluate(results, n, test, k, v):
+    """The best result of the roll `results` (n results) for test (k, v), R9.
+
+    Threshold test: 1 if the player can meet it, else 0.  Comparison test:
+    the player's score for it, higher is better (the total, minus the total,
+    the highest number, minus the lowest number, minus the distance to k), or
+    df.NO_SCORE for a player with no number.
+    """
+    if n == 0:  # a player without dice meets nothing and has no number
+        return df.NO_SCORE if df.is_comparison(test) else 0
+    _rec_read_roll(results, n, v)
+    if not _rec_ctx[_SIGNS]:
+        # Most rolls show no sign: their numbers, as read, are the only choice.
+        return _rec_score(test, k, v, _rec_ctx[_NUMBERS])
+    _rec_ctx[_TEST] = test
+    _rec_ctx[_K] = k
+    _rec_ctx[_V] = v
+    _rec_ctx[_ENOUGH] = -df.NO_SCORE if df.is_comparison(test) else 1
+    df._copy(_rec_work, _rec_ctx[_NUMBERS], _rec_num)  # _rec_search reads them from _rec_num
+    return _rec_search(0, 0)
+
+
+def _rec_evaluate_row(results, n, challenge):
+    """recursive_evaluate() for a CHALLENGES row (family, test, k, v, vp)."""
+    return recursive_evaluate(results, n, challenge[df.TEST], challenge[df.K], challenge[df.V])
+
+
+def _rec_read_roll(results, n, v):
+    """The roll's numbers into _rec_work, _rec_ctx[_NUMBERS] of them; its signs and
+    the faces showing symbol `v` counted in _rec_ctx.  The + signs are counted
+    apart so that _rec_search can take them first."""
+    _rec_ctx[_PLUSES] = 0
+    _rec_ctx[_SIGNS] = 0
+    _rec_ctx[_SYMBOLS] = 0
+    m = 0
+    i = 0
+    while i < n:
+        # face(), spelled out: this loop is most of a roll's evaluation.
+        code = results[i]
+        code = df.KINDS[(code >> df._KIND_SHIFT) & df._KIND_MASK][df._ROW_FACES][
+            code & df._FACE_MASK
+        ]
+        if code < df.SYMBOL:
+            _rec_work[m] = code
+            m += 1
+        else:
+            _rec_add_symbol(code, v)
+        i += 1
+    _rec_ctx[_NUMBERS] = m
+
+
+def _rec_add_symbol(code, v):
+    """Count a face with no number: a sign, and whether it shows `v` for the
+    COUNT tests (any such face for df.NO_VALUE, a colour for df.ANY_COLOUR, which
+    no face is, else the face `v` itself)."""
+    if code == df.PLUS:
+        _rec_ctx[_PLUSES] += 1
+        _rec_ctx[_SIGNS] += 1
+    elif code == df.MINUS:
+        _rec_ctx[_SIGNS] += 1
+    if v == df.NO_VALUE or code == v or (v == df.ANY_COLOUR and df.is_colour(code)):
+        _rec_ctx[_SYMBOLS] += 1
+
+
+# The search for the best use of the ± signs (R9).  Signs are numbered + first,
+# then -.  Alike signs are interchangeable, so each set of pairs is tried once:
+# a sign after an alike sign only takes a pair whose first number comes after
+# that sign's, and once one is left unused the rest of its kind are too.
+# _rec_first[sign] is the first number of the sign's pair (NUMBERS if unused).
+
+
+def _rec_search(sign, made):
+    """Best score using signs sign.., with `made` numbers already made by the
+    earlier signs."""
+    if sign == _rec_ctx[_SIGNS]:
+        return _rec_leaf(made)
+    _rec_first[sign] = _rec_ctx[_NUMBERS]
+    best = _rec_search(sign + 1, made)
+    i = _rec_start(sign)
+    while i < _rec_ctx[_NUMBERS] and best < _rec_ctx[_ENOUGH]:
+        if not _rec_used[i]:
+            _rec_first[sign] = i
+            best = _rec_better(best, _rec_pairs(sign, made, i))
+        i += 1
+    return best
+
+
+def _rec_start(sign):
+    """The first number `sign` may take as the first of its pair."""
+    if sign == 0 or (sign < _rec_ctx[_PLUSES]) != (sign - 1 < _rec_ctx[_PLUSES]):
+        return 0
+    return _rec_first[sign - 1] + 1
+
+
+def _rec_pairs(sign, made, i):
+    """Best score with `sign` joining number i to each later unused number."""
+    best = df.NO_SCORE
+    _rec_used[i] = 1
+    j = i + 1
+    while j < _rec_ctx[_NUMBERS] and best < _rec_ctx[_ENOUGH]:
+        if not _rec_used[j]:
+            _rec_used[j] = 1
+            best = _rec_better(best, _rec_join(sign, made, j))
+            _rec_used[j] = 0
+        j += 1
+    _rec_used[i] = 0
+    return best
+
+
+def _rec_join(sign, made, j):
+    """Best score with `sign` joining its first number a and number j, b:
+    a + b for +, the better of a - b and b - a for -."""
+    if sign < _rec_ctx[_PLUSES]:
+        _rec_combo[made] = _rec_num[_rec_first[sign]] + _rec_num[j]
+        return _rec_search(sign + 1, made + 1)
+    _rec_combo[made] = _rec_num[_rec_first[sign]] - _rec_num[j]
+    best = _rec_search(sign + 1, made + 1)
+    _rec_combo[made] = -_rec_combo[made]
+    return _rec_better(best, _rec_search(sign + 1, made + 1))
+
+
+def _rec_better(x, y):
+    """The larger of two ints (max() of two, spelled out)."""
+    if x > y:
+        return x
+    return y
+
+
+def _rec_leaf(made):
+    """Score the numbers left by one choice of ± signs: the unused numbers of
+    the roll, then the numbers the signs made."""
+    d = 0
+    i = 0
+    while i < _rec_ctx[_NUMBERS]:
+        if not _rec_used[i]:
+            _rec_work[d] = _rec_num[i]
+            d += 1
+        i += 1
+    i = 0
+    while i < made:
+        _rec_work[d] = _rec_combo[i]
+        d += 1
+        i += 1
+    return _rec_score(_rec_ctx[_TEST], _rec_ctx[_K], _rec_ctx[_V], d)
+
+
+def _rec_score(test, k, v, d):
+    """Score of the d numbers in _rec_work for one test: one branch per test, the
+    threshold tests' in _rec_holds."""
+    if test == df.COUNT_AT_LEAST:
+        return 1 if _rec_count(v, d) >= k else 0
+    if test == df.COUNT_EXACTLY:
+        return 1 if _rec_count(v, d) == k else 0
+    if d == 0:
+        # No number: no total, no highest or lowest (blank is never 0).
+        return df.NO_SCORE if df.is_comparison(test) else 0
+    if test > df.CLOSEST_TOTAL:  # a threshold test (not is_comparison)
+        return 1 if _rec_holds(test, k, v, d) else 0
+    if test == df.MOST_TOTAL:
+        return _rec_total(d)
+    if test == df.LEAST_TOTAL:
+        return -_rec_total(d)
+    if test == df.MOST_SINGLE:
+        return _rec_highest(d)
+    if test == df.LEAST_SINGLE:
+        return -_rec_lowest(d)
+    return -abs(_rec_total(d) - k)  # df.CLOSEST_TOTAL
+
+
+def _rec_holds(test, k, v, d):
+    """Does the threshold test hold for the d numbers in _rec_work (d >= 1)."""
+    if test == df.HIGH_AT_LEAST:
+        return _rec_highest(d) >= k
+    if test == df.LOW_AT_MOST:
+        return _rec_lowest(d) <= k
+    if test == df.ALL_AT_LEAST:
+        return d >= v and _rec_lowest(d) >= k
+    if test == df.ALL_AT_MOST:
+        return d >= v and _rec_highest(d) <= k
+    if test == df.TOTAL_AT_LEAST:
+        return _rec_total(d) >= k
+    if test == df.TOTAL_AT_MOST:
+        return _rec_total(d) <= k
+    if test == df.TOTAL_EXACTLY:
+        return _rec_total(d) == k
+    if test == df.TOTAL_MULTIPLE:
+        return k > 0 and _rec_total(d) % k == 0
+    if test == df.SAME_AT_LEAST:
+        return _rec_most_alike(d) >= k
+    if test == df.ALL_DIFFERENT:
+        return d >= k and _rec_most_alike(d) == 1
+    return False
+
+
+def _rec_total(d):
+    """Sum of the numbers."""
+    total = 0
+    i = 0
+    while i < d:
+        total += _rec_work[i]
+        i += 1
+    return total
+
+
+def _rec_highest(d):
+    """The highest number (d >= 1)."""
+    best = _rec_work[0]
+    i = 1
+    while i < d:
+        if _rec_work[i] > best:
+            best = _rec_work[i]
+        i += 1
+    return best
+
+
+def _rec_lowest(d):
+    """The lowest number (d >= 1); blanks are not numbers, so never the lowest."""
+    best = _rec_work[0]
+    i = 1
+    while i < d:
+        if _rec_work[i] < best:
+            best = _rec_work[i]
+        i += 1
+    return best
+
+
+def _rec_most_alike(d):
+    """How many numbers the most frequent number has (d >= 1)."""
+    most = 0
+    i = 0
+    while i < d:
+        most = _rec_better(most, _rec_occurrences(_rec_work[i], d))
+        i += 1
+    return most
+
+
+def _rec_occurrences(x, d):
+    """How many of the numbers equal x."""
+    count = 0
+    i = 0
+    while i < d:
+        if _rec_work[i] == x:
+            count += 1
+        i += 1
+    return count
+
+
+def _rec_count(v, d):
+    """Results showing v: a number (after ± signs), df.ANY_NUMBER, or a symbol code."""
+    if v < df.SYMBOL:
+        return _rec_occurrences(v, d)
+    if v == df.ANY_NUMBER:
+        return d
+    return _rec_ctx[_SYMBOLS]
+
+
+# --- Scoring a round and the game ---------------------------------------------------
+
+
+def recursive_met_by(rolls, counts, challenge):
+    """Seats that meet `challenge` (a CHALLENGES row); rolls[s] holds counts[s] results.
+
+    Threshold test: every seat that can meet it.  Comparison test: every seat
+    with the best score (all of them on a tie); nobody if no seat has a number.
+    """
+    top = _rec_top_score(rolls, counts, challenge)
+    if top == df.NO_SCORE:
+        return []
+    return _rec_seats_scoring(rolls, counts, challenge, top)
+
+
+def _rec_top_score(rolls, counts, challenge):
+    """The score that meets the challenge: 1 for a threshold test, the best
+    seat's score for a comparison."""
+    if not df.is_comparison(challenge[df.TEST]):
+        return 1
+    top = df.NO_SCORE
+    seat = 0
+    while seat < len(rolls):
+        top = _rec_better(top, _rec_evaluate_row(rolls[seat], counts[seat], challenge))
+        seat += 1
+    return top
+
+
+def _rec_seats_scoring(rolls, counts, challenge, top):
+    seats = []
+    seat = 0
+    while seat < len(rolls):
+        if _rec_evaluate_row(rolls[seat], counts[seat], challenge) == top:
+            seats.append(seat)
+        seat += 1
+    return seats
+
+
+def recursive_award(rolls, counts, challenge):
+    """Victory points each seat gains this round: the challenge's df.VP to each seat
+    that meets it, 0 to the others."""
+    gained = [0] * len(rolls)
+    for seat in recursive_met_by(rolls, counts, challenge):
+        gained[seat] = challenge[df.VP]
+    return gained
+
+
+# Faces that show each number or symbol of the exhaustive comparison: (kind, face index).
+SHOWS = {
+    0: (df.D10, 0),
+    5: (df.DECIMAL, 5),
+    10: (df.D6, 0),
+    20: (df.D6, 1),
+    30: (df.D6, 2),
+    60: (df.D6, 5),
+    df.PLUS: (df.PLUS_MINUS, 0),
+    df.MINUS: (df.PLUS_MINUS, 2),
+    df.BLANK: (df.PLUS_MINUS, 4),
+    df.RED: (df.RED_BLACK, 0),
+}
+# Every test, with the k and v that make it turn on the numbers above: each
+# shipped challenge's, and more.
+TESTS_KV = sorted(
+    {(ch[df.TEST], ch[df.K], ch[df.V]) for ch in df.CHALLENGES}
+    | {
+        (df.MOST_SINGLE, 0, 0),
+        (df.LEAST_SINGLE, 0, 0),
+        (df.CLOSEST_TOTAL, 0, 0),
+        (df.CLOSEST_TOTAL, 45, 0),
+        (df.HIGH_AT_LEAST, 70, 0),
+        (df.HIGH_AT_LEAST, 90, 0),
+        (df.LOW_AT_MOST, -10, 0),
+        (df.LOW_AT_MOST, 0, 0),
+        (df.ALL_AT_LEAST, 20, 2),
+        (df.ALL_AT_LEAST, 5, 3),
+        (df.ALL_AT_MOST, 30, 2),
+        (df.ALL_AT_MOST, 0, 1),
+        (df.TOTAL_AT_LEAST, 100, 0),
+        (df.TOTAL_AT_MOST, 0, 0),
+        (df.TOTAL_EXACTLY, 50, 0),
+        (df.TOTAL_EXACTLY, -50, 0),
+        (df.TOTAL_EXACTLY, 125, 0),
+        (df.TOTAL_MULTIPLE, 30, 0),
+        (df.TOTAL_MULTIPLE, 50, 0),
+        (df.SAME_AT_LEAST, 4, 0),
+        (df.ALL_DIFFERENT, 2, 0),
+        (df.ALL_DIFFERENT, 3, 0),
+        (df.COUNT_AT_LEAST, 2, 30),
+        (df.COUNT_AT_LEAST, 2, 10),
+        (df.COUNT_EXACTLY, 1, 50),
+        (df.COUNT_EXACTLY, 2, 0),
+        (df.COUNT_EXACTLY, 1, df.MINUS),
+        (df.COUNT_AT_LEAST, 2, df.NO_VALUE),
+        (df.COUNT_AT_LEAST, 1, df.ANY_COLOUR),
+        (df.COUNT_EXACTLY, 3, df.ANY_NUMBER),
+    }
+)
+
+
+def shown(codes):
+    """The results showing `codes` (numbers in tenths, or symbols), one die each."""
+    out = array("H", [0] * len(codes))
+    for serial, code in enumerate(codes):
+        kind, index = SHOWS[code]
+        out[serial] = df.rolled(df.die(kind, serial), index)
+    return out
+
+
+COUNT_TESTS_KV = [t for t in TESTS_KV if t[0] in (df.COUNT_AT_LEAST, df.COUNT_EXACTLY)]
+
+
+def small_rolls():
+    """Every roll of up to four numbers from SHOWS with up to three signs (+
+    and - in every mix), with the tests to try it on: every test, and the
+    COUNT tests (the only ones a face with no number changes) again with a
+    blank and with a red face added."""
+    numbers = [c for c in SHOWS if c < df.SYMBOL]
+    for count in range(5):
+        for nums in combinations_with_replacement(numbers, count):
+            for pluses in range(4):
+                for minuses in range(4 - pluses):
+                    signs = (df.PLUS,) * pluses + (df.MINUS,) * minuses
+                    # Signs first and last, the numbers between: in the roll's order.
+                    codes = signs[: len(signs) // 2] + nums + signs[len(signs) // 2 :]
+                    yield codes, TESTS_KV
+                    yield codes + (df.BLANK,), COUNT_TESTS_KV
+                    yield codes + (df.RED,), COUNT_TESTS_KV
+
+
+@pytest.mark.slow
+def test_the_loop_finds_what_the_recursion_found_for_every_small_roll():
+    """R9: the iterative search gives the recursive one's result for every
+    small roll and every test (numbers 0, 0.5, 1, 2, 3 and 6; 0 to 3 signs)."""
+    rolls = 0
+    for codes, tests in small_rolls():
+        results = shown(codes)
+        n = len(results)
+        for test, k, v in tests:
+            assert df.evaluate(results, n, test, k, v) == recursive_evaluate(
+                results, n, test, k, v
+            ), (codes, test, k, v)
+        rolls += 1
+    assert rolls == 210 * 10 * 3
+
+
+@st.composite
+def a_big_roll(draw):
+    """Any dice up to the results evaluate() takes (MAX_RESULTS), up to four
+    ± dice among them: a table's own dice set may hold several."""
+    signs = draw(st.integers(0, 4))
+    others = draw(
+        st.lists(a_die([k for k in KINDS if k != df.PLUS_MINUS]), max_size=df.MAX_RESULTS // 2)
+    )
+    pm = [(df.PLUS_MINUS, draw(st.integers(0, 5)), 0) for _ in range(signs)]
+    dice = draw(st.permutations(others + pm))
+    faces = reference_results(dice)
+    assume(len(faces) <= df.MAX_RESULTS)
+    numbers = sum(1 for f in faces if not isinstance(f, str))
+    assume((numbers * numbers) ** sum(1 for f in faces if f in ("+", "-")) <= 200000)
+    return dice
+
+
+@pytest.mark.slow
+@settings(max_examples=2000, deadline=None)
+@given(a_big_roll(), a_test())
+def test_the_loop_finds_what_the_recursion_found_for_any_roll(dice, test_kv):
+    """R9: the same, on a large sample of any rolls the dice can show."""
+    test, k, v = test_kv
+    results = core_results(dice)
+    n = len(results)
+    assert df.evaluate(results, n, test, k, v) == recursive_evaluate(results, n, test, k, v)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None)
+@given(st.lists(a_big_roll(), max_size=5), st.sampled_from(df.CHALLENGES))
+def test_met_by_and_award_are_the_recursions(seats, challenge):
+    """A round's seats and VP, each seat's roll now evaluated once, as the
+    recursive core gave them (it evaluated each twice in a comparison)."""
+    rolls = [core_results(d) for d in seats]
+    counts = [len(r) for r in rolls]
+    assert df.met_by(rolls, counts, challenge) == recursive_met_by(rolls, counts, challenge)
+    assert df.award(rolls, counts, challenge) == recursive_award(rolls, counts, challenge)
 
 
 # --- Pick phase -----------------------------------------------------------------------

@@ -28,7 +28,7 @@ write the whole set in a text file, one row a line in the same words
   test    one of the tests below; k and v are its parameters (numbers in
           tenths, or a face code / wildcard for the COUNT tests), 0 if unused
   vp      victory points for every player who meets it
-Tests (dicefull._score has one branch per test):
+Tests (rules.py scores each in the scorer of the figure it reads, _SCORERS):
   comparison tests: the player(s) with the best value among all players meet it
     MOST_TOTAL       highest total
     LEAST_TOTAL      lowest total

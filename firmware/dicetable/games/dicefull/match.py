@@ -47,7 +47,7 @@ from micropython import const
 
 from dicetable.games.dicefull import data
 from dicetable.games.dicefull import rules as core
-from dicetable.games.dicefull.rules import is_legal
+from dicetable.games.dicefull.rules import is_legal, met_by
 from dicetable.match.actions import (
     ALREADY_PLACED,
     ILLEGAL_PLAY,
@@ -80,9 +80,10 @@ from dicetable.match.engine import (
 )
 from dicetable.rules.trick import Trick
 
-# The core's is_legal is also imported as a global of its own: a call of it
-# takes a stack word less than one of core.is_legal, and _pick_refusal's frame
-# is full (11 words, the most the board keeps on its C stack).
+# The core's is_legal and met_by are also imported as globals of their own: a
+# call of one takes a stack word less than one of core.is_legal, and the
+# frames of _pick_refusal and apply are full (11 words, the most the board
+# keeps on its C stack).
 
 # Phases.
 SETUP = const(0)
@@ -159,7 +160,12 @@ class DicefullMatch(Match):
         self.off_values = bytearray(n)  # their d6 face indices
         self.off_done = bytearray(n)
         self.stage = [0] * n  # roll-off rounds survived (standings)
-        Match.__init__(self, players, options)
+        # Match.__init__'s steps, spelled out: reset() then runs a frame
+        # nearer the table app's call (engine.new_match) on the board's C stack.
+        self.players = players
+        self.options = options
+        self.journal = []
+        self.reset()
 
     def reset(self):
         # Full also while the VARIANT's 2d6 are rolled, before the first round.
@@ -442,25 +448,22 @@ class DicefullMatch(Match):
                 self._pick(seat_of(a), value)
             else:
                 self._pass(seat_of(a))
+            # Called from here, not from _pick and _pass: the core's turn rule
+            # then runs a frame nearer the table app's call on the C stack.
+            self._next_turn(seat_of(a))
         elif phase == CHECK:
             self.used[value] = 1
             self.challenge = value
             self.phase = ROLLING
-            for s in range(self.players):
-                self.nres[s] = 0
-            self._after_roll()
+            fill(self.nres, 0)
         else:
-            s = self._rolling_seat(seat_of(a))
-            self.last_roll_seat = s
-            if phase == ROLLING:
-                self.last_result = core.rolled(self.pending_die(s), value)
-                self.rolls[s][self.nres[s]] = self.last_result
-                self.nres[s] += 1
-                self._after_roll()
-            else:
-                self.off_values[s] = value
-                self.off_done[s] = 1
-                self._after_roll_off()
+            self._roll(self._rolling_seat(seat_of(a)), value)
+        if self.phase == ROLLING and self._all_rolled():
+            # Every result of the round is in (or no seat has a die to roll).
+            # Who meets the challenge is asked of the core from here, and the
+            # round scored after: below a method of the match, the whole
+            # evaluation would run a frame deeper on the board's C stack.
+            self._score_round(met_by(self.rolls, self.nres, core.CHALLENGES[self.challenge]))
 
     def _length_roll(self, value):
         self.length_rolls[self.nlength] = value
@@ -492,34 +495,46 @@ class DicefullMatch(Match):
         self.hands[seat][self.held[seat]] = item
         self.held[seat] += 1
         self.trick.add(seat, item)
-        self._next_turn(seat)
 
     def _pass(self, seat):
         self.passed[seat] = 1
         if self.first_passer == NOBODY:
             self.first_passer = seat  # the next round's start player
-        self._next_turn(seat)
 
     def _next_turn(self, seat):
-        if core.picking_over(self.held, self.passed, self.players, self.ncentre):
-            self.turn = NOBODY
+        """After `seat` picked or passed: the next seat to pick or, when
+        nobody picks next (the core's picking_over()), the challenge's turn."""
+        self.turn = core.next_picker(seat, self.held, self.passed, self.players, self.ncentre)
+        if self.turn == NOBODY:
             self.phase = CHECK
             for s in range(self.players):
                 self.need[s] = core.result_count(self.hands[s], self.held[s])
-        else:
-            self.turn = core.next_picker(seat, self.held, self.passed, self.players, self.ncentre)
 
-    def _after_roll(self):
+    def _roll(self, s, value):
+        """A ROLL for seat s: its pending die's result (ROLLING), or its d6 in
+        the roll-off (ROLL_OFF)."""
+        self.last_roll_seat = s
+        if self.phase == ROLLING:
+            self.last_result = core.rolled(self.pending_die(s), value)
+            self.rolls[s][self.nres[s]] = self.last_result
+            self.nres[s] += 1
+        else:
+            self.off_values[s] = value
+            self.off_done[s] = 1
+            self._after_roll_off()
+
+    def _all_rolled(self):
+        """True once every seat's results for the round are in."""
         for s in range(self.players):
             if self.nres[s] < self.need[s]:
-                return
-        self._score_round()
+                return False
+        return True
 
-    def _score_round(self):
-        row = core.CHALLENGES[self.challenge]
-        gained = core.award(self.rolls, self.nres, row)
-        self.last_winners = core.met_by(self.rolls, self.nres, row)
-        self.last_winner = self.last_winners[0] if self.last_winners else NOBODY
+    def _score_round(self, winners):
+        """Score the round: `winners` met its challenge (the core's met_by)."""
+        gained = core.gains(winners, core.CHALLENGES[self.challenge], self.players)
+        self.last_winners = winners
+        self.last_winner = winners[0] if winners else NOBODY
         self.last_challenge = self.challenge
         self.last_leader = self.start
         self.last_first_passer = self.first_passer
@@ -578,6 +593,7 @@ def _find(buf, count, item):
 MATCH = DicefullMatch
 
 
-def new(players, options=0):
-    """A fresh Dicefull match for 2-5 players."""
-    return DicefullMatch(players, options)
+# new(players, options): a fresh Dicefull match for 2-5 players.  The class
+# itself, not a function calling it: engine.new_match's call then makes the
+# match with one frame less on the board's C stack.
+new = DicefullMatch

@@ -11,10 +11,9 @@ rolls are each drawn and applied in one loop with the state in locals,
 written back once a phase: a pick is a draw over the centre's places and
 passing (what the core's legal_plays lists), the turn passed on over the
 seats not done (its is_done), each seat's results rolled die after die; and
-the challenge is met as the core's met_by meets it with one evaluation of
-each seat's roll (met_by evaluates each twice for a comparison, and
-match.py asks award and met_by).  The game-length 2d6 and the roll-off,
-once a match, are played by random_action and take.
+the challenge is met as the core's met_by meets it, one evaluation of each
+seat's roll, and the round scored in place.  The game-length 2d6 and the
+roll-off, once a match, are played by random_action and take.
 """
 
 from array import array
@@ -219,9 +218,9 @@ def _roll_rest(m, s, roll, draw):
 
 
 def met_by(rolls, counts, challenge):
-    """The core's met_by(rolls, counts, challenge) with one evaluation of
-    each seat's roll (its evaluate_row): the seats meeting a threshold test,
-    or scoring the best (none when nobody has a number) in a comparison."""
+    """The core's met_by(rolls, counts, challenge), one evaluate() of each
+    seat's roll: the seats meeting a threshold test, or scoring the best
+    (none when nobody has a number) in a comparison."""
     test, k, v = challenge[core.TEST], challenge[core.K], challenge[core.V]
     scores = [core.evaluate(rolls[s], counts[s], test, k, v) for s in range(len(rolls))]
     top = max(scores) if core.is_comparison(challenge[core.TEST]) else 1

@@ -169,7 +169,8 @@ def result_count(hand, n):
     """Results the `n` dice of `hand` give when rolled (the roll buffer's length)."""
     total = 0
     for i in range(n):
-        total += KINDS[kind_of(hand[i])][_ROW_RESULTS]
+        # (kind_of, spelled out: a frame less under the match's every roll)
+        total += KINDS[(hand[i] >> _KIND_SHIFT) & _KIND_MASK][_ROW_RESULTS]
     return total
 
 
@@ -206,7 +207,9 @@ def is_done(held, passed, players):
     """
     if passed:
         return True
-    return held >= pick_limit(players)
+    # pick_limit(players), spelled out: is_done runs for every seat at every
+    # pick, at the bottom of the play's chain of calls on the board.
+    return held >= (PICK_LIMIT_FIVE if players == 5 else PICK_LIMIT)
 
 
 def may_pass(held):
@@ -264,23 +267,18 @@ def _copy(source, count, out):
 def picking_over(held, passed, players, centre_count):
     """Picking ends when every player is done (passed or at the limit), or R6
     when the centre is empty.  `held` and `passed` are per-seat sequences."""
-    if centre_count == 0:
-        return True
-    return _first_picking(0, held, passed, players) == NOBODY
+    # Nobody picks next, going round from seat 0 (the one after the last seat).
+    return next_picker(players - 1, held, passed, players, centre_count) == NOBODY
 
 
 def next_picker(seat, held, passed, players, centre_count):
-    """The next seat clockwise after `seat` (itself last) still picking, or NOBODY."""
+    """The next seat clockwise after `seat` (itself last) still picking, or
+    NOBODY: exactly when picking_over()."""
     if centre_count == 0:  # R6
         return NOBODY
-    return _first_picking(seat + 1, held, passed, players)
-
-
-def _first_picking(first, held, passed, players):
-    """The first seat clockwise from seat `first` not done picking, or NOBODY."""
     step = 0
     while step < players:
-        seat = (first + step) % players
+        seat = (seat + 1) % players  # `seat` goes on round: the seat looked at
         if not is_done(held[seat], passed[seat], players):
             return seat
         step += 1
@@ -304,22 +302,27 @@ def challenge_count(first_game, two_d6_total):
 
 # --- Evaluating a roll against a challenge ------------------------------------------
 
-# One roll under evaluation.  Module buffers, so that evaluate() allocates nothing.
-_num = array("i", [0] * MAX_RESULTS)  # the roll's numbers, in tenths (R7), for _search
-_used = bytearray(MAX_RESULTS)  # _num[i] is an operand of a ± sign (all clear
-# between searches: _pairs clears what it sets)
-_combo = array("i", [0] * MAX_RESULTS)  # numbers made by ± signs so far
+# One roll under evaluation: module buffers, so that evaluate() allocates
+# nothing, and the ± search's whole state (below) in them, so that it needs
+# no recursion (on the board every level of one is a frame on the C stack,
+# and a roll may show a sign per result).
 _work = array("i", [0] * MAX_RESULTS)  # the numbers read, then those one choice leaves
-_first = bytearray(MAX_RESULTS)  # per sign: the first number of its pair
-_ctx = array("i", [0] * 8)  # the evaluation's ints, below
+_num = array("i", [0] * MAX_RESULTS)  # the roll's numbers, in tenths (R7), while searched
+_used = bytearray(MAX_RESULTS)  # _num[i] is an operand of a sign's pair
+_first = bytearray(MAX_RESULTS)  # per sign: the first number of its pair, NUMBERS if unused
+_second = bytearray(MAX_RESULTS)  # per sign: the second number of its pair
+_turned = bytearray(MAX_RESULTS)  # per - sign: its pair is taken b - a, not a - b
+_made = array("i", [0] * MAX_RESULTS)  # per sign: the number its pair makes
+_ctx = array("i", [0] * 9)  # the evaluation's ints, below
 _TEST = const(0)
 _K = const(1)
 _V = const(2)
 _SYMBOLS = const(3)  # results showing v, when v is a symbol or NO_VALUE/ANY_COLOUR
-_NUMBERS = const(4)  # numbers in _num
+_NUMBERS = const(4)  # numbers read into _work
 _PLUSES = const(5)  # + signs; signs 0.._PLUSES-1 are +, the rest -
 _SIGNS = const(6)
 _ENOUGH = const(7)  # a score this high ends the search (1 for threshold tests)
+_NONE = const(8)  # the score of no number: NO_SCORE, or 0 for a threshold test
 
 
 def is_comparison(test):
@@ -337,27 +340,28 @@ def evaluate(results, n, test, k, v):
     """
     if n == 0:  # a player without dice meets nothing and has no number
         return NO_SCORE if is_comparison(test) else 0
-    _read_roll(results, n, v)
-    if not _ctx[_SIGNS]:
-        # Most rolls show no sign: their numbers, as read, are the only choice.
-        return _score(test, k, v, _ctx[_NUMBERS])
+    _set_test(test, k, v)
+    _read_roll(results, n)
+    return _best()
+
+
+def _set_test(test, k, v):
+    """The test the next rolls are evaluated for, into _ctx."""
     _ctx[_TEST] = test
     _ctx[_K] = k
     _ctx[_V] = v
-    _ctx[_ENOUGH] = -NO_SCORE if is_comparison(test) else 1
-    _copy(_work, _ctx[_NUMBERS], _num)  # _search reads them from _num
-    return _search(0, 0)
+    if test <= CLOSEST_TOTAL:  # is_comparison(test), spelled out: a frame less
+        _ctx[_ENOUGH] = -NO_SCORE
+        _ctx[_NONE] = NO_SCORE
+    else:
+        _ctx[_ENOUGH] = 1
+        _ctx[_NONE] = 0
 
 
-def evaluate_row(results, n, challenge):
-    """evaluate() for a CHALLENGES row (family, test, k, v, vp)."""
-    return evaluate(results, n, challenge[TEST], challenge[K], challenge[V])
-
-
-def _read_roll(results, n, v):
+def _read_roll(results, n):
     """The roll's numbers into _work, _ctx[_NUMBERS] of them; its signs and
-    the faces showing symbol `v` counted in _ctx.  The + signs are counted
-    apart so that _search can take them first."""
+    the faces showing the test's symbol v counted in _ctx.  The + signs are
+    counted apart so that the search can take them first."""
     _ctx[_PLUSES] = 0
     _ctx[_SIGNS] = 0
     _ctx[_SYMBOLS] = 0
@@ -371,214 +375,269 @@ def _read_roll(results, n, v):
             _work[m] = code
             m += 1
         else:
-            _add_symbol(code, v)
+            _add_symbol(code)
         i += 1
     _ctx[_NUMBERS] = m
 
 
-def _add_symbol(code, v):
-    """Count a face with no number: a sign, and whether it shows `v` for the
-    COUNT tests (any such face for NO_VALUE, a colour for ANY_COLOUR, which
-    no face is, else the face `v` itself)."""
+def _add_symbol(code):
+    """Count a face with no number: a sign, and whether it shows the test's
+    v for the COUNT tests (any such face for NO_VALUE, a colour for
+    ANY_COLOUR, which no face is, else the face v itself)."""
     if code == PLUS:
         _ctx[_PLUSES] += 1
         _ctx[_SIGNS] += 1
     elif code == MINUS:
         _ctx[_SIGNS] += 1
-    if v == NO_VALUE or code == v or (v == ANY_COLOUR and is_colour(code)):
+    v = _ctx[_V]
+    # (is_colour(code), spelled out: one call less below a round's scoring)
+    if v == NO_VALUE or code == v or (v == ANY_COLOUR and COLOUR <= code <= COLOUR_LAST):
         _ctx[_SYMBOLS] += 1
 
 
-# The search for the best use of the ± signs (R9).  Signs are numbered + first,
-# then -.  Alike signs are interchangeable, so each set of pairs is tried once:
-# a sign after an alike sign only takes a pair whose first number comes after
-# that sign's, and once one is left unused the rest of its kind are too.
-# _first[sign] is the first number of the sign's pair (NUMBERS if unused).
+# The search for the best use of the ± signs (R9), as a loop over explicit
+# state rather than a recursion.  Signs are numbered + first, then -.  Each
+# sign's choice is "unused" or a pair of numbers (_first, _second, and for a
+# - sign which way round: _turned), and the number the pair makes (_made).
+# The choices are tried in the order a recursion over the signs would try
+# them, the last sign's changing fastest, like an odometer: _next_choice()
+# moves one sign on, and _best() moves on the last sign that has a choice
+# left, the signs after it starting again unused.  Alike signs are
+# interchangeable, so each set of pairs is tried once: a sign after an alike
+# sign only takes a pair whose first number comes after that sign's, and
+# none while that sign is unused.
 
 
-def _search(sign, made):
-    """Best score using signs sign.., with `made` numbers already made by the
-    earlier signs."""
-    if sign == _ctx[_SIGNS]:
-        return _leaf(made)
-    _first[sign] = _ctx[_NUMBERS]
-    best = _search(sign + 1, made)
-    i = _start(sign)
-    while i < _ctx[_NUMBERS] and best < _ctx[_ENOUGH]:
-        if not _used[i]:
-            _first[sign] = i
-            best = _better(best, _pairs(sign, made, i))
+def _best():
+    """The best score of the roll read (_read_roll) for the test in _ctx:
+    over every use of its ± signs, each sign used or not (R9)."""
+    n = _ctx[_NUMBERS]
+    last = _ctx[_SIGNS] - 1
+    score_of = _SCORERS[_ctx[_TEST]]
+    if last < 0:
+        # Most rolls show no sign: their numbers, as read, are the only choice.
+        return score_of(n)
+    i = 0
+    while i < n:  # _work is rewritten by every choice: the numbers kept apart
+        _num[i] = _work[i]
+        _used[i] = 0
         i += 1
-    return best
-
-
-def _start(sign):
-    """The first number `sign` may take as the first of its pair."""
-    if sign == 0 or (sign < _ctx[_PLUSES]) != (sign - 1 < _ctx[_PLUSES]):
-        return 0
-    return _first[sign - 1] + 1
-
-
-def _pairs(sign, made, i):
-    """Best score with `sign` joining number i to each later unused number."""
+    sign = 0
+    while sign <= last:  # the first choice: no sign used
+        _first[sign] = n
+        sign += 1
     best = NO_SCORE
-    _used[i] = 1
-    j = i + 1
-    while j < _ctx[_NUMBERS] and best < _ctx[_ENOUGH]:
-        if not _used[j]:
-            _used[j] = 1
-            best = _better(best, _join(sign, made, j))
-            _used[j] = 0
-        j += 1
-    _used[i] = 0
+    while best < _ctx[_ENOUGH]:
+        score = score_of(_numbers_left(n))
+        if score > best:
+            best = score
+        sign = last
+        while sign >= 0 and not _next_choice(sign):
+            sign -= 1
+        if sign < 0:
+            break  # every choice tried
     return best
 
 
-def _join(sign, made, j):
-    """Best score with `sign` joining its first number a and number j, b:
-    a + b for +, the better of a - b and b - a for -."""
-    if sign < _ctx[_PLUSES]:
-        _combo[made] = _num[_first[sign]] + _num[j]
-        return _search(sign + 1, made + 1)
-    _combo[made] = _num[_first[sign]] - _num[j]
-    best = _search(sign + 1, made + 1)
-    _combo[made] = -_combo[made]
-    return _better(best, _search(sign + 1, made + 1))
+def _next_choice(sign):
+    """Move `sign` on to its next choice: True, or False when it had the
+    last one (it is then unused again).  Its choices in order: unused, then
+    each pair of numbers i < j that no earlier sign uses (i after the pair
+    of an alike sign before it); a + sign's pair makes a + b, a - sign's
+    a - b, then b - a."""
+    n = _ctx[_NUMBERS]
+    i = _first[sign]
+    if i == n:
+        # Unused so far: the first pair it may take.
+        i = 0
+        if sign > 0 and (sign < _ctx[_PLUSES]) == (sign - 1 < _ctx[_PLUSES]):
+            i = _first[sign - 1] + 1  # n + 1 while that sign is unused: no pair
+        j = i + 1
+    else:
+        j = _second[sign]
+        if sign >= _ctx[_PLUSES] and not _turned[sign]:
+            _turned[sign] = 1  # the same pair, b - a
+            _made[sign] = -_made[sign]
+            return True
+        _used[i] = 0  # the pair given back: the next one from (i, j + 1)
+        _used[j] = 0
+        j += 1
+    while i < n:
+        if not _used[i]:
+            while j < n:
+                if not _used[j]:
+                    _first[sign] = i
+                    _second[sign] = j
+                    _used[i] = 1
+                    _used[j] = 1
+                    _turned[sign] = 0
+                    if sign < _ctx[_PLUSES]:
+                        _made[sign] = _num[i] + _num[j]
+                    else:
+                        _made[sign] = _num[i] - _num[j]
+                    return True
+                j += 1
+        i += 1
+        j = i + 1
+    _first[sign] = n
+    return False
 
 
-def _better(x, y):
-    """The larger of two ints (max() of two, spelled out)."""
-    if x > y:
-        return x
-    return y
-
-
-def _leaf(made):
-    """Score the numbers left by one choice of ± signs: the unused numbers of
-    the roll, then the numbers the signs made."""
+def _numbers_left(n):
+    """The numbers the signs' choices leave, into _work: the roll's n
+    numbers not used by a sign, then the numbers the used signs make.
+    Returns how many."""
     d = 0
     i = 0
-    while i < _ctx[_NUMBERS]:
+    while i < n:
         if not _used[i]:
             _work[d] = _num[i]
             d += 1
         i += 1
     i = 0
-    while i < made:
-        _work[d] = _combo[i]
-        d += 1
+    while i < _ctx[_SIGNS]:
+        if _first[i] != n:
+            _work[d] = _made[i]
+            d += 1
         i += 1
-    return _score(_ctx[_TEST], _ctx[_K], _ctx[_V], d)
+    return d
 
 
-def _score(test, k, v, d):
-    """Score of the d numbers in _work for one test: one branch per test, the
-    threshold tests' in _holds."""
-    if test == COUNT_AT_LEAST:
-        return 1 if _count(v, d) >= k else 0
-    if test == COUNT_EXACTLY:
-        return 1 if _count(v, d) == k else 0
-    if d == 0:
-        # No number: no total, no highest or lowest (blank is never 0).
-        return NO_SCORE if is_comparison(test) else 0
-    if test > CLOSEST_TOTAL:  # a threshold test (not is_comparison)
-        return 1 if _holds(test, k, v, d) else 0
-    if test == MOST_TOTAL:
-        return _total(d)
-    if test == LEAST_TOTAL:
-        return -_total(d)
-    if test == MOST_SINGLE:
-        return _highest(d)
-    if test == LEAST_SINGLE:
-        return -_lowest(d)
-    return -abs(_total(d) - k)  # CLOSEST_TOTAL
+# What a test reads of the numbers one choice leaves: a scorer per kind of
+# figure, each test's rule in the scorer of the figure it reads (one frame,
+# with no call: on the board a scorer is the deepest frame of a round's
+# scoring, and a helper would be one frame more on the C stack).  Each takes
+# the d numbers in _work and returns 1 or 0 for a threshold test, the
+# comparison score for a comparison test.
 
 
-def _holds(test, k, v, d):
-    """Does the threshold test hold for the d numbers in _work (d >= 1)."""
-    if test == HIGH_AT_LEAST:
-        return _highest(d) >= k
-    if test == LOW_AT_MOST:
-        return _lowest(d) <= k
-    if test == ALL_AT_LEAST:
-        return d >= v and _lowest(d) >= k
-    if test == ALL_AT_MOST:
-        return d >= v and _highest(d) <= k
-    if test == TOTAL_AT_LEAST:
-        return _total(d) >= k
-    if test == TOTAL_AT_MOST:
-        return _total(d) <= k
-    if test == TOTAL_EXACTLY:
-        return _total(d) == k
-    if test == TOTAL_MULTIPLE:
-        return k > 0 and _total(d) % k == 0
-    if test == SAME_AT_LEAST:
-        return _most_alike(d) >= k
-    if test == ALL_DIFFERENT:
-        return d >= k and _most_alike(d) == 1
-    return False
-
-
-def _total(d):
-    """Sum of the numbers."""
-    total = 0
-    i = 0
-    while i < d:
-        total += _work[i]
-        i += 1
-    return total
-
-
-def _highest(d):
-    """The highest number (d >= 1)."""
-    best = _work[0]
-    i = 1
-    while i < d:
-        if _work[i] > best:
-            best = _work[i]
-        i += 1
-    return best
-
-
-def _lowest(d):
-    """The lowest number (d >= 1); blanks are not numbers, so never the lowest."""
-    best = _work[0]
-    i = 1
-    while i < d:
-        if _work[i] < best:
-            best = _work[i]
-        i += 1
-    return best
-
-
-def _most_alike(d):
-    """How many numbers the most frequent number has (d >= 1)."""
-    most = 0
-    i = 0
-    while i < d:
-        most = _better(most, _occurrences(_work[i], d))
-        i += 1
-    return most
-
-
-def _occurrences(x, d):
-    """How many of the numbers equal x."""
-    count = 0
-    i = 0
-    while i < d:
-        if _work[i] == x:
-            count += 1
-        i += 1
-    return count
-
-
-def _count(v, d):
-    """Results showing v: a number (after ± signs), ANY_NUMBER, or a symbol code."""
+def _by_count(d):
+    """COUNT_AT_LEAST, COUNT_EXACTLY: how many results show v, a number
+    (after the ± signs), any number, or a face with no number (counted as
+    the roll was read)."""
+    v = _ctx[_V]
     if v < SYMBOL:
-        return _occurrences(v, d)
-    if v == ANY_NUMBER:
-        return d
-    return _ctx[_SYMBOLS]
+        x = 0
+        i = 0
+        while i < d:
+            if _work[i] == v:
+                x += 1
+            i += 1
+    elif v == ANY_NUMBER:
+        x = d
+    else:
+        x = _ctx[_SYMBOLS]
+    if _ctx[_TEST] == COUNT_AT_LEAST:
+        return 1 if x >= _ctx[_K] else 0
+    return 1 if x == _ctx[_K] else 0  # COUNT_EXACTLY
+
+
+def _by_alike(d):
+    """SAME_AT_LEAST, ALL_DIFFERENT: how many numbers the most frequent
+    number has."""
+    if d == 0:
+        return _ctx[_NONE]
+    x = 0
+    i = 0
+    while i < d:
+        count = 0
+        j = 0
+        while j < d:
+            if _work[j] == _work[i]:
+                count += 1
+            j += 1
+        if count > x:
+            x = count
+        i += 1
+    if _ctx[_TEST] == SAME_AT_LEAST:
+        return 1 if x >= _ctx[_K] else 0
+    return 1 if d >= _ctx[_K] and x == 1 else 0  # ALL_DIFFERENT
+
+
+def _by_highest(d):
+    """MOST_SINGLE, HIGH_AT_LEAST, ALL_AT_MOST: the highest number."""
+    if d == 0:
+        return _ctx[_NONE]
+    x = _work[0]
+    i = 1
+    while i < d:
+        if _work[i] > x:
+            x = _work[i]
+        i += 1
+    test = _ctx[_TEST]
+    if test == MOST_SINGLE:
+        return x
+    if test == HIGH_AT_LEAST:
+        return 1 if x >= _ctx[_K] else 0
+    return 1 if d >= _ctx[_V] and x <= _ctx[_K] else 0  # ALL_AT_MOST
+
+
+def _by_lowest(d):
+    """LEAST_SINGLE, LOW_AT_MOST, ALL_AT_LEAST: the lowest number (blanks
+    are not numbers, so never the lowest)."""
+    if d == 0:
+        return _ctx[_NONE]
+    x = _work[0]
+    i = 1
+    while i < d:
+        if _work[i] < x:
+            x = _work[i]
+        i += 1
+    test = _ctx[_TEST]
+    if test == LEAST_SINGLE:
+        return -x
+    if test == LOW_AT_MOST:
+        return 1 if x <= _ctx[_K] else 0
+    return 1 if d >= _ctx[_V] and x >= _ctx[_K] else 0  # ALL_AT_LEAST
+
+
+def _by_total(d):
+    """MOST_TOTAL, LEAST_TOTAL, CLOSEST_TOTAL (minus the distance to k) and
+    the TOTAL_ tests: the total."""
+    if d == 0:
+        return _ctx[_NONE]
+    x = 0
+    i = 0
+    while i < d:
+        x += _work[i]
+        i += 1
+    test = _ctx[_TEST]
+    k = _ctx[_K]
+    if test == MOST_TOTAL:
+        return x
+    if test == LEAST_TOTAL:
+        return -x
+    if test == CLOSEST_TOTAL:
+        return x - k if x < k else k - x
+    if test == TOTAL_AT_LEAST:
+        return 1 if x >= k else 0
+    if test == TOTAL_AT_MOST:
+        return 1 if x <= k else 0
+    if test == TOTAL_EXACTLY:
+        return 1 if x == k else 0
+    return 1 if k > 0 and x % k == 0 else 0  # TOTAL_MULTIPLE
+
+
+# Each test's scorer, by test number (data.py's order).
+_SCORERS = (
+    _by_total,  # MOST_TOTAL
+    _by_total,  # LEAST_TOTAL
+    _by_highest,  # MOST_SINGLE
+    _by_lowest,  # LEAST_SINGLE
+    _by_total,  # CLOSEST_TOTAL
+    _by_highest,  # HIGH_AT_LEAST
+    _by_lowest,  # LOW_AT_MOST
+    _by_lowest,  # ALL_AT_LEAST
+    _by_highest,  # ALL_AT_MOST
+    _by_total,  # TOTAL_AT_LEAST
+    _by_total,  # TOTAL_AT_MOST
+    _by_total,  # TOTAL_EXACTLY
+    _by_total,  # TOTAL_MULTIPLE
+    _by_alike,  # SAME_AT_LEAST
+    _by_alike,  # ALL_DIFFERENT
+    _by_count,  # COUNT_AT_LEAST
+    _by_count,  # COUNT_EXACTLY
+)
 
 
 # --- Scoring a round and the game ---------------------------------------------------
@@ -589,49 +648,62 @@ def met_by(rolls, counts, challenge):
 
     Threshold test: every seat that can meet it.  Comparison test: every seat
     with the best score (all of them on a tie); nobody if no seat has a number.
+    Each seat's roll is evaluated once, by evaluate()'s steps: the match asks
+    this when a round's last result is in, and on the board the evaluation
+    then runs one frame below it, not two.
     """
-    top = _top_score(rolls, counts, challenge)
-    if top == NO_SCORE:
-        return []
-    return _seats_scoring(rolls, counts, challenge, top)
-
-
-def _top_score(rolls, counts, challenge):
-    """The score that meets the challenge: 1 for a threshold test, the best
-    seat's score for a comparison."""
-    if not is_comparison(challenge[TEST]):
-        return 1
-    top = NO_SCORE
-    seat = 0
-    while seat < len(rolls):
-        top = _better(top, evaluate_row(rolls[seat], counts[seat], challenge))
-        seat += 1
-    return top
-
-
-def _seats_scoring(rolls, counts, challenge, top):
+    top = _set_challenge(challenge)
     seats = []
     seat = 0
     while seat < len(rolls):
-        if evaluate_row(rolls[seat], counts[seat], challenge) == top:
-            seats.append(seat)
+        if counts[seat]:  # a seat without dice meets nothing
+            _read_roll(rolls[seat], counts[seat])
+            score = _best()
+            if score > top:  # a comparison's better score: the seats before it miss
+                top = score
+                seats.clear()
+            if score == top:
+                seats.append(seat)
         seat += 1
     return seats
+
+
+def _set_challenge(challenge):
+    """The challenge (a CHALLENGES row) the next rolls are evaluated for, into
+    _ctx; returns the least score that meets it so far: 1 for a threshold
+    test; in a comparison any number, never a seat with none (NO_SCORE)."""
+    _set_test(challenge[TEST], challenge[K], challenge[V])
+    if is_comparison(challenge[TEST]):
+        return NO_SCORE + 1
+    return 1
 
 
 def award(rolls, counts, challenge):
     """Victory points each seat gains this round: the challenge's VP to each seat
     that meets it, 0 to the others."""
-    gained = [0] * len(rolls)
-    for seat in met_by(rolls, counts, challenge):
-        gained[seat] = challenge[VP]
+    return gains(met_by(rolls, counts, challenge), challenge, len(rolls))
+
+
+def gains(seats, challenge, players):
+    """award() for the `seats` known to meet `challenge` (met_by()), of `players`."""
+    gained = [0] * players
+    i = 0
+    while i < len(seats):  # not `for`: its iterator would take the frame to 12 words
+        gained[seats[i]] = challenge[VP]
+        i += 1
     return gained
 
 
 def leaders(totals):
     """Seats with the most victory points; more than one means a roll-off."""
     top = max(totals)
-    return [seat for seat in range(len(totals)) if totals[seat] == top]
+    seats = []
+    seat = 0
+    while seat < len(totals):  # not a comprehension: that is a frame more on the board
+        if totals[seat] == top:
+            seats.append(seat)
+        seat += 1
+    return seats
 
 
 def roll_off(seats, values):
@@ -639,4 +711,10 @@ def roll_off(seats, values):
     the highest wins.  Returns the seats still tied at the top: one seat is the
     winner, several roll again."""
     top = max(values)
-    return [seats[i] for i in range(len(seats)) if values[i] == top]
+    still = []
+    i = 0
+    while i < len(seats):
+        if values[i] == top:
+            still.append(seats[i])
+        i += 1
+    return still
