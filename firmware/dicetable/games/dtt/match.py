@@ -138,6 +138,7 @@ _SUIT_SHIFT = const(4)  # the core's encoding: a card's suit in bits 4-5
 _SUITS = const(4)  # dtt.SUITS
 _RANKS = const(10)  # dtt.RANKS
 _PACKET_CARDS = const(6)  # dtt.DRAFT_CARDS
+_TRICKS = const(12)  # dtt.TRICKS
 _owed = dtt.owed
 _beats = dtt.beats
 
@@ -240,7 +241,12 @@ class DttMatch(Match):
         self.held = [0] * (3 * dtt.SUITS)
         self.totals = [0, 0, 0]
         self.history = []
-        Match.__init__(self, players, options)
+        # Match.__init__'s steps, spelled out: reset() then runs a frame
+        # nearer the table app's call (engine.new_match) on the board's C stack.
+        self.players = players
+        self.options = options
+        self.journal = []
+        self.reset()
 
     def reset(self):
         self.open = self.flag(OPEN_PLAY)
@@ -536,10 +542,19 @@ class DttMatch(Match):
             if not self.open:
                 a = _index(self.hands[seat], c)
             self._play(seat, c, a)
+            if self.tricks_done == _TRICKS:
+                # The deal's last card: the deal is scored from here, not
+                # below _play and _finish_trick, two frames nearer the table
+                # app's call on the board's C stack.
+                self._score_deal()
         elif kind == DEAL:
             self._deal(seat, self.slot[c])
         elif kind == KEEP:
             self._keep(seat, _index(self.packets[seat], c))
+            if self.to_act == 0:
+                # Everyone has kept: the packets move on from here, a frame
+                # nearer the table app's call on the board's C stack.
+                self._move_packets()
         elif kind == REVEAL:
             self._reveal(c)
         elif kind == BID:
@@ -613,10 +628,7 @@ class DttMatch(Match):
         self.packet_n[seat] = _close(packet, i, self.packet_n[seat])
         self._to_hand(seat, c)
         self.kept[seat] = c
-        left = self.to_act & ~(1 << seat)
-        self.to_act = left
-        if left == 0:
-            self._move_packets()
+        self.to_act &= ~(1 << seat)
         return c
 
     def _move_packets(self):
@@ -698,10 +710,9 @@ class DttMatch(Match):
         self.trick.clear()
         self.leader = winner
         self.turn = winner
-        if self.tricks_done == dtt.TRICKS:
-            self._score_deal()
 
     def _score_deal(self):
+        """The deal's 12 tricks are in (apply, or a playout, calls this)."""
         scores = dtt.deal_scores(self.bids, self.taken, self.totals)
         for s in range(3):
             self.totals[s] += scores[s]
@@ -725,6 +736,7 @@ class DttMatch(Match):
 MATCH = DttMatch
 
 
-def new(players, options=0):
-    """A fresh d-TT match (players must be 3)."""
-    return DttMatch(players, options)
+# new(players, options): a fresh d-TT match (players must be 3).  The class
+# itself, not a function calling it: engine.new_match's call then makes the
+# match with one frame less on the board's C stack.
+new = DttMatch

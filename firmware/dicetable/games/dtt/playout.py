@@ -266,6 +266,8 @@ def _play_open(m, draw):
         c = stock[draw(m.stock_n)]
         m._play(seat, c, -1)
         journal.append(c | PLAY_A[seat])
+        if m.tricks_done == TRICKS:
+            m._score_deal()  # as apply() does after the deal's last card
 
 
 def _play_hands(m, draw):
@@ -360,7 +362,8 @@ def _trick_finished(m, draw):
         c = m.hands[seat][i]
         m._play(seat, c, i)
         journal.append(c | PLAY_A[seat])
-        if m.phase != PLAYING:
+        if m.tricks_done == TRICKS:
+            m._score_deal()  # as apply() does after the deal's last card
             return False
     return True
 

@@ -102,9 +102,11 @@ def outranks(a, b):
 
     Higher rank first; equal ranks: spades, hearts, diamonds, clubs (R10).
     """
-    if rank(a) != rank(b):
-        return rank(a) > rank(b)
-    return suit(a) < suit(b)  # R10: a lower suit index comes first
+    # rank() and suit() read in place: trump_suit() asks this at the bottom
+    # of a play's chain of calls on the board, where each is a frame more.
+    if a & _RANK_MASK != b & _RANK_MASK:
+        return a & _RANK_MASK > b & _RANK_MASK
+    return a >> _SUIT_SHIFT < b >> _SUIT_SHIFT  # R10: a lower suit index comes first
 
 
 def trump_suit(cards):
@@ -240,51 +242,82 @@ def made(bid, taken):
     return taken == bid
 
 
+# The deal's scoring runs once a deal, when its last card is played, at the
+# bottom of the play's chain of calls on the board: deal_scores() calls each
+# case's function directly, and they call nothing (no min(), no len(): a C
+# function is a frame more on the C stack), with the players counted by
+# PLAYERS.
+
+
 def standing_award(cumulative):
     """Points by standing: the lowest cumulative total -10, the highest +10, the middle 0.
 
     Players tied for lowest or highest share the 10 (-5 or +5 each); all
     equal: nobody scores.  Used when all make their bid; negated when none do.
     """
-    low = min(cumulative)
-    high = max(cumulative)
-    points = [0] * len(cumulative)
+    low = cumulative[0]
+    high = low
+    p = 1
+    while p < PLAYERS:
+        if cumulative[p] < low:
+            low = cumulative[p]
+        elif cumulative[p] > high:
+            high = cumulative[p]
+        p += 1
+    points = [0] * PLAYERS
     if low == high:
         return points
-    for p in range(len(cumulative)):
+    lows = 0
+    highs = 0
+    p = 0
+    while p < PLAYERS:
         if cumulative[p] == low:
-            points[p] = -(10 // cumulative.count(low))
+            lows += 1
         elif cumulative[p] == high:
-            points[p] = 10 // cumulative.count(high)
+            highs += 1
+        p += 1
+    p = 0
+    while p < PLAYERS:
+        if cumulative[p] == low:
+            points[p] = -(10 // lows)
+        elif cumulative[p] == high:
+            points[p] = 10 // highs
+        p += 1
     return points
 
 
-def all_made(cumulative):
-    """Every player made the bid: the leader gains, the last loses (standing_award)."""
-    return standing_award(cumulative)
-
-
-def none_made(cumulative):
-    """Nobody made the bid: standing_award with signs reversed (the last gains)."""
-    return [-points for points in standing_award(cumulative)]
-
-
 def two_made(bids, makers):
-    """Two made it: each scores own bid + 10; the third loses both bids + 20."""
+    """Two made it: each scores own bid + 10; the third loses both bids + 20.
+    `makers` has bit p set for each player p who made the bid."""
     both = 0
-    for p in range(len(bids)):
-        if makers[p]:
+    p = 0
+    while p < PLAYERS:
+        if makers >> p & 1:
             both += bids[p]
-    return [bids[p] + 10 if makers[p] else -(both + 20) for p in range(len(bids))]
+        p += 1
+    points = [0] * PLAYERS
+    p = 0
+    while p < PLAYERS:
+        points[p] = bids[p] + 10 if makers >> p & 1 else -(both + 20)
+        p += 1
+    return points
 
 
 def one_made(bids, makers):
-    """One made it: that player scores 2 x bid + 20; each other player loses bid + 10."""
+    """One made it: that player scores 2 x bid + 20; each other player loses bid + 10.
+    `makers` has bit p set for the player p who made the bid."""
     bid = 0
-    for p in range(len(bids)):
-        if makers[p]:
+    p = 0
+    while p < PLAYERS:
+        if makers >> p & 1:
             bid = bids[p]
-    return [2 * bid + 20 if makers[p] else -(bid + 10) for p in range(len(bids))]
+        p += 1
+    points = [0] * PLAYERS
+    p = 0
+    while p < PLAYERS:
+        points[p] = 2 * bid + 20 if makers >> p & 1 else -(bid + 10)
+        p += 1
+    return points
 
 
 def deal_scores(bids, taken, cumulative):
@@ -293,12 +326,25 @@ def deal_scores(bids, taken, cumulative):
     `bids` and `taken` (tricks taken) per player; `cumulative` is each
     player's total before this deal is scored.
     """
-    makers = [made(bids[p], taken[p]) for p in range(len(bids))]
-    count = makers.count(True)
-    if count == len(bids):
-        return all_made(cumulative)
+    makers = 0  # bit p: player p made the bid
+    count = 0
+    p = 0
+    while p < PLAYERS:
+        if made(bids[p], taken[p]):
+            makers |= 1 << p
+            count += 1
+        p += 1
+    if count == PLAYERS:
+        # All made it: the leader gains, the last loses.
+        return standing_award(cumulative)
     if count == 0:
-        return none_made(cumulative)
+        # Nobody made it: standing_award with the signs reversed (the last gains).
+        points = standing_award(cumulative)
+        p = 0
+        while p < PLAYERS:
+            points[p] = -points[p]
+            p += 1
+        return points
     if count == 1:
         return one_made(bids, makers)
     return two_made(bids, makers)

@@ -1,7 +1,6 @@
 """d-TT at the table: how its cards are named and shown (app/games.py asks)."""
 
 from dicetable.app import frames as fr
-from dicetable.games.dtt import match as engine
 from dicetable.games.dtt import rules as c
 from dicetable.match.actions import kind_of, value_of
 
@@ -16,8 +15,9 @@ identity = None  # a card is its own identity
 
 
 def all_items():
-    """Every card a tag can be registered as."""
-    return engine.new(3, 0).all_items()
+    """Every card a tag can be registered as: the deck (the match's all_items,
+    without making a match for it)."""
+    return c.deck()
 
 
 def item_name(v, shown):
