@@ -8,6 +8,10 @@ own firmware (MEASURED), then for the committed firmware (HEAD), or for a
 tree given as the argument (a prototype):
 
     .venv/bin/python tools/bench/bench_boot.py [TREE]
+    .venv/bin/python tools/bench/bench_boot.py --fold [TREE]
+
+(--fold: the resume's journal work at action 759 alone, fold(): the journal
+read, the fold with the engine's refusal() of each record, and without.)
 
 THE MODEL.  Time from reset = START + k_c x the C work's cycles / 125 MHz
 + s x the Python (timed under MicroPython) + the hardware's own times:
@@ -2282,8 +2286,97 @@ def report(boots, p, heap0, title):
         )
 
 
+FOLD = """
+#: next run
+def unit_long(k):
+    t = clock()
+    for _ in range(k):
+        _unit_loop(2000)
+    return (clock() - t) / (2000 * k)
+
+
+def timed(f, runs):
+    # Model ms of f(): each run between unit loops as long as itself; the median.
+    out = []
+    for _ in range(runs):
+        u = unit_long(UNIT_LOOPS)
+        t = clock()
+        f()
+        d = clock() - t
+        out.append(2 * d / (u + unit_long(UNIT_LOOPS)) * UNIT / 1000)
+    out.sort()
+    return out[len(out) // 2]
+
+
+from dicetable.games.nokosu.match import new
+from dicetable.match.actions import OK
+from hal.storage import Storage
+from sim.hw.vflash import VFlash
+
+flash = VFlash()
+st = Storage(flash)
+st.prepare()
+st.new_match(HEADER, WORDS)
+"""
+FOLD_END = """
+#: next run
+actions = Storage(flash).load()[1][2:]
+
+
+def load():
+    Storage(flash).load()
+
+
+def checked():
+    m = new(5, TABLE_ROLLS)
+    for a in actions:
+        if m.refusal(a) == OK:
+            m.take(a)
+
+
+def unchecked():
+    m = new(5, TABLE_ROLLS)
+    for a in actions:
+        m.take(a)
+
+
+print("FOLD", timed(load, 5), timed(checked, 5), timed(unchecked, 5))
+"""
+
+
+def fold(tree):
+    """Model ms of the resume's journal work at action 759: (the journal's
+    load() from the NOR model, the fold asking refusal() of each record as
+    app/resume.py does, the fold taking each unchecked)."""
+    data = scenario_data(tree)
+    head = "HEADER = %r\nWORDS = %r\nTABLE_ROLLS = 2\nUNIT_LOOPS = %d\nUNIT = %r\n" % (
+        data["header"],
+        (SEATS_WORD, SEED_WORD),
+        UNIT_LOOPS,
+        UNIT_US,
+    )
+    parts = [pico_cost.TIMER, head + FOLD] + _appends(data["journal"][:-1]) + [FOLD_END]
+    with micropython_at(tree):
+        # The journal's records on the NOR model beside the board's heap.
+        out = pico_cost.run(
+            "\n#: next run\n".join(parts), heap_kb=1024, why="the NOR model's blocks"
+        )
+    line = [x for x in out.split("\n") if x.startswith("FOLD ")][0]
+    return tuple(float(x) * PY_SCALE for x in line.split()[1:])
+
+
 def main():
     args = sys.argv[1:]
+    if args[:1] == ["--fold"]:
+        with contextlib.ExitStack() as stack:
+            tree = pathlib.Path(args[1]) if args[1:] else stack.enter_context(tree_at("HEAD"))
+            load, checked, unchecked = fold(tree)
+        print(
+            "The resume's journal at action 759 (Nokosu, 5 players), Pico ms (x %.2f): load() %.0f,"
+            " the fold asking refusal() of every record %.0f, taking each unchecked %.0f"
+            % (PY_SCALE, load, checked, unchecked)
+        )
+        return
     print("Power-up on the Pico, modelled (tools/bench/bench_boot.py); ms from reset")
     with tree_at(CALIBRATED) as tree:
         print("measuring %s" % CALIBRATED)
