@@ -80,7 +80,7 @@ from dicetable.app import (
     entry, events, frames, games, inputs, play, refusals, registry, render, rng, table)
 from dicetable.match import actions, engine
 from hal import (
-    buttons, chipselect, journal, mainloop, mfrc522, mirror, pixels, readers, storage)
+    buttons, chipselect, console, journal, mainloop, mfrc522, mirror, pixels, readers, storage)
 #: next run
 print("code", gc.mem_alloc())
 micropython.qstr_info()
@@ -121,10 +121,6 @@ class Config:
     RING_LEDS = 16
 
 
-def log(line):
-    pass
-
-
 clock = Clock()
 bus = VSPI(clock, 4000000)
 chips = [VMFRC522(clock) for _ in range(events.CENTRE + 1)]
@@ -150,9 +146,18 @@ def show():
         mirror_.leds()
 
 
-def console(buf, off=0, n=-1):
-    # The USB console's write: the board's is C and keeps nothing.
-    return n
+class USB:
+    # The USB console's stream: the board's write is C and keeps nothing.
+    def write(self, buf, off=0, n=-1):
+        return n
+
+
+# A host that always reads: POLLOUT on this build's stdout, in C like the
+# board's select.poll (hal/console.py asks it before each packet).
+import select, sys
+room = select.poll()
+room.register(sys.stdout, select.POLLOUT)
+usb = console.Console(USB(), room)
 
 
 class Hands:
@@ -211,8 +216,8 @@ bt = buttons.Buttons(vbuttons.pins)
 pixels_ = pixels.Pixels(strip, 2500)
 st = storage.Storage(flash)
 st.prepare()
-t = table.Table(Config(), st, rng.Rng(1), log)
-mirror_ = mirror.Mirror(console, strip.buf, t)
+t = table.Table(Config(), st, rng.Rng(1), usb.line)
+mirror_ = mirror.Mirror(usb, strip.buf, t)
 #: next run
 before = gc.mem_alloc()
 t.boot()
