@@ -155,6 +155,25 @@ def high_card(players, removed):
     return max([K.number(x) for x in K.cards_in_play(players, removed)])
 
 
+def in_play_disagreements():
+    """Every configuration, every item (a die as any face): where in_play()
+    and the built sets (cards_in_play, dice_in_bag, black_dice) disagree."""
+    out = []
+    for players, removed in [(3, c) for c in range(K.COLOURS)] + [
+        (4, K.NO_COLOUR),
+        (5, K.NO_COLOUR),
+    ]:
+        sets = K.cards_in_play(players, removed) + K.dice_in_bag(players, removed) + K.black_dice()
+        for x in every_item():
+            coloured_die = K.is_die(x) and not K.is_black(x)
+            for face in range(K.DIE_HIGH + 1) if coloured_die else [K.number(x)]:
+                v = K.rolled(x, face) if coloured_die else x
+                identity = K.rolled(v, 0) if coloured_die else v  # as the sets list it
+                if K.in_play(v, players, removed) != (identity in sets):
+                    out.append((players, removed, v))
+    return out
+
+
 def black_dice_apart():
     blacks = K.black_dice()
     bag = K.dice_in_bag(5, K.NO_COLOUR)
@@ -543,6 +562,7 @@ CASES = [
         [True, True],
     ),
     ("black dice: two, kept apart from the bag", black_dice_apart, (), (2, [True, True], [])),
+    ("R12: in_play is exactly the built sets, in every setup", in_play_disagreements, (), []),
 ]
 
 

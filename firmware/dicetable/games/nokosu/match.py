@@ -88,10 +88,17 @@ progress.  After each scored
 round: kept (the kept item per seat, as it shows), last_bids, last_tricks.
 
 legal_actions(seat) and random_action(seat, draw) read one enumeration of the
-legal actions, _legal(): their items gathered into a module buffer and the
-action words they go with (every item with every word), so that drawing one
-uniformly (draw(n): a uniform int in [0, n)) makes no list; take() applies
-it unchecked.
+legal actions, _legal() (open play's plays: _open_plays()): their items
+gathered into a module buffer and the action words they go with (every item
+with every word), so that drawing one uniformly (draw(n): a uniform int in
+[0, n)) makes no list; take() applies it unchecked.
+
+On the board every Python call nests about 250 bytes of C stack, and every
+chain below the table app's call into the match is held to a budget
+(tools/bench/bench_stack.py): so what an action completes (a trick, a round,
+the match) is taken step after step in apply(), and the core's per-play rules
+are asked from the method just below refusal(), legal_actions() and
+random_action(), never deeper.
 """
 
 from array import array
@@ -113,6 +120,7 @@ from dicetable.match.actions import (
     PICK,
     PLAY,
     ROLL,
+    SEAT_SHIFT,
     TABLE,
     TABLE_BIT,
     UNKNOWN_ITEM,
@@ -174,23 +182,38 @@ _HAND_MAX = const(16)  # the largest hand (15 items, 4 players) plus one card
 # whether the words go outer (seat by seat, the deal) or inner (each die's
 # PICK, then its ZERO_BID).
 _hand = array("H", [0] * _HAND_MAX)
+# Action words with seat 0 and value 0: a seat's bits are ORed in (a call of
+# action() would be a frame more on the board's C stack).
+_DEAL_A = action(DEAL, 0, 0)
+_PICK_A = action(PICK, 0, 0)
+_ZERO_BID_A = action(ZERO_BID, 0, 0)
 _out = array("H", [0] * SLOTS)
 _words = [0] * 8
 _form = [1, 0]
+
+
+# The core's item layout (rules.py), read inline by slot_of(): it runs on
+# every play, and the core's colour(), index() and number() would each be a
+# call below it on the board's C stack.
+_NUMBER_MASK = const(0x07)
+_COLOUR_SHIFT = const(3)
+_DIE_BIT = const(0x40)
+_INDEX_SHIFT = const(7)
+_FIELD_MASK = const(0x07)  # a colour's or an index's bits
 
 
 def slot_of(item):
     """The slot of an item value, its die face ignored; -1 if no such item."""
     if item & ~_ENCODING_BITS:
         return -1
-    c = core.colour(item)
-    i = core.index(item)
-    if not core.is_die(item):
+    c = (item >> _COLOUR_SHIFT) & _FIELD_MASK  # core.colour(item)
+    i = (item >> _INDEX_SHIFT) & _FIELD_MASK  # core.index(item)
+    if not item & _DIE_BIT:
         if i != 0 or c >= core.COLOURS:
             return -1
-        return c * 8 + core.number(item)
+        return c * 8 + (item & _NUMBER_MASK)
     if c == core.BLACK:
-        if i >= core.BLACK_DICE or core.number(item) != 0:
+        if i >= core.BLACK_DICE or item & _NUMBER_MASK != 0:
             return -1
         return _BLACK_SLOT0 + i
     if c >= core.COLOURS or i >= core.DICE_PER_COLOUR:
@@ -218,10 +241,17 @@ def _slot_identity(slot):
 _IDENTITY = tuple([_slot_identity(s) for s in range(SLOTS)])
 
 
-# The core's per-play calls, one global each: a call of `core.is_legal` takes
-# a stack word more than one of `_is_legal`, and these frames are full.
-_is_legal = core.is_legal
-_legal_plays = core.legal_plays
+def every_item():
+    """Every physical item, slot by slot, as identities (dice number 0): what
+    a tag can be registered as, and what five players have in play (R12)."""
+    return list(_IDENTITY)
+
+
+# The core's per-play calls, one global each: a call of `core.is_legal_in`
+# takes a stack word more than one of `_is_legal_in`, and these frames are full.
+_context = core.context
+_is_legal_in = core.is_legal_in
+_legal_plays_in = core.legal_plays_in
 
 
 def _values(low, high):
@@ -256,15 +286,18 @@ def _configurations(players):
     """Per slot, a bit for every configuration that puts its item in play:
     bit c for colour c removed (3 players, R12), bit 0 when none is.  Made
     once per match, so that configuring a round (at every refold) only
-    reads it."""
+    reads it; asked of the core's in_play, item by item (the core's lists
+    of the sets are three calls deeper on the board's C stack)."""
     sets = bytearray(SLOTS)
     if core.setup(players)[core.SETUP_COLOURS_REMOVED]:
         for c in range(core.COLOURS):
-            for item in _items(players, c):
-                sets[slot_of(item)] |= 1 << c
+            for s in range(SLOTS):
+                if core.in_play(_IDENTITY[s], players, c):
+                    sets[s] |= 1 << c
     else:
-        for item in _items(players, core.NO_COLOUR):
-            sets[slot_of(item)] = 1
+        for s in range(SLOTS):
+            if core.in_play(_IDENTITY[s], players, core.NO_COLOUR):
+                sets[s] = 1
     return sets
 
 
@@ -293,7 +326,12 @@ class NokosuMatch(Match):
         self.last_tricks = bytearray(n)
         self.totals = [0] * n
         self.history = []
-        Match.__init__(self, players, options)
+        # Match.__init__'s steps, spelled out: reset() then runs a frame
+        # nearer the table app's call (engine.new_match) on the board's C stack.
+        self.players = players
+        self.options = options
+        self.journal = []
+        self.reset()
 
     def reset(self):
         self.open = self.flag(OPEN_PLAY)
@@ -489,20 +527,24 @@ class NokosuMatch(Match):
             if self.loc[s] == IN_CENTRE:  # the one die left (R12 counts)
                 self.loc[s] = INDICATOR
                 self.indicator = s
-        ind = self.item(self.indicator)
+        ind = _IDENTITY[self.indicator] | self.face[self.indicator]  # item(), inline
         self.trump_colour = core.colour(ind)
         self.trump_number = core.number(ind)
         self.phase = PLAYING
         self.turn = self.start  # the start player leads the first trick
         self.leader = self.start
 
-    def _finish_trick(self):
+    def _finish_trick(self, won):
+        """The trick is complete and the item at position `won` takes it (the
+        core's resolve, asked by apply)."""
         t = self.trick
-        winner = t.seats[core.resolve(t, self.trump_colour, self.trump_number)]
-        for i in range(t.count):
+        winner = t.seats[won]
+        i = 0
+        while i < t.count:  # a range loop's stack words would take the frame past 11
             self.last_trick_items[i] = t.items[i]
             self.last_trick_seats[i] = t.seats[i]
             self.loc[slot_of(t.items[i])] = WON + winner
+            i += 1
         self.last_winner = winner
         self.last_leader = t.seats[0]
         self.tricks[winner] += 1
@@ -511,17 +553,19 @@ class NokosuMatch(Match):
         t.clear()
         self.turn = winner  # the winner leads the next trick
         self.leader = winner
-        if self.tricks_done == self.tricks_per_round:
-            self._score_round()
 
-    def _score_round(self):
-        n = self.players
-        for seat in range(n):
-            self._fill_hand(seat)  # exactly the kept die is left
+    def _take_bids(self):
+        """The round's tricks are played: each seat's kept die is its bid."""
+        for seat in range(self.players):
+            self._collect(HAND + seat, _hand)  # exactly the kept die is left
             self.kept[seat] = _hand[0]
             self.last_bids[seat] = core.bid_of(_hand[0])
             self.last_tricks[seat] = self.tricks[seat]
-        scores = core.round_scores(self.last_bids, self.last_tricks)
+
+    def _score_round(self, scores):
+        """The round's `scores` (the core's round_scores) added up; the match
+        over after the last round (else apply starts the next)."""
+        n = self.players
         for seat in range(n):
             self.totals[seat] += scores[seat]
         self.history.append(scores)
@@ -532,7 +576,6 @@ class NokosuMatch(Match):
             self.leader = -1
         else:
             self.start = (self.start + 1) % n
-            self._start_round()
 
     # --- the Match interface -------------------------------------------------------
 
@@ -561,20 +604,33 @@ class NokosuMatch(Match):
         seat = seat_of(a)
         if seat >= self.players and seat != TABLE:
             return OUT_OF_TURN
-        actor = TABLE if kind_of(a) == DEAL else seat
-        if not self.waiting() & (TABLE_BIT if actor == TABLE else 1 << actor):
+        # A DEAL is the table's action, whoever receives it; any other action
+        # is its seat's (the table's when the seat is TABLE).
+        if kind_of(a) == DEAL or seat == TABLE:
+            if not self.waiting() & TABLE_BIT:
+                return OUT_OF_TURN
+        elif not self.waiting() & (1 << seat):
             return OUT_OF_TURN
         if p == CHOOSING:
-            if kind_of(a) != CHOOSE:
-                return WRONG_PHASE
-            return OK if value_of(a) < core.COLOURS else OUT_OF_RANGE
+            return self._choose_refusal(a)
         if p == DEALING:
             return self._deal_refusal(a)
         if p == DRAWING or p == CENTRE:
             return self._draw_refusal(a)
         if p == DRAFTING:
             return self._draft_refusal(a)
-        return self._play_refusal(a)
+        code = self._play_refusal(a)
+        if code != OK:
+            return code
+        # Must follow, keep a die, black dice: the core's legality, asked from
+        # here rather than below _play_refusal, a frame nearer the table app's
+        # call on the board's C stack.
+        return OK if self._legal_play(a) else ILLEGAL_PLAY
+
+    def _choose_refusal(self, a):
+        if kind_of(a) != CHOOSE:
+            return WRONG_PHASE
+        return OK if value_of(a) < core.COLOURS else OUT_OF_RANGE
 
     def _deal_refusal(self, a):
         if kind_of(a) != DEAL:
@@ -622,7 +678,7 @@ class NokosuMatch(Match):
             return NOT_IN_HAND
         if v != self.item(slot):
             return OUT_OF_RANGE
-        return OK if self._legal_play(seat, v) else ILLEGAL_PLAY
+        return OK  # refusal() then asks the core whether the play is legal
 
     def _die_refusal(self, v, where):
         """A coloured die that must come from `where`, its face as it shows."""
@@ -631,16 +687,19 @@ class NokosuMatch(Match):
             return UNKNOWN_ITEM
         if self.loc[slot] != where:
             return ALREADY_PLACED
-        return OK if v == self.item(slot) else OUT_OF_RANGE
+        return OK if v == _IDENTITY[slot] | self.face[slot] else OUT_OF_RANGE  # item(), inline
 
-    def _legal_play(self, seat, item):
-        """The core's legality over what the table knows of the seat's hand:
-        all of it (registered), or its dice plus the card played (open play)."""
-        n = self._fill_hand(seat)
-        if self.open and not core.is_die(item):
-            _hand[n] = item
+    def _legal_play(self, a):
+        """The core's legality of play `a` over what the table knows of its
+        seat's hand: all of it (registered), or its dice plus the card played
+        (open play)."""
+        n = self._collect(HAND + seat_of(a), _hand)
+        if self.open and not value_of(a) & _DIE_BIT:
+            _hand[n] = value_of(a)
             n += 1
-        return _is_legal(_hand, n, self.trick, item, self.trump_colour, self.trump_number)
+        return _is_legal_in(
+            _context(self.trick, self.trump_colour, self.trump_number), _hand, n, value_of(a)
+        )
 
     def apply(self, a):
         p = self.phase
@@ -657,8 +716,23 @@ class NokosuMatch(Match):
                 self._roll(value_of(a))
         elif p == DRAFTING:
             self._take(kind_of(a), seat_of(a), slot_of(value_of(a)))
+            if not self.takes:
+                self._start_play()  # the one die left is the trump indicator
         else:
             self._play(seat_of(a), value_of(a))
+            if self.trick.count < self.players:
+                return
+            # The trick is complete, then maybe the round, then maybe the
+            # match: each step called from here, not one below the other, so
+            # that the core's rules run a frame or two nearer the table app's
+            # call on the board's C stack.
+            self._finish_trick(core.resolve(self.trick, self.trump_colour, self.trump_number))
+            if self.tricks_done < self.tricks_per_round:
+                return
+            self._take_bids()
+            self._score_round(core.round_scores(self.last_bids, self.last_tricks))
+            if self.phase != OVER:
+                self._start_round()
 
     def _deal(self, seat, v):
         self.loc[slot_of(v)] = HAND + seat
@@ -696,8 +770,6 @@ class NokosuMatch(Match):
         self.takes -= 1
         if self.takes:
             self.turn = (self.turn + 1) % self.players
-        else:
-            self._start_play()
 
     def _play(self, seat, v):
         slot = slot_of(v)
@@ -707,13 +779,11 @@ class NokosuMatch(Match):
         if self.trick.count == 0:
             self.leader = seat
         self.trick.add(seat, v)
-        if self.trick.count == self.players:
-            self._finish_trick()
-        else:
+        if self.trick.count < self.players:
             self.turn = (self.turn + 1) % self.players
 
     def legal_actions(self, seat):
-        n = self._legal(seat)
+        n = self._open_plays() if self._open_turn(seat) else self._legal(seat)
         out = []
         b = 0
         if _form[1] or _form[0] == 1:
@@ -731,7 +801,7 @@ class NokosuMatch(Match):
         """One of legal_actions(seat), each as likely, drawn without listing
         them: draw(n) returns a uniform int in [0, n).  -1 when `seat` has
         none.  Changes nothing; take() applies it unchecked."""
-        n = self._legal(seat)
+        n = self._open_plays() if self._open_turn(seat) else self._legal(seat)
         if n == 0:
             return -1
         return _word(n, draw(n * _form[0]))
@@ -748,7 +818,8 @@ class NokosuMatch(Match):
             _words[0] = action(CHOOSE, TABLE, 0)
             return _values(0, core.COLOURS)
         if p == DEALING:
-            return self._deal_words()
+            self._deal_words()
+            return self._collect(DECK, _out)
         if p == DRAWING or p == CENTRE:
             if self.pending >= 0:
                 _words[0] = action(ROLL, self._roller(), 0)
@@ -756,53 +827,64 @@ class NokosuMatch(Match):
             _words[0] = action(DEAL, self._draw_receiver(), 0)
             return self._collect(BAG, _out)
         if p == DRAFTING:
-            return self._take_words(seat)
+            # Each centre die's PICK, then its ZERO_BID when the seat may.
+            _words[0] = _PICK_A | (seat << SEAT_SHIFT)
+            if not self._holds_black(seat) and self._free_black() >= 0:
+                _words[1] = _ZERO_BID_A | (seat << SEAT_SHIFT)
+                _form[0] = 2
+            return self._collect(IN_CENTRE, _out)
+        # The core's legal plays of the seat's hand (open play's plays are
+        # _open_plays', which legal_actions and random_action call instead).
         _words[0] = action(PLAY, seat, 0)
-        if self.open:
-            return self._open_items(seat)
-        return self._legal_items(seat)
+        n = self._collect(HAND + seat, _hand)
+        return _legal_plays_in(
+            _context(self.trick, self.trump_colour, self.trump_number), _hand, n, _out
+        )
 
     def _deal_words(self):
         """Every deck card to every seat short of cards, seat by seat."""
         m = 0
         for s in range(self.players):
             if self.cards_left[s] < self.cards_each:
-                _words[m] = action(DEAL, s, 0)
+                _words[m] = _DEAL_A | (s << SEAT_SHIFT)
                 m += 1
         _form[0] = m
         _form[1] = 1
-        return self._collect(DECK, _out)
 
-    def _take_words(self, seat):
-        """Each centre die's PICK, then its ZERO_BID when the seat may."""
-        _words[0] = action(PICK, seat, 0)
-        if not self._holds_black(seat) and self._free_black() >= 0:
-            _words[1] = action(ZERO_BID, seat, 0)
-            _form[0] = 2
-        return self._collect(IN_CENTRE, _out)
+    def _open_turn(self, seat):
+        """True when `seat` is on turn to play in open play: legal_actions and
+        random_action then list its plays themselves (_open_plays), not below
+        _legal, so that the core's legality is a frame nearer their caller on
+        the board's C stack."""
+        return self.open and self.phase == PLAYING and seat == self.turn
 
-    def _open_items(self, seat):
-        """Open play: the items the table cannot refuse the seat, in slot
-        order: the cards in play not played yet (while it has cards) and its
-        own dice."""
-        n = 0
-        for slot in range(SLOTS):
-            w = self.loc[slot]
-            if w == HAND + seat or (w == DECK and self.cards_left[seat]):
-                n = self._if_legal(seat, slot, n)
-        return n
-
-    def _if_legal(self, seat, slot, n):
-        item = self.item(slot)
-        if self._legal_play(seat, item):
-            _out[n] = item
-            n += 1
-        return n
-
-    def _legal_items(self, seat):
-        """The core's legal plays of the seat's hand into _out; how many."""
-        n = self._fill_hand(seat)
-        return _legal_plays(_hand, n, self.trick, _out, self.trump_colour, self.trump_number)
+    def _open_plays(self):
+        """Open play: the items the table cannot refuse the seat on turn, into
+        _out in slot order (how many: returned): the cards in play not played
+        yet (while it has cards) and its own dice, each if the core allows it
+        over what the table sees of the hand, the seat's dice and that card."""
+        _form[0] = 1
+        _form[1] = 0
+        _words[0] = action(PLAY, self.turn, 0)
+        n = self._collect(HAND + self.turn, _hand)  # the seat's dice
+        ctx = _context(self.trick, self.trump_colour, self.trump_number)
+        k = 0
+        slot = 0  # while loops: range loops' stack words would take the frame past 11
+        if self.cards_left[self.turn]:
+            while slot < _CARD_SLOTS:  # the cards first: their slots are the lowest
+                if self.loc[slot] == DECK:
+                    _hand[n] = _IDENTITY[slot]  # a card beside the dice
+                    if _is_legal_in(ctx, _hand, n + 1, _IDENTITY[slot]):
+                        _out[k] = _IDENTITY[slot]
+                        k += 1
+                slot += 1
+        slot = 0  # from here: a position among the seat's dice
+        while slot < n:
+            if _is_legal_in(ctx, _hand, n, _hand[slot]):
+                _out[k] = _hand[slot]
+                k += 1
+            slot += 1
+        return k
 
     def standings(self):
         """Final places (1 = best): the higher total; a tie goes to the larger
@@ -813,5 +895,7 @@ class NokosuMatch(Match):
 MATCH = NokosuMatch
 
 
-def new(players, options=0):
-    return NokosuMatch(players, options)
+# new(players, options): a fresh Nokosu Dice match.  The class itself, not a
+# function calling it: engine.new_match's call then makes the match with one
+# frame less on the board's C stack.
+new = NokosuMatch

@@ -19,9 +19,15 @@ two dice of one colour showing the same number are still distinct items.
 Trump: trump_colour = colour(indicator), trump_number = number(indicator);
 every per-play call takes them as two plain ints.
 
-The per-play calls are split into small private helpers that pass the trump
-and led colour packed in one int: on the board a frame of more than 11 words
-is taken from the heap on every call (tests/test_board_frames.py).
+The per-play rules take the trump and the led colour packed in one int, the
+trick's context (context()): on the board a frame of more than 11 words is
+taken from the heap on every call (tests/test_board_frames.py), and every
+Python call nests about 250 bytes of C stack, with the table's whole chain of
+calls held to a budget (sim/pico.py).  So the match engine asks the context
+forms (is_legal_in, legal_plays_in) directly, each rule reads an item's
+fields inline (a shift and a mask, as colour() and number() do) and calls at
+most one level down; is_legal, legal_plays and resolve, with the trump as
+two ints, are the same rules for everyone else.
 """
 
 from micropython import const
@@ -123,36 +129,38 @@ def effective_colour(item, trump_colour, trump_number):
 
     A black die has no number, so it is always BLACK.
     """
-    if number(item) == trump_number and not is_black(item):
-        return trump_colour
-    return colour(item)
+    return _effective(item, (trump_colour << _COLOUR_SHIFT) | trump_number)
 
 
 def led_colour(trick, trump_colour, trump_number):
     """Effective colour of the lead, or NO_COLOUR while the trick is empty."""
-    if trick.count == 0:
-        return NO_COLOUR
-    return effective_colour(trick.items[0], trump_colour, trump_number)
+    return context(trick, trump_colour, trump_number) >> _LED_SHIFT
 
 
 # The per-play context: the trump and the led colour packed in one int, so
-# the helpers below pass one argument instead of three.  The low six bits are
-# the card of the trump colour and number, so colour(ctx) and number(ctx)
+# that the rules below pass one argument instead of three.  The low six bits
+# are the card of the trump colour and number, so colour(ctx) and number(ctx)
 # read the trump; the led colour sits above them.
 _LED_SHIFT = const(6)
 
 
-def _context(trick, trump_colour, trump_number):
-    led = led_colour(trick, trump_colour, trump_number)
-    return (led << _LED_SHIFT) | card(trump_colour, trump_number)
-
-
-def _led(ctx):
-    return ctx >> _LED_SHIFT
+def context(trick, trump_colour, trump_number):
+    """The context every per-play rule takes: `trick`'s led colour (the lead's
+    effective colour, NO_COLOUR while it is empty) and the trump, in one int."""
+    trump = (trump_colour << _COLOUR_SHIFT) | trump_number  # card(trump_colour, trump_number)
+    if trick.count == 0:
+        return (NO_COLOUR << _LED_SHIFT) | trump  # the leader is free
+    return (_effective(trick.items[0], trump) << _LED_SHIFT) | trump
 
 
 def _effective(item, ctx):
-    return effective_colour(item, colour(ctx), number(ctx))
+    # effective_colour() under the trump of a context: an item showing the
+    # trump number counts as the trump colour, but a black die (it has no
+    # number) is always BLACK.
+    c = (item >> _COLOUR_SHIFT) & _COLOUR_MASK
+    if item & _NUMBER_MASK == ctx & _NUMBER_MASK and c != BLACK:
+        return (ctx >> _COLOUR_SHIFT) & _COLOUR_MASK
+    return c
 
 
 # ------------------------------------------------------------------- plays
@@ -167,25 +175,16 @@ def kept_die(hand, n):
     black die can never be played, so when one is held it is the kept die and
     every other die is free; otherwise a lone remaining die must stay.
     """
-    lone = -1
-    dice = 0
-    for i in range(n):
+    lone = -1  # the position of the one die seen so far; -2 once there are two
+    i = 0
+    while i < n:  # a range loop's stack words would make the frame bigger
         item = hand[i]
-        if is_black(item):
+        if (item >> _COLOUR_SHIFT) & _COLOUR_MASK == BLACK:
             return i
-        if is_die(item):
-            dice += 1
-            lone = i
-    if dice == 1:
-        return lone
-    return -1
-
-
-def _kept_item(hand, n):
-    keep = kept_die(hand, n)
-    if keep < 0:
-        return _NO_ITEM
-    return hand[keep]
+        if item & _DIE_BIT:
+            lone = i if lone == -1 else -2
+        i += 1
+    return lone if lone >= 0 else -1
 
 
 def playable(item, kept):
@@ -193,101 +192,101 @@ def playable(item, kept):
 
     `kept` is the item its hand must keep (hand[kept_die(hand, n)]), or -1.
     """
-    return item != kept and not is_black(item)
+    return item != kept and (item >> _COLOUR_SHIFT) & _COLOUR_MASK != BLACK
 
 
-def _must_follow(ctx, items, n, kept):
-    # True if items[0:n] hold a playable item of the led colour.  Must-follow
-    # is judged over what may actually be played, so a kept die of the led
-    # colour does not bind its owner.  An empty trick leads NO_COLOUR, which
-    # no item has: the leader is free.
-    for i in range(n):
-        if playable(items[i], kept) and _effective(items[i], ctx) == _led(ctx):
-            return True
-    return False
-
-
-def _holds(hand, n, item):
-    for i in range(n):
-        if hand[i] == item:
-            return True
-    return False
-
-
-def _is_legal(ctx, hand, n, item):
-    # Playable, and of the led colour unless the player need not follow.
-    if not _holds(hand, n, item):
-        return False
-    kept = _kept_item(hand, n)
+def is_legal_in(ctx, hand, n, item):
+    """May the player holding hand[0:n] play `item` now (`ctx`: the trick's
+    context())?  Held, playable, and of the led colour unless no playable
+    item of the hand is."""
+    i = 0
+    while i < n and hand[i] != item:
+        i += 1
+    if i == n:
+        return False  # not in the hand
+    kept = kept_die(hand, n)
+    if kept >= 0:
+        kept = hand[kept]  # from here: the kept item itself
     if not playable(item, kept):
         return False
-    return _effective(item, ctx) == _led(ctx) or not _must_follow(ctx, hand, n, kept)
+    if _effective(item, ctx) == ctx >> _LED_SHIFT:
+        return True
+    # Must follow, judged over what may actually be played: a kept die of
+    # the led colour does not bind its owner.  An empty trick leads
+    # NO_COLOUR, which no item has: the leader is free.
+    i = 0
+    while i < n:
+        if playable(hand[i], kept) and _effective(hand[i], ctx) == ctx >> _LED_SHIFT:
+            return False
+        i += 1
+    return True
 
 
 def is_legal(hand, n, trick, item, trump_colour, trump_number):
     """May the player holding hand[0:n] play `item` to `trick` now?"""
-    return _is_legal(_context(trick, trump_colour, trump_number), hand, n, item)
+    return is_legal_in(context(trick, trump_colour, trump_number), hand, n, item)
 
 
-def _copy_playable(hand, n, out):
-    kept = _kept_item(hand, n)
+def legal_plays_in(ctx, hand, n, out):
+    """Write the legal plays from hand[0:n] into `out` in hand order (`ctx`:
+    the trick's context()); return how many.  The same two rules as
+    is_legal_in, applied as two passes over `out`."""
+    kept = kept_die(hand, n)
+    if kept >= 0:
+        kept = hand[kept]  # from here: the kept item itself
     count = 0
-    for i in range(n):
+    i = 0
+    while i < n:  # while loops: range loops' stack words would take the frame past 11
         if playable(hand[i], kept):
             out[count] = hand[i]
             count += 1
-    return count
-
-
-def _keep_led(ctx, out, n):
-    count = 0
-    for i in range(n):
-        if _effective(out[i], ctx) == _led(ctx):
-            out[count] = out[i]
-            count += 1
-    return count
-
-
-def _legal_plays(ctx, hand, n, out):
-    # The same two rules as _is_legal, applied as two passes over `out`.
-    count = _copy_playable(hand, n, out)
-    if _must_follow(ctx, out, count, _NO_ITEM):  # out holds playable items only
-        return _keep_led(ctx, out, count)
-    return count
+        i += 1
+    # Must follow: when any of them is of the led colour, only those.
+    n = 0  # from here: how many of them are
+    i = 0
+    while i < count:
+        if _effective(out[i], ctx) == ctx >> _LED_SHIFT:
+            out[n] = out[i]
+            n += 1
+        i += 1
+    return n if n else count
 
 
 def legal_plays(hand, n, trick, out, trump_colour, trump_number):
     """Write the legal plays from hand[0:n] into `out` in hand order; return how many."""
-    return _legal_plays(_context(trick, trump_colour, trump_number), hand, n, out)
+    return legal_plays_in(context(trick, trump_colour, trump_number), hand, n, out)
 
 
 # ------------------------------------------------------------ trick result
 
 
-def tier(item, led, trump_colour, trump_number):
-    """Strength tier of an item, TIER_TRUMP_BOTH (strongest) .. TIER_NONE (never wins)."""
-    if number(item) == trump_number and not is_black(item):
-        if colour(item) == trump_colour:
-            return TIER_TRUMP_BOTH
-        return TIER_TRUMP_NUMBER
-    eff = effective_colour(item, trump_colour, trump_number)
-    if eff == trump_colour:
-        return TIER_TRUMP_COLOUR
-    if eff == led:
-        return TIER_LED
-    return TIER_NONE
+def _strength(item, ctx):
+    # Comparable strength (strength()) under a context: the tier first, then
+    # the higher number; 0 never wins.  The tiers, strongest first (original
+    # section 5, example 3): trump colour and number as printed, any other
+    # item showing the trump number, the trump colour, the led colour; other
+    # colours never win.
+    num = item & _NUMBER_MASK
+    c = (item >> _COLOUR_SHIFT) & _COLOUR_MASK
+    if num == ctx & _NUMBER_MASK and c != BLACK:
+        if c == (ctx >> _COLOUR_SHIFT) & _COLOUR_MASK:
+            return (TIER_TRUMP_BOTH << _TIER_SHIFT) | num
+        return (TIER_TRUMP_NUMBER << _TIER_SHIFT) | num
+    if c == (ctx >> _COLOUR_SHIFT) & _COLOUR_MASK:
+        return (TIER_TRUMP_COLOUR << _TIER_SHIFT) | num
+    if c == ctx >> _LED_SHIFT:
+        return (TIER_LED << _TIER_SHIFT) | num
+    return 0  # TIER_NONE
 
 
 def strength(item, led, trump_colour, trump_number):
     """Comparable strength: tier first, then the higher number; 0 never wins."""
-    t = tier(item, led, trump_colour, trump_number)
-    if t == TIER_NONE:
-        return 0
-    return (t << _TIER_SHIFT) | number(item)
+    return _strength(item, (led << _LED_SHIFT) | (trump_colour << _COLOUR_SHIFT) | trump_number)
 
 
-def _strength(item, ctx):
-    return strength(item, _led(ctx), colour(ctx), number(ctx))
+def tier(item, led, trump_colour, trump_number):
+    """Strength tier of an item, TIER_TRUMP_BOTH (strongest) .. TIER_NONE (never wins)."""
+    return strength(item, led, trump_colour, trump_number) >> _TIER_SHIFT
 
 
 def _strongest(trick, ctx):
@@ -295,17 +294,19 @@ def _strongest(trick, ctx):
     # die, or two trump-number items); the one played later wins, hence `>=`.
     best = -1
     pos = 0
-    for i in range(trick.count):
+    i = 0
+    while i < trick.count:  # a range loop's stack words would make the frame bigger
         s = _strength(trick.items[i], ctx)
         if s >= best:
             best = s
             pos = i
+        i += 1
     return pos
 
 
 def resolve(trick, trump_colour, trump_number):
     """Position in the trick of the winning item (the later of two equals)."""
-    return _strongest(trick, _context(trick, trump_colour, trump_number))
+    return _strongest(trick, context(trick, trump_colour, trump_number))
 
 
 # ----------------------------------------------------------------- scoring
@@ -313,15 +314,17 @@ def resolve(trick, trump_colour, trump_number):
 
 def bid_of(kept):
     """The bid a kept die makes: its number; a black die bids 0."""
-    return number(kept)
+    return kept & _NUMBER_MASK
 
 
 def missed_count(bids, tricks):
     """How many players did not take exactly their bid."""
     missed = 0
-    for i in range(len(bids)):
-        if tricks[i] != bids[i]:
+    i = 0
+    for bid in bids:  # over the bids, not range(len()): no call below this frame
+        if tricks[i] != bid:
             missed += 1
+        i += 1
     return missed
 
 
@@ -338,7 +341,15 @@ def round_score(bid, tricks, missed):
 def round_scores(bids, tricks):
     """Every player's round score, by seat, from their bids and tricks taken."""
     missed = missed_count(bids, tricks)
-    return [round_score(bids[i], tricks[i], missed) for i in range(len(bids))]
+    # A while loop, not a comprehension (a closure: a frame more on the
+    # board's C stack) nor a range loop (its stack words would take the
+    # frame past 11).
+    scores = [0] * len(bids)
+    i = 0
+    while i < len(scores):
+        scores[i] = round_score(bids[i], tricks[i], missed)
+        i += 1
+    return scores
 
 
 def compare(total_a, last_bid_a, total_b, last_bid_b):
@@ -398,6 +409,21 @@ def setup(players):
     if players < MIN_PLAYERS or players > MAX_PLAYERS:
         raise ValueError()
     return SETUP[players - MIN_PLAYERS]
+
+
+def in_play(item, players, removed):
+    """True when `item` (a die's face ignored) is in play with `players` and
+    the colour `removed` taken out at setup (NO_COLOUR when none is): R12.
+    Exactly the items cards_in_play, dice_in_bag and black_dice list."""
+    row = setup(players)
+    c = (item >> _COLOUR_SHIFT) & _COLOUR_MASK
+    if c == BLACK:
+        return True  # the black dice, beside the bag in every setup
+    if c == removed:
+        return False  # 3 players: the removed colour, cards and dice
+    if item & _DIE_BIT:  # a die: fewer of each colour with 3 players
+        return (item >> _INDEX_SHIFT) & _INDEX_MASK < DICE_PER_COLOUR - row[SETUP_DICE_REMOVED]
+    return item & _NUMBER_MASK <= row[SETUP_HIGH_CARD]  # a card: 3 players, no 7s
 
 
 def colours_in_play(players, removed):

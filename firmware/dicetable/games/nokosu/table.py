@@ -15,8 +15,9 @@ identity = engine.identity
 
 
 def all_items():
-    """Every die and card a tag can be registered as."""
-    return engine.new(5, 0).all_items()
+    """Every die and card a tag can be registered as (a match's all_items()
+    with five players, without making a match for it)."""
+    return engine.every_item()
 
 
 def item_name(v, shown):
