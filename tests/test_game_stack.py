@@ -35,7 +35,7 @@ GAME_BUDGET = 1600  # B of C stack below the table app's call into a game
 KEEP = 40
 
 # The games held to GAME_BUDGET.
-GAMES = ["dicefull", "dtt"]
+GAMES = ["dicefull", "dtt", "dtwww", "walzer", "nokosu"]
 
 
 @pytest.fixture(scope="module")
@@ -130,7 +130,7 @@ def _cycle(graph):
     return []
 
 
-NO_RECURSION = ("dicefull", "dtt")
+NO_RECURSION = ("dicefull", "dtt", "dtwww", "walzer", "nokosu")
 
 
 @pytest.mark.parametrize("game", NO_RECURSION)
