@@ -591,18 +591,25 @@ class DtwwwMatch(Match):
         take() applies the action unchecked."""
         if seat < 0 or seat > TABLE or not self.waiting() & (1 << seat):
             return -1
-        ph = self.phase
-        if ph == PHASE_PLAY:
+        if self.phase == PHASE_PLAY:
             if self.open:
-                # Open play's plays are listed, then one drawn (a host's use:
-                # the board never draws a player's play).
-                legal = self.legal_actions(seat)
-                return legal[draw(len(legal))]
+                # Open play's plays are listed as legal_actions lists them,
+                # then one drawn (a host's use: the board never draws a
+                # player's play).  The loop again rather than a call of
+                # legal_actions: the core's follow rule then stays three
+                # frames below this one on the board's C stack.
+                out = []
+                k = 0
+                while k < DICE:
+                    if self.place[k] == _BAG:
+                        self._open_die(out, _PLAY_A | (seat << SEAT_SHIFT), _BOX[k])
+                    k += 1
+                return out[draw(len(out))]
             k = _legal_plays(self.hands[seat], self.hand_n[seat], self.trick, _PLAYS)
             return _PLAYS[draw(k)] | _PLAY_A | (seat << SEAT_SHIFT)
-        if ph == PHASE_DEAL:
+        if self.phase == PHASE_DEAL:
             return self._random_deal(seat, draw) | (seat << SEAT_SHIFT)
-        if ph == PHASE_SCORE:
+        if self.phase == PHASE_SCORE:
             return self._random_score(seat, draw) | (seat << SEAT_SHIFT)
         return self._random_rolloff(seat, draw) | (seat << SEAT_SHIFT)
 
