@@ -349,7 +349,6 @@ def ev(*a):
     EV.append(a)
 
 
-_print = print
 _import = builtins.__import__
 
 
@@ -1128,7 +1127,9 @@ K_STAT = 6
 K_OPEN = 7
 K_FILE = 8  # a file method: read, readinto, write, flush, close
 K_MISC = 9  # WDT, Timer, the console
-K_OTHER = 10
+K_IMPORT = 10  # the import hook
+# Counts, not calls (no cost of their own): 11 bytes a stand-in keeps, 12 Pin
+# objects made, 13 collections asked for, 14 ms slept.
 
 
 class StopBoot(BaseException):
@@ -1136,7 +1137,6 @@ class StopBoot(BaseException):
 
 
 MARKS = []  # (what, clock, calls so far)
-_print = print
 _import = builtins.__import__
 
 
