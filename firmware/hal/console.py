@@ -49,8 +49,8 @@ from micropython import const
 PACKET = const(64)  # a full-speed bulk packet: CFG_TUD_CDC_EP_BUFSIZE
 _PACKETS = const(4)  # the longest log line, in packets: the FIFO's 256 bytes
 _TEXT = const(254)  # its characters: _PACKETS * PACKET less CR LF
-_FORMAT = "254s"  # struct's copy of them, NUL after a shorter line
-_LOSS = b"@lost "
+_FORMAT = const("254s")  # struct's copy of them, NUL after a shorter line
+_LOSS = const(b"@lost ")
 _DIGITS = const(6)  # where N starts in the loss line: len(_LOSS)
 
 try:

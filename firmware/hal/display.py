@@ -18,7 +18,7 @@ _PAGES = const(8)  # 8 rows of pixels per byte: 64 rows are 8 pages
 
 # Power-up sequence for a 128x64 panel with its internal charge pump (the
 # common modules).  Sent in one transfer after the control byte 0x00.
-_INIT = (
+_INIT = const(
     b"\x00"
     b"\xae"  # display off while it is set up
     b"\x20\x00"  # horizontal addressing: the buffer goes out in one go
@@ -36,9 +36,9 @@ _INIT = (
     b"\xaf"  # display on
 )
 # Draw into the whole panel: columns 0-127, pages 0-7.
-_WINDOW = b"\x00\x21\x00\x7f\x22\x00\x07"
-_OFF = b"\x00\xae"
-_ON = b"\x00\xaf"
+_WINDOW = const(b"\x00\x21\x00\x7f\x22\x00\x07")
+_OFF = const(b"\x00\xae")
+_ON = const(b"\x00\xaf")
 
 
 class Display:

@@ -83,7 +83,7 @@ _GUARD_RESET = const(6000)
 
 # VersionReg of an MFRC522 1.0 / 2.0, and of the FM17522 and the clone (0x12)
 # found on cheap modules: all behave alike for what is done here.
-VERSIONS = (0x91, 0x92, 0x88, 0x12)
+_VERSIONS = const((0x91, 0x92, 0x88, 0x12))
 
 # result(), transceive() and read_uid() outcomes besides a length.
 NO_TAG = const(0)  # no reply before the timer ran out
@@ -97,26 +97,26 @@ _CASCADE_TAG = const(0x88)
 _SAK_CASCADE = const(0x04)
 
 # Fixed transfers: the address byte ((reg << 1) & 0x7E, | 0x80 to read), then data.
-_BITS_7 = b"\x1a\x07"  # BitFramingReg: 7 bits in the last byte, StartSend 0
-_BITS_8 = b"\x1a\x00"
-_SEND_7 = b"\x1a\x87"  # ... StartSend
-_SEND_8 = b"\x1a\x80"
-_TRANSCEIVE = b"\x02\x0c"  # CommandReg: Transceive (restarts it, ends a receiver's wait)
-_TRANSMIT = b"\x02\x04"
-_CLEAR_IRQ = b"\x08\x7f"  # ComIrqReg, Set1 = 0: clear every request bit
-_FLUSH = b"\x14\x80"  # FIFOLevelReg: FlushBuffer
-_CRC_ON = (b"\x24\x80", b"\x26\x80")  # TxModeReg, RxModeReg: 106 kBd, CRC on
-_CRC_OFF = (b"\x24\x00", b"\x26\x00")
-_REQA = b"\x12\x26"  # FIFODataReg burst: the frame
-_WUPA = b"\x12\x52"
-_ANTICOLL = (b"\x12\x93\x20", b"\x12\x95\x20")  # SEL CL1/CL2, NVB: no UID bit known
-_HLTA = b"\x12\x50\x00\x57\xcd"  # HLTA and its CRC_A (CRC off)
-_HLTA_CRC_ON = b"\x12\x50\x00"
+_BITS_7 = const(b"\x1a\x07")  # BitFramingReg: 7 bits in the last byte, StartSend 0
+_BITS_8 = const(b"\x1a\x00")
+_SEND_7 = const(b"\x1a\x87")  # ... StartSend
+_SEND_8 = const(b"\x1a\x80")
+_TRANSCEIVE = const(b"\x02\x0c")  # CommandReg: Transceive (restarts it, ends a receiver's wait)
+_TRANSMIT = const(b"\x02\x04")
+_CLEAR_IRQ = const(b"\x08\x7f")  # ComIrqReg, Set1 = 0: clear every request bit
+_FLUSH = const(b"\x14\x80")  # FIFOLevelReg: FlushBuffer
+_CRC_ON = const((b"\x24\x80", b"\x26\x80"))  # TxModeReg, RxModeReg: 106 kBd, CRC on
+_CRC_OFF = const((b"\x24\x00", b"\x26\x00"))
+_REQA = const(b"\x12\x26")  # FIFODataReg burst: the frame
+_WUPA = const(b"\x12\x52")
+_ANTICOLL = const((b"\x12\x93\x20", b"\x12\x95\x20"))  # SEL CL1/CL2, NVB: no UID bit known
+_HLTA = const(b"\x12\x50\x00\x57\xcd")  # HLTA and its CRC_A (CRC off)
+_HLTA_CRC_ON = const(b"\x12\x50\x00")
 # Status: ComIrqReg, ErrorReg, FIFOLevelReg, ControlReg, TModeReg, VersionReg.
-_STATUS = b"\x88\x8c\x94\x98\xd4\xee\x00"
-_IRQ_ONLY = b"\x88\x00"
-_FIFO_5 = b"\x92\x92\x92\x92\x92\x00"
-_FIFO_1 = b"\x92\x00"
+_STATUS = const(b"\x88\x8c\x94\x98\xd4\xee\x00")
+_IRQ_ONLY = const(b"\x88\x00")
+_FIFO_5 = const(b"\x92\x92\x92\x92\x92\x00")
+_FIFO_1 = const(b"\x92\x00")
 
 # The transfers that start REQA and WUPA.  StartSend is written 0 before the
 # Transceive command and 1 last (datasheet 9.3.1.14: it starts the sending,
@@ -125,18 +125,18 @@ _FIFO_1 = b"\x92\x00"
 # and a new command ends that wait.  The FIFO is flushed only when the last
 # frame may have left bytes in it (a reply); a frame nobody answered took
 # its bytes out to send them.
-_REQ_CLEAN = (_BITS_7, _TRANSCEIVE, _CLEAR_IRQ, _REQA, _SEND_7)
-_REQ_FLUSH = (_BITS_7, _TRANSCEIVE, _CLEAR_IRQ, _FLUSH, _REQA, _SEND_7)
-_WAKE_CLEAN = (_BITS_7, _TRANSCEIVE, _CLEAR_IRQ, _WUPA, _SEND_7)
-_WAKE_FLUSH = (_BITS_7, _TRANSCEIVE, _CLEAR_IRQ, _FLUSH, _WUPA, _SEND_7)
-_HALT_SEQ = (_CLEAR_IRQ, _FLUSH, _HLTA, _TRANSMIT)
-_HALT_SEQ_CRC_ON = (_CLEAR_IRQ, _FLUSH, _HLTA_CRC_ON, _TRANSMIT)
+_REQ_CLEAN = const((_BITS_7, _TRANSCEIVE, _CLEAR_IRQ, _REQA, _SEND_7))
+_REQ_FLUSH = const((_BITS_7, _TRANSCEIVE, _CLEAR_IRQ, _FLUSH, _REQA, _SEND_7))
+_WAKE_CLEAN = const((_BITS_7, _TRANSCEIVE, _CLEAR_IRQ, _WUPA, _SEND_7))
+_WAKE_FLUSH = const((_BITS_7, _TRANSCEIVE, _CLEAR_IRQ, _FLUSH, _WUPA, _SEND_7))
+_HALT_SEQ = const((_CLEAR_IRQ, _FLUSH, _HLTA, _TRANSMIT))
+_HALT_SEQ_CRC_ON = const((_CLEAR_IRQ, _FLUSH, _HLTA_CRC_ON, _TRANSMIT))
 
 
 def _status(s):
     # The outcome of a Transceive from a status burst (s[1:7] as in _STATUS).
     irq = s[1]
-    if irq & _SET or s[6] not in VERSIONS:
+    if irq & _SET or s[6] not in _VERSIONS:
         return DEAD
     if not irq & (_RX_IRQ | _IDLE_IRQ):
         return NO_TAG if irq & _TIMER_IRQ else BUSY
@@ -243,7 +243,7 @@ class MFRC522:
     def alive(self):
         """True if the chip answers with an MFRC522 version (0x00 or 0xFF: no chip)."""
         self.version = self.read(_VersionReg)
-        return self.version in VERSIONS
+        return self.version in _VERSIONS
 
     def _wait_ready(self):
         # After reset or power-up the PowerDown bit reads 1 until the oscillator runs.
@@ -316,7 +316,7 @@ class MFRC522:
         return self._outcome(s)
 
     def _outcome(self, s):
-        if s[5] != _TMODE and s[6] in VERSIONS and not s[1] & _SET:
+        if s[5] != _TMODE and s[6] in _VERSIONS and not s[1] & _SET:
             return ERROR if self.init() else DEAD
         n = _status(s)
         self._clean = n == NO_TAG

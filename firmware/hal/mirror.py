@@ -60,7 +60,7 @@ _SEGMENT = const(24)  # the bytes of 8 LEDs
 _WIDTH = const(59)  # a line's characters after "@x ", before CR LF
 _TICKS_MASK = const(0x3FFFFFFF)  # time.ticks_ms() wraps at 2**30
 _UNKNOWN = const(-1)  # _id when what the host has is not known: a keyframe
-_HEX = b"0123456789abcdef"
+_HEX = const(b"0123456789abcdef")
 
 
 class Mirror:

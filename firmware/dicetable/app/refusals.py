@@ -13,12 +13,14 @@ WRONG_GAME = const(18)
 TWO_TAGS_CODE = const(19)
 READER_FAULT_CODE = const(20)
 STORAGE_ERROR = const(21)
-_APP_NAMES = (
-    "unknown tag",
-    "another game's tag",
-    "two tags at once",
-    "reader fault",
-    "storage error",
+_APP_NAMES = const(
+    (
+        "unknown tag",
+        "another game's tag",
+        "two tags at once",
+        "reader fault",
+        "storage error",
+    )
 )
 
 

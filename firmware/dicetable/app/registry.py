@@ -33,7 +33,7 @@ _KEY = const(11)  # the sort key: uid length and uid
 _GAME = const(11)
 _ITEM = const(12)
 
-_HEX = "0123456789abcdef"
+_HEX = const("0123456789abcdef")
 
 
 def uid_hex(uid):
