@@ -773,6 +773,36 @@ def test_a_look_that_came_late_keeps_the_grid():
     assert bench.readers.service(late) == readers_mod.PERIOD_MS - 7
 
 
+def test_pace_looks_at_every_reader_at_once_then_on_the_new_grid():
+    menu, period = readers_mod.MENU_MS, readers_mod.PERIOD_MS
+    assert menu > period and menu % period == 0  # the menu's looks keep the buttons' grid
+    bench = Bench(CENTRE + 1, baud=4_000_000, reset=True)
+    bench.serve(100)
+    r = bench.readers
+    now = r._next - period + 3  # 3 ms after a look at every reader
+    # The menu (hal/mainloop.py): a look at every reader now, then every MENU_MS.
+    r.pace(menu)
+    bench.now = now
+    reqa = [c.reqa + c.wupa for c in bench.chips]
+    assert r.service(now) == menu - now % menu
+    assert [c.reqa + c.wupa - n for c, n in zip(bench.chips, reqa, strict=True)] == [1] * (
+        CENTRE + 1
+    )
+    bench.now = r._next
+    services = bench.services
+    reqa = [c.reqa + c.wupa for c in bench.chips]
+    assert bench.serve(1000) == []
+    assert [c.reqa + c.wupa - n for c, n in zip(bench.chips, reqa, strict=True)] == [
+        1000 // menu
+    ] * (CENTRE + 1)
+    assert bench.services - services == 1000 // menu
+    # And back: the looks at every reader every PERIOD_MS from the next call on.
+    r.pace(period)
+    bench.now += 1
+    assert r.service(bench.now) == period - bench.now % period
+    assert r._next % period == 0
+
+
 def looked_at(bench):
     """The service() times (ms) at which each reader's looks began, by reader."""
     times = [[] for _ in bench.chips]

@@ -15,7 +15,7 @@ from dicetable.app.events import OK, TAG_PLACED
 from dicetable.app.registry import pack
 from dicetable.match.actions import kind_of, seat_of, value_of
 from hal.mainloop import BUTTON_MS, FRAME_MS, GC_MS, MainLoop
-from hal.readers import AWAITED_MS, PERIOD_MS
+from hal.readers import AWAITED_MS, MENU_MS, PERIOD_MS
 from sim.hw import hands
 from sim.hw.rig import VirtualTable
 from sim.hw.vloop import VirtualLoop
@@ -359,6 +359,7 @@ class FakeTable:
         self.change_at = None
         self.text = []
         self.storage = NoJournal()
+        self.mode = "play"
 
     def awaited_readers(self):
         self.asked += 1
@@ -422,6 +423,89 @@ def test_the_mask_is_handed_over_at_boot_after_an_input_and_a_frame_change_only(
     assert t.asked == 3
 
 
+class PacedReaders(GridReaders):
+    """GridReaders that keep to the period they are paced to, noting each."""
+
+    def __init__(self):
+        super().__init__()
+        self.period = PERIOD_MS
+        self.paces = []
+
+    def pace(self, period_ms):
+        self.paces.append(period_ms)
+        self.period = period_ms
+
+    def service(self, now_ms):
+        self.looks += 1
+        self.wait = self.period - now_ms % self.period
+        return self.wait
+
+
+def test_at_the_menu_the_readers_are_paced_to_menu_ms_and_back_at_once_when_it_ends():
+    t = FakeTable()
+    t.mode = "menu"
+    t.button = lambda seat, code: setattr(t, "mode", "play")  # OK starts the match
+    readers = PacedReaders()
+    loop = MainLoop(t, readers, Presses(305), Shown())
+    ran = record_passes(loop)
+
+    def run(start, end):
+        now = start
+        while now < end:
+            now += loop.due(now)
+
+    loop.begin(0)
+    run(0, 1)
+    assert readers.paces == [MENU_MS]  # at boot, by the first pass
+    assert ran[:2] == [(0, 0), (0, 0)]  # then the readers again at once, on the new grid
+    run(1, 300)
+    assert [now for now, k in ran if k == 0][2:] == list(range(MENU_MS, 300, MENU_MS))
+    run(300, 400)
+    assert readers.paces == [MENU_MS, PERIOD_MS]  # after the press that left the menu
+    after = [now for now, k in ran if k == 0 and now >= 305]
+    assert after == [305] + list(range(320, 400, PERIOD_MS))
+    run(400, 1000)
+    assert readers.paces == [MENU_MS, PERIOD_MS]  # nothing else changes it
+
+
+class LoopSurface:
+    """The players' hands (sim/hw/hands.py) on a table run by the main loop."""
+
+    def __init__(self, vt, passes):
+        self.vt = vt
+        self.passes = passes
+
+    def press(self, seat, code):
+        self.vt.vbuttons.press(seat, code & 3, self.vt.clock.ticks_ms() + 2, 40)
+        self.passes.run_for(40 + 60)
+
+
+def test_the_menus_readers_are_looked_at_every_menu_ms_and_a_match_at_once_every_period():
+    vt = VirtualTable(seats=(0, 1, 2))
+    vt.boot()
+    t = vt.table
+    assert t.mode == "menu"
+    vt.clock.now_us = max(vt.clock.now_us, vt.now * 1000)  # one timeline from here on
+    loop = MainLoop(t, vt.readers, vt.buttons, vt.pixels)
+    passes = VirtualLoop(loop, vt.clock, vt.vbuttons.advance)
+    passes.run_for(2 * MENU_MS)
+    before = looks(vt)
+    passes.run_for(10 * MENU_MS)
+    assert [a - b for a, b in zip(looks(vt), before, strict=True)] == [
+        0 if c is None else 10 for c in vt.chips
+    ]
+    hands.choose_in_menu(LoopSurface(vt, passes), t, DICEFULL, (0, 1, 2))
+    assert t.mode == "play"
+    mask = t.awaited_readers()
+    before = looks(vt)
+    passes.run_for(400)
+    got = [a - b for a, b in zip(looks(vt), before, strict=True)]
+    # At once every PERIOD_MS, and AWAITED_MS where the match awaits an item.
+    assert [got[i] for i in vt.indices] == [
+        400 // (AWAITED_MS if mask >> i & 1 else PERIOD_MS) for i in vt.indices
+    ]
+
+
 IDLE = """
 from sim.hw.rig import VirtualTable
 from sim.hw import hands
@@ -437,6 +521,8 @@ class NoReaders:
         return 10
     def quiet_ms(self):
         return 10
+    def pace(self, period_ms):
+        pass
 loop = MainLoop(vt.table, NoReaders(), vt.buttons, vt.pixels)
 now = 100000
 for _ in range(3):

@@ -24,10 +24,16 @@ ends; the frames pass pushes what the clock changes.  The display, slow on
 I2C, follows in the frames pass, and so does the mirror's @match line
 (hal/mirror.py: its @leds line goes out with every frame pushed).  Then
 the readers are told which of them the table now awaits an item on
-(Table.awaited_readers(), which hal/readers.py looks at more often), asked
-only after an input or a frame change, with which alone it changes; when
-it changed, the readers pass runs next, so that the new cadence starts at
-once rather than a period later.
+(Table.awaited_readers(), which hal/readers.py looks at more often) and
+whether it is at the menu, asked only after an input or a frame change,
+with which alone they change; when either changed, the readers pass runs
+next, so that the new cadence starts at once rather than a period later.
+
+AT THE MENU THE READERS ARE LOOKED AT EVERY MENU_MS.  Nothing is awaited
+there and a tag is only logged, so a look at every reader every PERIOD_MS,
+half of the CPU the menu takes, buys nothing a player sees
+(Readers.pace(); two tags or a faulty reader show a period later).  The
+first answer of a match paces them back, and they look at once.
 
 THE COLLECTOR RUNS WHEN NOTHING WAITS.  After an input the app has left
 garbage; it is collected in the readers pass, once the answer is out and
@@ -69,6 +75,9 @@ import gc
 
 from micropython import const
 
+from dicetable.app.render import MENU
+from hal.readers import MENU_MS, PERIOD_MS
+
 BUTTON_MS = const(5)  # a press is 20 ms of debounce: four reads at least
 FRAME_MS = const(20)  # the app's animations (blinks, chases) step at 50 Hz
 GC_MS = const(14)  # a gc.collect() on the Pico (issue 9)
@@ -97,6 +106,7 @@ class MainLoop:
         self.displayed = -1  # the frame_version on the display
         self.garbage = False  # an input was handled since the last collection
         self.heard = False  # ... since the readers were told what is awaited
+        self.at_menu = False  # the readers were told the table is at the menu
         self.ahead = -1  # storage.writes when its work ahead last had nothing to do
         self._due = [0, 0, 0]  # when each pass is due (ms ticks)
         self._soon = 0  # the pass due first
@@ -174,8 +184,9 @@ class MainLoop:
         return FRAME_MS - now_ms % FRAME_MS
 
     def _answer(self, now_ms):
-        # The frame on the LEDs, if it changed; then what the table awaits:
-        # True if that changed, and the readers pass is due now.
+        # The frame on the LEDs, if it changed; then what the table awaits,
+        # and whether it is at the menu: True if either changed, and the
+        # readers pass is due now.
         t = self.table
         self.heard = False
         if t.frame_version != self.shown:
@@ -184,12 +195,16 @@ class MainLoop:
             if self.mirror is not None:
                 self.mirror.leds()
         mask = t.awaited_readers()
+        menu = t.mode == MENU
         r = self.readers
-        if mask != r.awaited:
-            r.awaited = mask
-            self._due[READERS] = now_ms
-            return True
-        return False
+        if mask == r.awaited and menu == self.at_menu:
+            return False
+        r.awaited = mask
+        if menu != self.at_menu:
+            self.at_menu = menu
+            r.pace(MENU_MS if menu else PERIOD_MS)
+        self._due[READERS] = now_ms
+        return True
 
     def begin(self, now_ms):
         """Every pass due at now_ms: the loop starts."""

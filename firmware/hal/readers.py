@@ -76,6 +76,9 @@ tag anywhere else within period_ms (tools/bench/bench_latency.py weighs both
 against the CPU they take).  quiet_ms() says how long nothing but such a
 look is due: the main loop's collector fits in there, and holds up the
 awaited readers' looks, which never leave it room of their own.
+pace(period_ms) changes the period of the looks at every reader (the main
+loop: MENU_MS at the menu, where nothing is awaited and a tag is only
+logged); the next call looks at every reader and starts the new grid.
 
 A reader that stops answering (no MFRC522 version, or a frame that never
 ends) is reported once and tried again with a back-off in looks at every
@@ -116,6 +119,7 @@ PERIOD_MS = 20  # a look at every reader this often: tools/bench/bench_latency.p
 AWAITED_MS = 10  # ... and at the awaited readers this often: weighed there too
 # (5 ms gains little and costs a match 10 % of the CPU); on the
 # buttons' 5 ms grid and PERIOD_MS's, so no wake of its own
+MENU_MS = 100  # ... at the menu (pace()): a multiple of PERIOD_MS, weighed there too
 _CONFIRM_MS = const(4)  # a change seen is read again this long after the look began
 _BACKOFF_MAX = const(32)  # looks between attempts to revive a faulty reader, at most
 _SWEEP = const(8)  # every 8th quiet look at an empty reader uses WUPA
@@ -230,6 +234,12 @@ class Readers:
         return self._state[i] == _FAULT
 
     # --- the main loop's entry ---------------------------------------------
+    def pace(self, period_ms):
+        """Look at every reader every period_ms from the next call on, which
+        looks at every reader and starts the new grid."""
+        self.period_ms = period_ms
+        self._next = -1
+
     def service(self, now_ms):
         """Start the looks that are due and collect them, make the reads they
         call for, and return how many ms to wait before the next call; the
