@@ -18,28 +18,37 @@
    Wire: bytes x 8 / table_config.SPI_BAUDRATE.
    Radio: the time the CPU waits on a chip for a frame to end, as the chip
    model keeps it (ISO/IEC 14443-3 frames at 106 kbit/s, the tag's reply
-   91 us after, the chip's timer when nothing answers): the most it waits,
-   as if its own Python took no time (see RecordingBus).
+   91 us after, the chip's timer when nothing answers).  The driver's
+   operations are timed by a CPU that takes no time (the most it waits);
+   the table's cycles (4.) are recorded again by one that takes its Python
+   (x scale) between the SPI transactions, spread evenly over them
+   (retimed(), RecordingBus.python_us): a look at every reader starts five
+   more REQAs while the first runs, so it waits for little of its 0.4 ms,
+   and a look at one reader alone for nearly all of it.
 3. Calibration.  The 1bfedd1 driver, measured on a Pico (issue 9): one read
    of a 4-byte UID 13.0 ms, of a 7-byte UID 23.2 ms.  Less the model's wire
    and radio, the board's Python took `scale` times the model's Python;
    every figure is given as modelled and calibrated (Python x scale).
-4. The table as the main loop's reader task runs it (Readers.service), call
-   by call: a period with every reader empty; a period with a tag held on
-   every reader but seat 0; and a 7-byte tag put on seat 0 just before a
-   look, confirmed (TAG_PLACED), and taken off four periods later: its
-   calls are what tools/bench/bench_latency.py schedules.  The same with readers
-   awaited (Readers.awaited), for each awaited period weighed
-   (AWAITED_PERIODS): seat 0 awaited, a tag on every other reader, the new
-   tag put down just before each of the looks of a period (the look at
-   every reader, and each look at seat 0 alone), and during a collection
-   after the look at every reader (the look at seat 0 that finds it held
-   up until the collection is over); seat 1 awaited, a tag on seats 2 on,
-   the new tag on seat 0, which is not awaited; and every reader awaited,
-   none holding a tag (provisioning).  Each recorded cycle is replayed
-   until about 3000 calls were timed, 100 times at least; a call's Python
-   time is its median, each replay in units of the unit loop timed just
-   before and after it.
+4. The table as the main loop's readers pass runs it (Readers.service(), its
+   events taken after the call: serve()), call by call (specs()): a period
+   with every reader empty; the same at the menu's period (MENU_MS), and a
+   tag put down there; a period with a tag held on every reader but seat
+   0; and a 7-byte tag put on seat 0 just before a look, confirmed
+   (TAG_PLACED), and taken off four periods later: its calls are what
+   tools/bench/bench_latency.py schedules.  The same with readers awaited
+   (Readers.awaited), for each awaited period weighed (AWAITED_PERIODS):
+   seat 0 awaited and nothing on the others (a match waiting for a seat),
+   seat 0 awaited and a tag on every other reader, the new tag put down just
+   before each of the looks of a period (the look at every reader, and each
+   look at seat 0 alone), and during a collection after the look at every
+   reader (the look at seat 0 that finds it held up until the collection
+   is over); seat 1 awaited, a tag on seats 2 on, the new tag on seat 0,
+   which is not awaited; and every reader awaited, none holding a tag
+   (provisioning).  Each recorded cycle is replayed until about 3000 calls
+   were timed, 100 times at least; a call's Python time is its median, each
+   replay in units of the unit loop timed just before and after it.  The
+   same code records and replays 74a722b's readers (their events given to
+   a callback then) in that commit's tree (tools/bench/bench_loop.py).
 """
 
 import ast
@@ -57,9 +66,10 @@ import table_config  # noqa: E402
 
 from dicetable.app.events import CENTRE  # noqa: E402
 from hal import mfrc522 as new_driver  # noqa: E402
+from hal import readers as readers_module  # noqa: E402
 from hal.chipselect import decoder_selects  # noqa: E402
 from hal.mainloop import GC_MS  # noqa: E402
-from hal.readers import AWAITED_MS, Readers  # noqa: E402
+from hal.readers import AWAITED_MS, PERIOD_MS, Readers  # noqa: E402
 from sim.hw import vmfrc522 as vm  # noqa: E402
 from sim.hw.clock import Clock  # noqa: E402
 from sim.hw.vpin import VDecoder  # noqa: E402
@@ -75,6 +85,7 @@ FITTED = tuple(table_config.seats) + (CENTRE,)
 SEAT = 0  # where the new tag goes
 ASIDE = 1  # the reader awaited when the new tag's is not
 AWAITED_PERIODS = (10, 5)  # the awaited readers' periods weighed
+MENU_MS = getattr(readers_module, "MENU_MS", PERIOD_MS)  # 74a722b: as any other
 LATE = GC_MS + 3  # the look after a collection that followed the look at
 # every reader (3 ms, a tag on five readers)
 PERIODS = 8  # a cycle: the WUPA sweep of an empty reader repeats every 8
@@ -99,16 +110,19 @@ class RecordingBus(VSPI):
     counts the transactions that carried bytes (a 74HC138 selects the lines
     between two addresses for an instant, without a clock edge).  A wait on
     a chip ends at its first poll: the clock moves to the end of the frame,
-    and the time it moved is the CPU's wait (`waited_us`).  The recording's
-    CPU takes no time, so that is the most the Pico waits: there the Python
-    between a frame's start and its collect overlaps part of it."""
+    and the time it moved is the CPU's wait (`waited_us`).  The CPU takes
+    `python_us` before each transaction (0: no time, the most it waits; on
+    the Pico the Python between a frame's start and its collect overlaps
+    part of the frame)."""
 
-    def __init__(self, clock):
+    def __init__(self, clock, python_us=0.0):
         super().__init__(clock, table_config.SPI_BAUDRATE)
         self.miso = bytearray()
         self.reads = 0
         self.carried = 0
         self.waited_us = 0
+        self.python_us = python_us  # the CPU's Python before each transaction
+        self._python = 0.0
         self._fresh = False
 
     def _select(self, pin):
@@ -119,6 +133,13 @@ class RecordingBus(VSPI):
         if self._fresh:
             self._fresh = False
             self.carried += 1
+            if self.python_us:
+                # The Python before this transaction: a frame started earlier
+                # runs on meanwhile, and the wait for it is that much shorter.
+                self._python += self.python_us
+                whole = int(self._python)
+                self._python -= whole
+                self.clock.advance(whole)
         return super()._byte(mosi)
 
     def _finish(self, chip):
@@ -164,9 +185,9 @@ class CountingPin:
 class Kit:
     """The readers `fitted` behind the decoder, as on the board."""
 
-    def __init__(self, fitted=FITTED, old=None):
+    def __init__(self, fitted=FITTED, old=None, python_us=0.0):
         self.clock = Clock()
-        self.bus = RecordingBus(self.clock)
+        self.bus = RecordingBus(self.clock, python_us)
         self.chips = [vm.VMFRC522(self.clock) if r in fitted else None for r in range(CENTRE + 1)]
         outputs = [None] * 8
         for r in fitted:
@@ -288,6 +309,19 @@ def new_reads():
     return out
 
 
+def serve(readers, now, emit):
+    """readers.service(now): the events it found to emit(event, reader, uid),
+    as the main loop's readers pass takes them (hal/mainloop.py); the wait.
+    A driver of before the events were kept (74a722b) is given emit."""
+    if not hasattr(readers, "found"):
+        return readers.service(now, emit)
+    wait = readers.service(now)
+    for k in range(readers.found):
+        emit(readers.found_kind[k], readers.found_reader[k], readers.uid(k))
+    readers.found = 0
+    return wait
+
+
 class Cycle:
     """The service() calls of one cycle of PERIODS looks at the whole table,
     recorded with those before it (the replay runs those first, untimed):
@@ -296,13 +330,27 @@ class Cycle:
     just before the cycle's first look, `phase` ms into a period, and taken
     off half-way.  With `late`, the cycle's first call is the look at every
     reader, and the next comes `late` ms into the period, the tag put down
-    between: a look held up by the collector."""
+    between: a look held up by the collector.  `period`: the looks at every
+    reader (Readers.period_ms); `python_us`: the CPU's Python before each
+    SPI transaction (RecordingBus), 0 for a CPU that takes no time."""
 
-    def __init__(self, name, held, new_tag, awaited=0, fast=5, phase=0, late=0):
+    def __init__(
+        self,
+        name,
+        held,
+        new_tag,
+        awaited=0,
+        fast=5,
+        phase=0,
+        late=0,
+        period=PERIOD_MS,
+        python_us=0.0,
+    ):
         self.name = name
+        self.spec = (held, new_tag, awaited, fast, phase, late, period)
         self.late = late
         self.kit = kit = Kit()
-        self.readers = Readers(kit.bus, kit.selects, awaited_ms=fast)
+        self.readers = Readers(kit.bus, kit.selects, period_ms=period, awaited_ms=fast)
         self.readers.awaited = awaited
         self.phase = phase
         self.events = []
@@ -319,6 +367,8 @@ class Cycle:
             self._to_look(0)
         self.warm_miso = len(kit.bus.miso)
         recording, self.warm = self.warm, None
+        # The CPU's time from here on only: the cycle starts where it would.
+        kit.bus.python_us = python_us
         self.calls = self._cycle()
         self.miso = bytes(kit.bus.miso)
         # The cycle repeats exactly: the replay runs it again and again.
@@ -337,7 +387,7 @@ class Cycle:
         if self.warm is not None:
             self.warm.append(t)
         waits = []
-        counts = self.kit.measure(lambda: waits.append(self.readers.service(t, self.emit)))
+        counts = self.kit.measure(lambda: waits.append(serve(self.readers, t, self.emit)))
         self._sleep(waits[0])
         counts["now"] = t
         counts["wait"] = waits[0]
@@ -470,10 +520,10 @@ chip = MFRC522(bus(), DecoderSelect(pins3, 1, 0))
 CYCLE = r"""
 #: next run
 stream = io.BytesIO(%(miso)r)
-readers = Readers(bus(), %(selects)s, awaited_ms=%(fast)d)
+readers = Readers(bus(), %(selects)s, period_ms=%(period)d, awaited_ms=%(fast)d)
 readers.awaited = %(awaited)d
 for t in %(warm)r:
-    readers.service(t, ignore)
+    %(serve)s
 start = %(start)d
 nows = %(nows)r
 took = array('f', [0.0] * len(nows))
@@ -489,8 +539,9 @@ for _ in range(%(reps)d):
     u = unit_us()
     for c in range(len(nows)):
         t = clock()
-        readers.service(nows[c] + base, ignore)
+        %(serve)s
         took[c] = clock() - t
+        %(after)s
     u = (u + unit_us()) / 2
     print('cycle', %(name)r, stream.tell(), ' '.join('%%.3f' %% (x / u) for x in took))
 """
@@ -525,18 +576,31 @@ def python_us(old_table, new_table, cycles):
         "ChipSelect({}, 0, 1, 0, 2)" if r in FITTED else "None" for r in range(CENTRE + 1)
     )
     for cycle in cycles:
+        # As the main loop calls it: the events are taken after the call.
+        kept = hasattr(cycle.readers, "found")
         script += CYCLE % {
             "miso": cycle.miso,
             "selects": selects,
             "warm": cycle.warm,
+            "period": cycle.period,
             "fast": cycle.readers.awaited_ms,
             "awaited": cycle.readers.awaited,
             "start": cycle.warm_miso,
             "nows": [c["now"] for c in cycle.calls],
+            "serve": "readers.service(t)\n    readers.found = 0"
+            if kept
+            else "readers.service(t, ignore)",
         }
         per = PART_CALLS // len(cycle.calls)
+        serve = "readers.service(nows[c] + base%s)" % ("" if kept else ", ignore")
         for _ in range(max(REPS, REPLAYED // len(cycle.calls)) // per):
-            script += CYCLE_REPS % {"reps": per, "ms": cycle.ms, "name": cycle.name}
+            script += CYCLE_REPS % {
+                "reps": per,
+                "ms": cycle.ms,
+                "name": cycle.name,
+                "serve": serve,
+                "after": "readers.found = 0" if kept else "pass",
+            }
     ops = {}
     samples = {c.name: [] for c in cycles}
     miso = {c.name: c.miso for c in cycles}
@@ -633,40 +697,126 @@ def total(calls):
 class Call:
     """One recorded service() call: when, the wait it returned, its Cost and events."""
 
-    def __init__(self, recorded, python_us):
+    def __init__(self, recorded, python_us, radio_us=None):
         self.now = recorded["now"]
         self.wait = recorded["wait"]
         self.events = recorded["events"]
         self.cost = Cost.of(recorded, python_us)
+        self.radio_before = self.cost.radio_us  # waited for as if the CPU took no time
+        if radio_us is not None:
+            self.cost.radio_us = radio_us
 
-
-def measure():
-    """Everything the model needs, measured (see main() and tools/bench/bench_latency.py)."""
-    old = old_namespace()
-    old_table = old_ops(old)
-    new_table = new_reads()
-    others = [r for r in FITTED if r != SEAT]
-    aside = [r for r in others if r != ASIDE]
-    cycles = [Cycle("idle", (), False), Cycle("held", others, False), Cycle("tag", others, True)]
-    for f in AWAITED_PERIODS:
-        cycles.append(Cycle("awaited/%d" % f, others, False, 1 << SEAT, f))
-        cycles += [
-            Cycle("tag/%d+%d" % (f, phase), others, True, 1 << SEAT, f, phase)
-            for phase in range(0, cycles[0].period, f)
+    def as_json(self):
+        c = self.cost
+        return [
+            self.now,
+            self.wait,
+            self.events,
+            c.counts,
+            c.python_us,
+            c.wire_us,
+            c.radio_us,
+            self.radio_before,
         ]
-        cycles.append(Cycle("late/%d" % f, others, True, 1 << SEAT, f, late=LATE))
-        cycles.append(Cycle("aside/%d" % f, aside, False, 1 << ASIDE, f))
-        cycles.append(Cycle("refused/%d" % f, aside, True, 1 << ASIDE, f))
-        cycles.append(Cycle("every/%d" % f, (), False, -1, f))
-    py, per_call, shim = python_us(old_table, new_table, cycles)
-    calls = {
-        c.name: [Call(r, us) for r, us in zip(c.calls, per_call[c.name], strict=True)]
-        for c in cycles
+
+    @classmethod
+    def from_json(cls, row):
+        call = cls.__new__(cls)
+        call.now, call.wait, events, counts, python, wire, radio, call.radio_before = row
+        call.events = [tuple(e) for e in events]
+        call.cost = Cost(counts, python, wire, radio)
+        return call
+
+
+def specs(period=PERIOD_MS):
+    """{name: Cycle's arguments} of every cycle recorded (see the module docstring)."""
+    others = tuple(r for r in FITTED if r != SEAT)
+    aside = tuple(r for r in others if r != ASIDE)
+    out = {
+        "idle": {"held": (), "new_tag": False},
+        # The menu: nothing awaited, every reader looked at every MENU_MS.
+        "menu": {"held": (), "new_tag": False, "period": MENU_MS},
+        "menu-tag": {"held": (), "new_tag": True, "period": MENU_MS},
+        "held": {"held": others, "new_tag": False},
+        "tag": {"held": others, "new_tag": True},
     }
+    for f in AWAITED_PERIODS:
+        mine = {"held": others, "awaited": 1 << SEAT, "fast": f}
+        out["awaited/%d" % f] = dict(mine, new_tag=False)
+        out["waiting/%d" % f] = {"held": (), "new_tag": False, "awaited": 1 << SEAT, "fast": f}
+        for phase in range(0, period, f):
+            out["tag/%d+%d" % (f, phase)] = dict(mine, new_tag=True, phase=phase)
+        out["late/%d" % f] = dict(mine, new_tag=True, late=LATE)
+        other = {"held": aside, "awaited": 1 << ASIDE, "fast": f}
+        out["aside/%d" % f] = dict(other, new_tag=False)
+        out["refused/%d" % f] = dict(other, new_tag=True)
+        out["every/%d" % f] = {"held": (), "new_tag": False, "awaited": -1, "fast": f}
+    return out
+
+
+def retimed(cycle, spec, python, scale):
+    """The radio waits of `cycle`'s calls with the CPU's own time in them: the
+    cycle recorded again by a CPU that takes its Python (x scale), spread over
+    its SPI transactions, before each transaction; None if the calls then
+    did other work (a call that runs past the next one's time only moves it)."""
+    transactions = sum(c["transactions"] for c in cycle.calls)
+    if not transactions:
+        return [0.0] * len(cycle.calls)
+    per = scale * sum(python) / transactions
+    try:
+        again = Cycle(cycle.name, python_us=per, **spec)
+    except AssertionError:
+        return None
+    if [c["miso"] for c in again.calls] != [c["miso"] for c in cycle.calls]:
+        return None
+    return [c["radio_us"] for c in again.calls]
+
+
+def measure(names=None, scale=None):
+    """Everything the model needs, measured (see main() and tools/bench/bench_latency.py):
+    the cycles named (all by default), each call's radio retimed; with names,
+    the driver's operations and the calibration are left out and `scale` is
+    the Python's calibration."""
+    every = specs()
+    chosen = list(every) if names is None else list(names)
+    if names is None:
+        old_table = old_ops(old_namespace())
+        new_table = new_reads()
+    else:
+        old_table = new_table = {}
+    cycles = [Cycle(name, **every[name]) for name in chosen]
+    py, per_call, shim = python_us(old_table, new_table, cycles)
+    olds = {name: Cost.of(c, py[("old", name)]) for name, (c, _) in old_table.items()}
+    if names is None:
+        # The board's Python over the model's, on the two reads timed on the Pico.
+        board = sum(MEASURED_MS[n] * 1000 - olds[n].wire_us - olds[n].radio_us for n in MEASURED_MS)
+        scale = board / sum(olds[n].python_us for n in MEASURED_MS)
+    calls = {}
+    untimed = []
+    for c in cycles:
+        radio = retimed(c, every[c.name], per_call[c.name], scale)
+        if radio is None:
+            untimed.append(c.name)
+        calls[c.name] = [
+            Call(r, us, None if radio is None else radio[k])
+            for k, (r, us) in enumerate(zip(c.calls, per_call[c.name], strict=True))
+        ]
+    out = {
+        "scale": scale,
+        "shim": shim,
+        "calls": calls,
+        "period": cycles[0].period,
+        "ms": {c.name: c.ms for c in cycles},
+        "awaited": AWAITED_PERIODS,
+        "untimed": untimed,
+    }
+    if names is not None:
+        return out
     empty = total(calls["idle"]).per(PERIODS * len(FITTED))
+    others = len(FITTED) - 1
     new = {
         EMPTY: empty,
-        HELD: total(calls["held"]).per(PERIODS).minus(empty).per(len(others)),
+        HELD: total(calls["held"]).per(PERIODS).minus(empty).per(others),
         READ4: Cost.of(new_table[READ4][0], py[("new", READ4)]),
         READ7: Cost.of(new_table[READ7][0], py[("new", READ7)]),
     }
@@ -676,21 +826,11 @@ def measure():
     steady = total(calls["held"]).per(PERIODS)
     new[FIRST] = tag[0].cost.minus(steady)
     new[AGAIN] = total(tag[1 : placed + 1])
-    alone = alone_calls(calls["awaited/%d" % AWAITED_MS], cycles[0].period)
+    alone = alone_calls(calls["awaited/%d" % AWAITED_MS], out["period"])
     new[ALONE] = total(alone).per(len(alone))
-    olds = {name: Cost.of(c, py[("old", name)]) for name, (c, _) in old_table.items()}
-    # The board's Python over the model's, on the two reads timed on the Pico.
-    board = sum(MEASURED_MS[n] * 1000 - olds[n].wire_us - olds[n].radio_us for n in MEASURED_MS)
-    scale = board / sum(olds[n].python_us for n in MEASURED_MS)
-    return {
-        "old": olds,
-        "new": new,
-        "scale": scale,
-        "shim": shim,
-        "calls": calls,
-        "period": cycles[0].period,
-        "awaited": AWAITED_PERIODS,
-    }
+    out["old"] = olds
+    out["new"] = new
+    return out
 
 
 def alone_calls(calls, period):
