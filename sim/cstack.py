@@ -108,8 +108,10 @@ class _Code:
         self.top = firmware and file.startswith(top)
         self.file = file
         self.n_state, self.n_exc = frame if frame is not None else (None, 0)
-        names = code.co_varnames
-        self.method = code.co_argcount > 0 and names[0] in ("self", "cls")
+        # Defined in a class body (not in a function): reached through an
+        # instance or the class, as a method.
+        outer = code.co_qualname.rsplit(".", 1)
+        self.method = len(outer) == 2 and not outer[0].endswith("<locals>")
         self.flags = code.co_flags
         self.name = code.co_name
         self.free = bool(code.co_freevars)
