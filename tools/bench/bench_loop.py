@@ -77,8 +77,8 @@ point is the match less the console's C of 74a722b's lines (with the port
 closed nothing waits for the host); the reader gap is a period and the
 keyframe's pass (@leds and @match) before the next look.  The journal's
 length is not in the notes either: JOURNAL actions (300, where the board
-measured @match) is taken, and the match moves by 0.3 % between an empty
-journal and 759 actions.
+measured @match) is taken: an empty journal or 759 actions would move the
+match by -0.3 or +0.4 points.
 
 Today's firmware is modelled the same way, K included, and its figures
 printed per state: the menu, a match waiting for a seat (nothing on the
@@ -856,6 +856,18 @@ def print_today(loop, readers, k, packet_us):
                 if target
                 else "",
             )
+        )
+    if "new" in readers:
+        import bench_readers as br
+
+        empty, alone = readers["new"][br.EMPTY], readers["new"][br.ALONE]
+        print(
+            "  a look at an empty reader, its share of a look at every reader: %.2f ms;"
+            " an awaited" % (empty.us(k) / 1000)
+        )
+        print(
+            "  reader's look alone: %.2f ms, %.2f ms of it waiting for the REQA's timer (x K)"
+            % (alone.us(k) / 1000, alone.radio_us / 1000)
         )
     print()
     print("Where it goes (x K), by state, % of the CPU:")
