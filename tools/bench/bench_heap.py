@@ -236,8 +236,21 @@ __import__("dicetable.games." + engine.GAMES[GAME] + ".match")
 print("code", gc.mem_alloc())
 micropython.qstr_info()
 #: next run
+def start(g, n):
+    # The match chosen in the menu, whatever it kept of the last one.
+    lead = t.lead
+    while t.menu.game != g:
+        surface.press(lead, events.PLUS)
+    surface.press(lead, events.OK)
+    for s in SEATS:
+        if s != lead and (s in t.menu.joined) != (s < n):
+            surface.press(s, events.OK)
+    while t.mode == "menu":
+        surface.press(lead, events.OK)
+
+#: next run
 before = gc.mem_alloc()
-hands.choose_in_menu(surface, t, GAME, PLAYER_SEATS)
+start(GAME, len(PLAYER_SEATS))
 print("menu", gc.mem_alloc() - before, t.mode)
 """
 STEP = """
@@ -398,10 +411,12 @@ def _heap_maps(out):
     return maps
 
 
-def measure(game, players, seed=1, steps=1500):
-    """Play one match under MicroPython; its heap figures as a dict."""
+def measure(game, players, seed=1, steps=1500, heap_kb=None, why=None):
+    """Play one match under MicroPython; its heap figures as a dict (in the
+    Pico's heap, unless heap_kb says otherwise and `why`)."""
     firmware, game_code = board_code(game)
-    out = mpy_wasm.run(script(game, players, seed, steps), timeout=1800).split("\n")
+    source = script(game, players, seed, steps)
+    out = mpy_wasm.run(source, heap_kb=heap_kb, why=why, timeout=1800).split("\n")
     # Each figure the script prints is followed by the string pool's line:
     # the figure without the pool.
     marks = []

@@ -54,7 +54,7 @@ from dicetable.app.render import (  # noqa: F401 - the tests take the timings fr
     ticks_diff,
 )
 from dicetable.app.rng import draw
-from dicetable.games import GAMES
+from dicetable.games import GAMES, forget_others
 from dicetable.match.engine import new_match
 
 BOOT = "boot"
@@ -189,6 +189,7 @@ class Table:
             return
         g = menu.game
         seats = menu.players()
+        forget_others(g)
         games.prepare(g, self)
         m = new_match(GAMES[g], len(seats), menu.options())
         seed = self.rng.randrange(SEED_BITS + 1)

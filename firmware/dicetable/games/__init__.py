@@ -160,6 +160,22 @@ def unregister(key):
             x.pop()
 
 
+def forget_others(g):
+    """Drop every module of every game but g: a table holds the code of the
+    game it plays, not of the ones played before it since the power-up
+    (each is 10-25 KB of the Pico's heap: five in a row would not fit).
+    CPython keeps them: there the simulator's own code shares them, and
+    memory is not scarce."""
+    import sys
+
+    if sys.implementation.name != "micropython":
+        return
+    for o in range(len(GAMES)):
+        package = _PACKAGES[o] or "dicetable.games." + GAMES[o]
+        if o != g and (_MODULES[o] or package in sys.modules):
+            forget(o)
+
+
 def forget(g):
     """Drop every module of game g (its package and each part imported), so
     the heap holds no code of a game that is not played: the power-up loads
