@@ -367,7 +367,7 @@ def test_vpin_behaves_like_a_machine_pin():
 @pytest.mark.parametrize(
     "module, names",
     [
-        ("buttons", {"poll", "_read", "_step", "_unseen", "_pressed", "_pin_levels"}),
+        ("buttons", {"poll", "_step", "_unseen", "_pressed", "_pin_levels"}),
         ("pixels", {"show", "_fill_channel", "scale_for"}),
         # A commit's path (storage, journal): tests/test_hw_storage.py.
     ],

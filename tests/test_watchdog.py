@@ -25,7 +25,7 @@ from board_parts import Parts
 from forked import in_a_fork
 from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames
 
-from hal.readers import PERIOD_MS, Readers
+from hal.readers import MENU_MS, Readers
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
 FRESH = ("maintenance", "hal.watchdog")  # the Python state a reset drops
@@ -449,7 +449,7 @@ def test_the_real_board_feeds_the_watchdog_until_ctrl_c_hands_it_over(real_pico)
     assert chip.resets == [] and chip.watchdog_running()
     # The main loop looked at the readers all along (a look every period).
     looks = real_pico.parts.chips[0].reqa + real_pico.parts.chips[0].wupa
-    assert looks >= ctrl_c_at // PERIOD_MS - 1
+    assert looks >= ctrl_c_at // MENU_MS - 1  # the menu's pace
     chip.advance(HOUR)  # the maker at the REPL
     assert chip.resets == []
 

@@ -123,21 +123,18 @@ class Buttons:
 
     def poll(self, now_ms):
         """Read every button once; each press that ended is added to `presses`."""
-        if self._read(now_ms):
-            self._busy = 0
-            for k in range(self._n):
-                self._step(k, now_ms)
-
-    def _read(self, now):
-        # False when nothing changed and nothing waits: the poll is over.
         word = self._levels()
-        self._gap = ticks_diff(now, self._last)
-        self._last = now
+        self._gap = ticks_diff(now_ms, self._last)
+        self._last = now_ms
+        # Nothing changed and nothing waits (nearly every poll): over, with no
+        # call more (the buttons pass runs 200 times a second).
         if word == self._word and not self._busy and not self._flag[0]:
-            return False
+            return
         self._word = word
         self._flag[0] = 0
-        return True
+        self._busy = 0
+        for k in range(self._n):
+            self._step(k, now_ms)
 
     def _step(self, k, now):
         raw = 0 if (self._word >> self._bit[k]) & 1 else 1
