@@ -3,14 +3,15 @@
 gc.mem_alloc in the WebAssembly build cannot see a frame taken from the heap
 (that build has a Python stack), so this reads the frame size of every
 function a per-play call can reach from the code mpy-cross compiles for the
-board.  See mpy_frames.py.
+board.  See sim/mpy_code.py.
 """
 
 import ast
 import pathlib
 
 import pytest
-from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames, reached, source
+
+from sim.mpy_code import C_STACK_FRAME_WORDS, frame_words, function_frames, reached, source
 
 FIRMWARE = pathlib.Path(__file__).resolve().parent.parent / "firmware"
 

@@ -8,12 +8,12 @@ import pathlib
 
 import mpy_wasm
 import pytest
-from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames
 
 from hal.console import PACKET, Console
 from host_tools.monitor import format_line
 from sim.hw.clock import Clock
 from sim.hw.vconsole import FIFO, TIMEOUT_MS, Host, VConsole
+from sim.mpy_code import C_STACK_FRAME_WORDS, frame_words, function_frames
 
 FIRMWARE = pathlib.Path(__file__).resolve().parents[1] / "firmware"
 

@@ -22,7 +22,8 @@ import pathlib
 import sys
 
 import pytest
-from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames, source
+
+from sim.mpy_code import C_STACK_FRAME_WORDS, frame_words, function_frames, source
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools" / "bench"))

@@ -12,7 +12,6 @@ import pins
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames
 
 from dicetable.app.events import LONG, MINUS, OK, PLUS
 from dicetable.app.frames import ORDER as FRAME_ORDER
@@ -25,6 +24,7 @@ from sim.hw.vbuttons import VButtons
 from sim.hw.vpin import VDecoder, VPin
 from sim.hw.vpixels import VNeoPixel, VStrip
 from sim.hw.vpixels_portable import RecordingNeoPixel, decode
+from sim.mpy_code import C_STACK_FRAME_WORDS, frame_words, function_frames
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"

@@ -16,7 +16,6 @@ import mpy_wasm
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames
 
 from dicetable.app.registry import MAX_TAGS, RECORD, Registry, pack, unpack
 from dicetable.match.engine import GAMES, options
@@ -25,6 +24,7 @@ from hal.storage import CORRUPT, NONE, OK, TORN, UNDO, FlashFS, Storage, crc16
 from sim.hw.norflash import BLOCK, ERASE_US, NorFlash
 from sim.hw.norflash import PowerLost as NorPowerLost
 from sim.hw.vflash import PowerLost, VFlash
+from sim.mpy_code import C_STACK_FRAME_WORDS, frame_words, function_frames
 from sim.play import play
 
 WORDS = (0xF00003, 0xE12345)  # the table's SEATS and SEED records

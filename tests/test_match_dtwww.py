@@ -788,10 +788,10 @@ def test_r4_every_roll_is_journalled_so_the_match_replays_identically(opts):
 def test_open_plays_checks_keep_their_frames_on_the_c_stack():
     """The check a play makes (the engine's refusal and _play_refusal; the
     core's open_legal in open play) takes no frame from the board's heap: a
-    frame over 11 words would (tests/mpy_frames.py)."""
+    frame over 11 words would (sim/mpy_code.py)."""
     import pathlib
 
-    from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames
+    from sim.mpy_code import C_STACK_FRAME_WORDS, frame_words, function_frames
 
     firmware = pathlib.Path(__file__).resolve().parent.parent / "firmware" / "dicetable"
     for path, names in (

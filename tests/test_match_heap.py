@@ -14,10 +14,10 @@ import ast
 import mpy_wasm
 import pytest
 from match_helpers import new_match, snapshot
-from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames, reached, source
 
 from dicetable.match.actions import NOTHING_TO_UNDO, OK
 from dicetable.match.engine import GAMES
+from sim.mpy_code import C_STACK_FRAME_WORDS, frame_words, function_frames, reached, source
 from sim.play import play
 
 # What a refold may allocate.  MicroPython's heap comes in 16-byte blocks: a
@@ -227,7 +227,7 @@ def test_undo_allocates_only_what_scoring_makes_under_micropython(game):
 )
 def test_undo_and_every_reset_keep_their_frames_on_the_c_stack(module, roots):
     # A frame over 11 words is taken from the heap at every call on the board
-    # (see mpy_frames.py), which gc.mem_alloc in the WebAssembly build cannot see.
+    # (see sim/mpy_code.py), which gc.mem_alloc in the WebAssembly build cannot see.
     path = source("match", module)
     names, _ = reached(ast.parse(path.read_text()), roots)
     assert set(roots) <= names

@@ -9,7 +9,6 @@ import pathlib
 
 import mpy_wasm
 import pytest
-from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames
 
 from dicetable.app.frames import ORDER
 from dicetable.app.registry import pack
@@ -20,6 +19,7 @@ from hal.mirror import BUDGET, KEYFRAME_MS, MEMORY, WORDS, Mirror
 from sim.hw import hands
 from sim.hw.clock import Clock
 from sim.hw.vconsole import Host, VConsole
+from sim.mpy_code import C_STACK_FRAME_WORDS, frame_words, function_frames
 from sim.vboard.table_app import UNDO_EVERY, TableApp
 
 FIRMWARE = pathlib.Path(__file__).resolve().parents[1] / "firmware"

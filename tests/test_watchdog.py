@@ -23,9 +23,9 @@ import pins
 import pytest
 from board_parts import Parts
 from forked import in_a_fork
-from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames
 
 from hal.readers import MENU_MS, Readers
+from sim.mpy_code import C_STACK_FRAME_WORDS, frame_words, function_frames
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
 FRESH = ("maintenance", "hal.watchdog")  # the Python state a reset drops

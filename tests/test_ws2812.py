@@ -18,11 +18,11 @@ from dataclasses import replace
 
 import mpy_wasm
 import pytest
-from mpy_frames import C_STACK_FRAME_WORDS, frame_words, function_frames
 from pioemu import State, emulate
 
 from hal.pixels import Pixels
 from sim.hw.vrp2 import VRP2, unpack_ctrl
+from sim.mpy_code import C_STACK_FRAME_WORDS, frame_words, function_frames
 
 # WS2812B datasheet: (nominal ns, tolerance ns) of each part of a bit, and the
 # shortest low the LEDs take as the end of a frame (latch).
