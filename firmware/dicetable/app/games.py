@@ -77,8 +77,15 @@ def table(g):
 
 
 def prepare(g, t):
-    """Before a match of game g is made or resumed on table t: the game's
-    own data on flash read, if it keeps any (Dicefull: a challenge set)."""
+    """Before a match of game g is made or resumed on table t: its modules
+    imported one at a time, those the others import first, so that no
+    import runs inside another on the Pico's C stack (each nested import
+    costs it ~600 B: docs/firmware.md, "The C stack"); then the game's own
+    data on flash read, if it keeps any (Dicefull: a challenge set)."""
+    import dicetable.rules.trick  # noqa: F401 - the match of most games imports it
+
+    part(g, "rules")
+    part(g, "match")
     read = getattr(table(g), "prepare", None)
     if read is not None:
         read(t)
