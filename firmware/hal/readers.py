@@ -464,7 +464,11 @@ class Readers:
             if n == ERROR:
                 chip.halt()
             elif n != NO_TAG and n != DEAD:
-                n = self._identify(i)
+                # A full read of what answered, expecting the UID seen last
+                # (here, not in a method of its own: it is the driver's deepest
+                # chain, anticollision, on the Pico's C stack).
+                n = self._last_n[i] if self._seen[i] == _ONE else 0
+                n = chip.identify(self._uid, self._last[i], n)
         if n == DEAD:
             self._fault(i)
         else:
@@ -476,11 +480,6 @@ class Readers:
         chip.halt()
         chip.request(True)
         return chip.finish()
-
-    def _identify(self, i):
-        # A full read of what answered, expecting the UID seen last.
-        n = self._last_n[i] if self._seen[i] == _ONE else 0
-        return self.chips[i].identify(self._uid, self._last[i], n)
 
     def _look(self, i, obs, n):
         # What one look saw (a UID in self._uid); a change two looks agree on is found.
