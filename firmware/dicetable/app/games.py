@@ -72,7 +72,9 @@ def item_kinds(g):
 
 
 def table(g):
-    """The table module of game g (names, views, progress)."""
+    """The table module of game g (names, views, progress).  This module's own
+    functions ask part() themselves: a call less on the Pico's C stack under
+    the frame's drawing, which reaches them at every play."""
     return part(g, "table")
 
 
@@ -86,7 +88,7 @@ def prepare(g, t):
 
     part(g, "rules")
     part(g, "match")
-    read = getattr(table(g), "prepare", None)
+    read = getattr(part(g, "table"), "prepare", None)
     if read is not None:
         read(t)
 
@@ -100,25 +102,25 @@ def identity(g, value):
     """The physical item an action value stands for (what a tag registers):
     DTwww clears the number and declaration bits, Nokosu a die's number,
     Dicefull the face bits; Walzer and d-TT cards are their own identity."""
-    f = table(g).identity
+    f = part(g, "table").identity
     return value if f is None else f(value)
 
 
 def identity_function(g):
     """identity() of game g as a function of the value alone, or None where
     a value is its own identity (cards): for a loop over many actions."""
-    return table(g).identity
+    return part(g, "table").identity
 
 
 def all_items(g):
     """Every item of game g a tag can be registered as (provisioning)."""
-    return table(g).all_items()
+    return part(g, "table").all_items()
 
 
 def item_name(g, v, shown=False):
     """An item in words ('red d6', 'blue 11', 'hearts Q'); `shown` adds a
     rolled number or a declaration the value carries."""
-    return table(g).item_name(v, shown)
+    return part(g, "table").item_name(v, shown)
 
 
 def action_words(g, a):
@@ -130,7 +132,7 @@ def action_words(g, a):
         return "%s %s" % (name, item_name(g, v, True))
     if k == PASS:
         return name
-    words = table(g).value_words(k, v)
+    words = part(g, "table").value_words(k, v)
     if words is not None:
         return words
     return "%s %d" % (name, v)
@@ -144,7 +146,7 @@ def kind_word(kind):
 def item_view(g, v):
     """(number, colour) an item is shown with while provisioning: the die's
     sides or the card's number, in the item's colour."""
-    return table(g).item_view(v)
+    return part(g, "table").item_view(v)
 
 
 def entry_view(g, m, a):
@@ -152,38 +154,38 @@ def entry_view(g, m, a):
     value entered (a roll shows the die's number, a bid the bid), or for a
     choice between actions on one item what differs (a white die's declared
     colour, pick or zero bid, the number in open play)."""
-    return table(g).entry_view(m, a)
+    return part(g, "table").entry_view(m, a)
 
 
 def ring_view(g, m):
     """(number or None, colour) the ring shows while the centre waits for
     nothing (d-TT's trump suit, Nokosu's trump, Dicefull's challenge), or None."""
-    return table(g).ring_view(m)
+    return part(g, "table").ring_view(m)
 
 
 def deal_progress(g, m, seat):
     """(have, need) of a seat's scans in a deal (the LEDs fill), or None."""
-    return table(g).deal_progress(m, seat)
+    return part(g, "table").deal_progress(m, seat)
 
 
 def table_entry_seat(g, m):
     """The seat that enters a TABLE value the players throw themselves, or -1
     when the table draws its TABLE values from its own random source."""
-    return table(g).table_entry_seat(m)
+    return part(g, "table").table_entry_seat(m)
 
 
 def meant_value(g, m, kind, ident):
     """The value an action of `kind` with the item `ident` would carry now
     (a die as it shows, a white die declared red), so that the engine can
     say why it refuses it."""
-    return table(g).meant_value(m, kind, ident)
+    return part(g, "table").meant_value(m, kind, ident)
 
 
 def has_tricks(g):
     """True for the trick-taking games (a PLAY may complete a trick)."""
-    return table(g).HAS_TRICKS
+    return part(g, "table").HAS_TRICKS
 
 
 def has_pass(g):
     """True when OK alone is an action of the game (Dicefull's pass)."""
-    return table(g).HAS_PASS
+    return part(g, "table").HAS_PASS
