@@ -180,7 +180,10 @@ def _compile(source_path):
             reader.skip((length >> 1) + 1)
     for _ in range(n_obj):
         _skip_object(reader)
-    return _read_raw_code(reader, qstrs)
+    top = _read_raw_code(reader, qstrs)
+    if top is None:
+        raise ValueError("the module's code is not bytecode")
+    return top
 
 
 def function_frames(source_path):

@@ -41,6 +41,7 @@ import selectors
 import sys
 import threading
 import time
+from typing import Any
 
 from sim.hw.clock import Clock
 from sim.hw.vconsole import VConsole
@@ -115,7 +116,7 @@ class _Gc:
 
 class _Pin(VPin):
     # machine.Pin: a VPin per GPIO number, the maintenance button held if so.
-    pico = None  # type: VirtualPico | None
+    pico: "VirtualPico"  # set by machine(): a subclass per board
 
     def __init__(self, number, mode=VPin.IN, pull=None, value=1):
         pico = self.pico
@@ -160,7 +161,7 @@ class _NoI2C:
 
 class _WDT:
     # machine.WDT: started, fed; VirtualPico watches it.
-    pico = None  # type: VirtualPico | None
+    pico: "VirtualPico"  # set by machine(): a subclass per board
 
     def __init__(self, id=0, timeout=5000):
         self.pico.wdt_ms = timeout
@@ -173,7 +174,7 @@ class _WDT:
 
 class _Timer:
     # machine.Timer: a periodic soft timer, run where the firmware sleeps.
-    pico = None  # type: VirtualPico | None
+    pico: "VirtualPico"  # set by machine(): a subclass per board
 
     def __init__(self, id=-1, period=1000, mode=None, callback=None):
         now = self.pico.clock.now_us
@@ -267,7 +268,7 @@ class VirtualPico:
 
         if not self.chips:
             self.chips = [VMFRC522(self.clock, name=str(r)) for r in range(CENTRE + 1)]
-        outputs = [None] * 8
+        outputs: list[Any] = [None] * 8
         for r in range(CENTRE + 1):
             outputs[pins.CS_LINE[r]] = self.bus.cs(self.chips[r])
         decoder = VDecoder(outputs)
@@ -334,17 +335,21 @@ class VirtualPico:
         exec(code, {"__name__": "__main__", "__file__": path})
 
     def _install(self):
-        sys.modules["machine"] = machine(self)
-        sys.modules["rp2"] = self.rp2
-        sys.modules["gc"] = _Gc()
-        storage = importlib.import_module("hal.storage")
+        # MicroPython's modules and functions, where CPython has none of them.
+        modules: dict[str, Any] = sys.modules
+        modules["machine"] = machine(self)
+        modules["rp2"] = self.rp2
+        modules["gc"] = _Gc()
+        storage: Any = importlib.import_module("hal.storage")
         storage.FlashFS = lambda: self.flash
         clock = self.clock
-        time.ticks_ms = lambda: (clock.now_us // 1000) & _TICKS_MASK
-        time.ticks_us = lambda: clock.now_us & _TICKS_MASK
-        time.ticks_diff = lambda a, b: ((a - b + 0x20000000) & _TICKS_MASK) - 0x20000000
-        time.sleep_ms = lambda ms: self._sleep_us(ms * 1000)
-        asyncio.sleep_ms = lambda ms: asyncio.sleep(ms / 1000)
+        utime: Any = time
+        utime.ticks_ms = lambda: (clock.now_us // 1000) & _TICKS_MASK
+        utime.ticks_us = lambda: clock.now_us & _TICKS_MASK
+        utime.ticks_diff = lambda a, b: ((a - b + 0x20000000) & _TICKS_MASK) - 0x20000000
+        utime.sleep_ms = lambda ms: self._sleep_us(ms * 1000)
+        uasyncio: Any = asyncio
+        uasyncio.sleep_ms = lambda ms: asyncio.sleep(ms / 1000)
         self._policy = asyncio.get_event_loop_policy()
         pico = self
 
@@ -453,7 +458,7 @@ class VirtualPico:
         """The table app, read off the firmware's stack (its main loop's
         `table`); None before the main loop runs.  The world's side only."""
         for _ in range(100):
-            frame = sys._current_frames().get(threading.main_thread().ident)
+            frame = sys._current_frames().get(threading.main_thread().ident or 0)
             while frame is not None:
                 owner = frame.f_locals.get("self")
                 t = None if owner is self else getattr(owner, "table", None)
@@ -529,9 +534,9 @@ class _Saved:
                 setattr(time, k, v)
         if self.sleep_ms is None:
             if hasattr(asyncio, "sleep_ms"):
-                del asyncio.sleep_ms
+                delattr(asyncio, "sleep_ms")
         else:
-            asyncio.sleep_ms = self.sleep_ms
+            setattr(asyncio, "sleep_ms", self.sleep_ms)  # noqa: B010 - not CPython's
         asyncio.set_event_loop_policy(self.policy)
         sys.path[:] = self.path
         sys.stdout = self.stdout
