@@ -68,6 +68,7 @@ bench: deps $(VENV)/.bench-installed
 	$(PY) tools/bench/bench_latency.py
 	$(PY) tools/bench/bench_mirror.py
 	$(PY) tools/bench/bench_stack.py
+	$(PY) tools/bench/bench_boot.py
 	$(PY) tools/bench/bench_web.py
 
 # The bots' strength (docs/bots.md): one ismcts seat against heuristic and against random
