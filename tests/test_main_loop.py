@@ -62,6 +62,13 @@ def record_passes(loop):
     return ran
 
 
+def run_passes(loop, start, end):
+    """Run the loop's due passes from `start` until `end` (ms)."""
+    now = start
+    while now < end:
+        now += loop.due(now)
+
+
 def table_in_play(game=DTWWW):
     vt = VirtualTable(seats=(0, 1, 2))
     vt.storage.save_registry(pack(hands.full_registry()))
@@ -399,27 +406,22 @@ def test_the_mask_is_handed_over_at_boot_after_an_input_and_a_frame_change_only(
     loop = MainLoop(t, readers, Presses(305), Shown())
     ran = record_passes(loop)
 
-    def run(start, end):
-        now = start
-        while now < end:
-            now += loop.due(now)
-
     loop.begin(0)
-    run(0, 1)
+    run_passes(loop, 0, 1)
     assert (readers.awaited, t.asked) == (1 << 2, 1)  # at boot, by the first pass
     assert ran[:2] == [(0, 0), (0, 0)]  # then the readers again, at once
-    run(1, 300)
+    run_passes(loop, 1, 300)
     assert t.asked == 1  # nothing happened: not asked
     t.mask = 1 << 3
-    run(300, 320)
+    run_passes(loop, 300, 320)
     assert (readers.awaited, t.asked) == (1 << 3, 2)  # after the press at 305
     assert (305, 0) in ran  # the readers pass at once
     t.mask = 1 << 4
     t.change_at = 340
-    run(320, 400)
+    run_passes(loop, 320, 400)
     assert (readers.awaited, t.asked) == (1 << 4, 3)  # after the frame the clock changed
     assert ran[ran.index((340, 2)) + 1] == (340, 0)
-    run(400, 1000)
+    run_passes(loop, 400, 1000)
     assert t.asked == 3
 
 
@@ -449,22 +451,17 @@ def test_at_the_menu_the_readers_are_paced_to_menu_ms_and_back_at_once_when_it_e
     loop = MainLoop(t, readers, Presses(305), Shown())
     ran = record_passes(loop)
 
-    def run(start, end):
-        now = start
-        while now < end:
-            now += loop.due(now)
-
     loop.begin(0)
-    run(0, 1)
+    run_passes(loop, 0, 1)
     assert readers.paces == [MENU_MS]  # at boot, by the first pass
     assert ran[:2] == [(0, 0), (0, 0)]  # then the readers again at once, on the new grid
-    run(1, 300)
+    run_passes(loop, 1, 300)
     assert [now for now, k in ran if k == 0][2:] == list(range(MENU_MS, 300, MENU_MS))
-    run(300, 400)
+    run_passes(loop, 300, 400)
     assert readers.paces == [MENU_MS, PERIOD_MS]  # after the press that left the menu
     after = [now for now, k in ran if k == 0 and now >= 305]
     assert after == [305] + list(range(320, 400, PERIOD_MS))
-    run(400, 1000)
+    run_passes(loop, 400, 1000)
     assert readers.paces == [MENU_MS, PERIOD_MS]  # nothing else changes it
 
 
