@@ -1605,13 +1605,19 @@ for b in flash.raw.data:
 IMAGES[%r] = (_f, dict(flash.placed), _b)
 flash = _f = _b = None
 """
-TIMING_READY = """
+# Both MicroPython scripts that time Python in the unit (TIMING_READY, FOLD)
+# define it so.
+UNIT_LONG = """
 def unit_long(k):
     # The unit loop's us an iteration, over k loops of 2000.
     t = clock()
     for _ in range(k):
         _unit_loop(2000)
     return (clock() - t) / (2000 * k)
+"""
+TIMING_READY = (
+    UNIT_LONG
+    + """
 
 
 #: next run
@@ -1681,6 +1687,7 @@ COST[3] = COST[4] = COST[9] = COST[10] = COST[8]
 print("COST", json.dumps(COST))
 _many = None
 """
+)
 TIMING_BOOT = """
 #: next run
 FILES, PLACED, BLOCKS_DATA = IMAGES[%r]
@@ -2286,13 +2293,12 @@ def report(boots, p, heap0, title):
         )
 
 
-FOLD = """
+FOLD = (
+    """
 #: next run
-def unit_long(k):
-    t = clock()
-    for _ in range(k):
-        _unit_loop(2000)
-    return (clock() - t) / (2000 * k)
+"""
+    + UNIT_LONG
+    + """
 
 
 def timed(f, runs):
@@ -2318,6 +2324,7 @@ st = Storage(flash)
 st.prepare()
 st.new_match(HEADER, WORDS)
 """
+)
 FOLD_END = """
 #: next run
 actions = Storage(flash).load()[1][2:]
