@@ -141,7 +141,7 @@ for n in (1000, 10000):
 
 
 def test_part_after_the_first_call_allocates_nothing_on_micropython():
-    # The app asks part() at every play (games.table(g)); under MicroPython with
+    # The app asks part(g, "table") at every play; under MicroPython with
     # the Pico's heap, 1000 and 10000 calls allocate at most one 16-byte block
     # between them (seen: 0 and 16), never a block per call.
     few, many = (int(n) for n in mpy_wasm.run(PART_HEAP).split())

@@ -4,7 +4,9 @@ A game's facts (title, players, options, longest length, the kinds that
 carry a scanned item) are its entry in dicetable.games, read without loading
 any of its code; how its items and actions meet the table (names, LED views,
 deal progress, who enters a table roll) is its package's table.py, imported
-when first asked.  Games are numbered as in dicetable.games.GAMES.
+when first asked: each function here asks part(g, "table") itself, a call
+less on the Pico's C stack under the frame's drawing, which reaches them at
+every play.  Games are numbered as in dicetable.games.GAMES.
 """
 
 from dicetable.app.frames import PROVISION_RGB
@@ -69,13 +71,6 @@ def variant_word(g):
 def item_kinds(g):
     """Bit mask of the action kinds that carry a scanned item (1 << kind)."""
     return fact(g, ITEM_KINDS)
-
-
-def table(g):
-    """The table module of game g (names, views, progress).  This module's own
-    functions ask part() themselves: a call less on the Pico's C stack under
-    the frame's drawing, which reaches them at every play."""
-    return part(g, "table")
 
 
 def prepare(g, t):
