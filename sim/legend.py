@@ -42,7 +42,7 @@ GROUPS = (
     ("refusals", "Refusals (the error pattern)"),
     ("codes", "Every refusal code"),
     ("ring", "The centre ring"),
-    ("menu", "The menu and provisioning"),
+    ("menu", "Power-up, the menu and provisioning"),
 )
 
 ASKED = "the seat asked"
@@ -580,9 +580,39 @@ FIELD_WORDS = {
 }
 
 
+def _starting(seat_leds, ring_leds):
+    # frames.starting() on a table of one seat: its segment, or (no seat
+    # LEDs) the ring alone.
+    config = types.SimpleNamespace(seats=(0,), LEDS_PER_SEAT=seat_leds, RING_LEDS=ring_leds)
+    return lambda buf, w: fr.starting(buf, config)
+
+
 def _menu():
     e = "menu"
-    out = []
+    power_up = (
+        "From power-up until the menu or the resumed match shows: "
+        "the table is reading its code, its tags and its journal."
+    )
+    out = [
+        _entry(
+            "starting-ring",
+            e,
+            "starting",
+            power_up + " The ring glows dim white.",
+            RING,
+            RING_LEDS,
+            _starting(0, RING_LEDS),
+        ),
+        _entry(
+            "starting-seat",
+            e,
+            "starting",
+            power_up + " Each seat's first LED glows dim white.",
+            "every seat",
+            SEAT_LEDS,
+            _starting(SEAT_LEDS, 0),
+        ),
+    ]
     for g in range(games.count() + 1):
         provision = g == games.count()
         title = "provision tags" if provision else games.title(g)

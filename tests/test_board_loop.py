@@ -7,23 +7,26 @@ main loop boots the table, answers its inputs and pushes its frames, and
 keeps the watchdog fed until Ctrl-C, which hands it over to the maker."""
 
 import pathlib
+import sys
 
 import pins
 import table_config
 
 from dicetable.app.events import PLUS
 from dicetable.app.frames import ORDER as FRAME_ORDER
+from dicetable.app.frames import led_count, starting
 from sim.hw import scenes
 from sim.hw.vpico import VirtualPico
 from sim.hw.vpixels_portable import decode
+from sim.hw.vrp2 import VStateMachine
 
 FIRMWARE = pathlib.Path(__file__).resolve().parent.parent / "firmware"
 HOUR_MS = 3600 * 1000
 
 
-def shown(pico):
-    """The last frame the LEDs were sent, as (r, g, b) per LED."""
-    return decode(pico.rp2.machines[0].top_bytes(), (1, 0, 2))
+def shown(pico, k=-1):
+    """Frame k the LEDs were sent (the last by default), as (r, g, b) per LED."""
+    return decode(pico.rp2.machines[0].top_bytes(k), (1, 0, 2))
 
 
 def test_the_board_boots_the_table_and_pushes_its_frames():
@@ -58,6 +61,34 @@ def test_the_board_boots_the_table_and_pushes_its_frames():
     lines = pico.lines()
     assert any(line.startswith("@l ") for line in lines)
     assert any(line.startswith("@k -") for line in lines)
+
+
+def test_the_first_frame_says_starting_before_the_app_is_loaded(monkeypatch):
+    # The first thing the LEDs show is the power-up's pattern, sent before
+    # the table app's modules are imported; the menu replaces it.
+    loaded_at_first_frame = []
+    put = VStateMachine.put
+
+    def first_put(self, value, shift=0):
+        if not self.puts:
+            loaded_at_first_frame.append("dicetable.app.table" in sys.modules)
+        put(self, value, shift)
+
+    monkeypatch.setattr(VStateMachine, "put", first_put)
+    pico = VirtualPico(FIRMWARE)
+
+    def world(p):
+        scenes.logged(p, "menu:")
+        p.wait(300)
+
+    pico.power_up(world)
+    expected = bytearray(3 * led_count(table_config))
+    starting(expected, table_config)
+    assert loaded_at_first_frame == [False]
+    assert shown(pico, 0) == decode(bytes(expected), FRAME_ORDER)
+    ring = shown(pico, 0)[-table_config.RING_LEDS :]
+    assert ring == [(8, 8, 8)] * table_config.RING_LEDS  # dim white: the table is starting
+    assert shown(pico) != shown(pico, 0)  # the menu took over
 
 
 def test_a_tag_reaches_the_app_through_the_decoder():

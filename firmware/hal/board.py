@@ -23,34 +23,37 @@ limiter (hal/pixels.py); the journal and the registry are on flash
 host (hal/console.py).
 """
 
-import asyncio
-import gc
-import sys
-import time
-
 import pins
 import table_config
-from machine import I2C, SPI, Pin, mem32
+from machine import Pin
 
-from dicetable.app.events import CENTRE
-from dicetable.app.frames import led_count
-from dicetable.app.rng import Rng
-from dicetable.app.table import Table
-from hal.buttons import Buttons, gpio_levels, input_pins
-from hal.chipselect import decoder_selects
-from hal.console import Console
-from hal.mainloop import TASKS, MainLoop
-from hal.mirror import Mirror
+from dicetable.app.frames import led_count, starting
 from hal.pixels import Pixels
-from hal.readers import Readers
-from hal.storage import board_storage
-from hal.watchdog import Watchdog
 from hal.ws2812 import WS2812
+
+
+def starting_pixels():
+    """The LED chain, showing the power-up's frame (frames.starting): the
+    first thing the table shows, before the app and the other drivers are
+    imported (docs/firmware.md, "Power-up")."""
+    pixels = Pixels(
+        WS2812(Pin(pins.NEOPIXEL, Pin.OUT), led_count(table_config)),
+        table_config.CURRENT_BUDGET_MA,
+    )
+    frame = bytearray(3 * len(pixels.np))
+    starting(frame, table_config)
+    pixels.show(frame)
+    return pixels
 
 
 def reader_selects():
     """Chip selects for the fitted seats and the centre (None where no reader):
     the decoder's address lines driven as outputs, at the idle address."""
+    from machine import mem32
+
+    from dicetable.app.events import CENTRE
+    from hal.chipselect import decoder_selects
+
     for bit in range(len(pins.CS_ADDRESS)):
         Pin(pins.CS_ADDRESS[bit], Pin.OUT, value=(pins.CS_IDLE >> bit) & 1)
     fitted = list(table_config.seats) + [CENTRE]
@@ -60,6 +63,8 @@ def reader_selects():
 def fitted_display():
     """The optional text display (hal/display.py) if one answers on I2C, else
     None: only a fitted display costs the heap its code and its 1 KB picture."""
+    from machine import I2C
+
     i2c = I2C(pins.I2C_ID, sda=Pin(pins.I2C_SDA), scl=Pin(pins.I2C_SCL))
     try:
         if pins.DISPLAY_ADDRESS not in i2c.scan():
@@ -72,9 +77,24 @@ def fitted_display():
 
 
 class Board:
-    """Every driver of the table, and the app they feed."""
+    """Every driver of the table, and the app they feed; `pixels` is the LED
+    chain starting_pixels() lit.  The modules are imported here, not at the
+    top, so that the power-up's frame is lit before they are loaded."""
 
-    def __init__(self):
+    def __init__(self, pixels):
+        import sys
+        import time
+
+        from machine import SPI
+
+        from dicetable.app.rng import Rng
+        from dicetable.app.table import Table
+        from hal.buttons import Buttons, gpio_levels, input_pins
+        from hal.console import Console
+        from hal.mirror import Mirror
+        from hal.readers import Readers
+        from hal.storage import board_storage
+
         spi = SPI(
             pins.SPI_ID,
             baudrate=table_config.SPI_BAUDRATE,
@@ -88,10 +108,7 @@ class Board:
         ]
         bits = [gpio for trio in wired if trio is not None for gpio in trio]
         self.buttons = Buttons(input_pins(wired), levels=gpio_levels(), bits=bits)
-        self.pixels = Pixels(
-            WS2812(Pin(pins.NEOPIXEL, Pin.OUT), led_count(table_config)),
-            table_config.CURRENT_BUDGET_MA,
-        )
+        self.pixels = pixels
         self.display = fitted_display()
         # The USB serial console: the log's lines and the mirror's, never
         # waiting for the host (hal/console.py).
@@ -102,18 +119,25 @@ class Board:
             Rng(time.ticks_diff(time.ticks_us(), 0)),
             self.console.line,
         )
+        self.mirror = Mirror(self.console, pixels.np.buf, self.table)
 
     def boot(self):
         """The app's power-up (its journal folded before the watchdog starts);
         the garbage it left collected before the first play."""
+        import gc
+
         self.table.boot()
         gc.collect()
 
     async def main(self, dog):
         """The main loop and the watchdog's guard, for ever."""
+        # Both loaded by run() already, outside the task: found, not loaded, here.
+        import asyncio
+
+        from hal.mainloop import MainLoop
+
         t = self.table
-        mirror = Mirror(self.console, self.pixels.np.buf, t)
-        loop = MainLoop(t, self.readers, self.buttons, self.pixels, self.display, dog, mirror)
+        loop = MainLoop(t, self.readers, self.buttons, self.pixels, self.display, dog, self.mirror)
         await asyncio.gather(loop.run(), dog.guard())
 
 
@@ -121,8 +145,14 @@ def run():
     """The table under the watchdog; Ctrl-C (mpremote interrupting the app)
     leaves the board to the maker, the watchdog fed until the next soft reset.
     Any other way out leaves it unfed: the board restarts."""
-    board = Board()
+    pixels = starting_pixels()
+    board = Board(pixels)
     board.boot()
+    import asyncio
+
+    from hal.mainloop import TASKS
+    from hal.watchdog import Watchdog
+
     dog = Watchdog(TASKS)
     try:
         asyncio.run(board.main(dog))

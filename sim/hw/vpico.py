@@ -345,7 +345,7 @@ class VirtualPico:
         clock = self.clock
         utime: Any = time
         utime.ticks_ms = lambda: (clock.now_us // 1000) & _TICKS_MASK
-        utime.ticks_us = lambda: clock.now_us & _TICKS_MASK
+        utime.ticks_us = lambda: self._read_us()
         utime.ticks_diff = lambda a, b: ((a - b + 0x20000000) & _TICKS_MASK) - 0x20000000
         utime.sleep_ms = lambda ms: self._sleep_us(ms * 1000)
         uasyncio: Any = asyncio
@@ -361,6 +361,12 @@ class VirtualPico:
         sys.stdout = _Stdout(self.console)  # print() goes to the USB console
 
     # -- time passes -------------------------------------------------------------------
+
+    def _read_us(self):
+        # A read of the microsecond clock takes about a microsecond on the
+        # Pico: a loop that waits on it (hal/ws2812.py's latch) ends.
+        self.clock.now_us += 1
+        return self.clock.now_us & _TICKS_MASK
 
     def _sleep_us(self, us):
         # The firmware sleeps: the world has its turns meanwhile, the timers

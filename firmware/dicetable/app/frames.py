@@ -181,6 +181,16 @@ def sectors(buf, first, width, count, chosen, colour_of):
         fill(buf, a, b - a, colour_of(i), 0 if i == chosen else 3)
 
 
+def starting(buf, config):
+    """The power-up's frame (hal/board.py lights it before the app is
+    loaded): the centre ring and each fitted seat's first LED dim white,
+    until the menu or the resumed match takes over."""
+    width = config.LEDS_PER_SEAT
+    for s in config.seats:
+        put(buf, s * width, GREY)
+    fill(buf, led_count(config) - config.RING_LEDS, config.RING_LEDS, GREY)
+
+
 def chase(buf, first, width, now, c):
     """One bright LED running round over a dim copy of `c` (the centre waits)."""
     fill(buf, first, width, c, 3)
