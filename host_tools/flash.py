@@ -21,7 +21,12 @@ into maintenance mode, and a second run repairs it:
    left-over .tmp of one) on the board that the build does not have, such as
    a source .py that would shadow its new .mpy.  Data files (journal.bin,
    registry.bin and their .tmp) are never touched.
-4. main.py last, then a soft reset.
+4. firmware.id, drawn afresh: whenever anything changed, 5 random hex
+   digits the table writes in each new journal (hal/storage.py), so that
+   a power-up folds a journal this very firmware wrote without asking its
+   engine of every record again, and any other (older code, a rollback)
+   with every record checked.
+5. main.py last, then a soft reset.
 
 A re-run compares hashes again: whatever a cut left behind (a missing
 main.py, an old module, a .tmp) differs from the build and is rewritten or
@@ -37,6 +42,7 @@ is touched, so a flash of the wrong folder changes nothing.
 from __future__ import annotations
 
 import hashlib
+import secrets
 import shutil
 import subprocess
 import sys
@@ -48,6 +54,7 @@ from host_tools.board import Board
 from host_tools.errors import ToolError, shown, why
 
 ENTRY = ("boot.py", "main.py")
+FIRMWARE_ID = "firmware.id"  # hal/storage.py FIRMWARE_FILE
 MAINTENANCE_SET = ("pins.mpy", "maintenance.mpy", "boot.py")
 
 Progress = Callable[[int, int, str], None]
@@ -213,12 +220,12 @@ def flash(
 
 
 def _order(p: str) -> tuple[int, int, str]:
-    # The maintenance set first (in its order), the app, main.py last.
+    # The maintenance set first (in its order), the app, its id, main.py last.
     if p in MAINTENANCE_SET:
         return (0, MAINTENANCE_SET.index(p), p)
     if p == "main.py":
         return (2, 0, p)
-    return (1, 0, p)
+    return (1, p == FIRMWARE_ID, p)
 
 
 def _make_parents(board: Board, path: str, dirs: set[str]) -> None:
@@ -254,7 +261,9 @@ def flash_build(
     if not changed and not stale:
         return [], []
     removed = list(stale)
-    todo = sorted(changed, key=_order)
+    files = dict(files)
+    files[FIRMWARE_ID] = b"%05x\n" % (1 + secrets.randbelow(0xFFFFF))  # never 0: none
+    todo = sorted(changed + [FIRMWARE_ID], key=_order)
     if "main.py" in on_board:
         # No app may start from a half-flashed board: main.py comes back last.
         board.remove("main.py")

@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dicetable.app.play import SET_RECORD
+from dicetable.app.play import FIRMWARE_RECORD, SET_RECORD
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD
 from dicetable.games.dicefull import data as dicefull_data
 from dicetable.match.actions import KIND_SHIFT, OK, REFUSAL_NAMES
@@ -40,7 +40,9 @@ from host_tools.errors import ToolError, read_bytes, size_text
 from sim.hw.norflash import BLOCK, NorFlash
 from sim.hw.vflash import VFlash
 
-TABLE_KINDS = (SEATS_RECORD >> KIND_SHIFT, SEED_RECORD >> KIND_SHIFT, SET_RECORD >> KIND_SHIFT)
+TABLE_KINDS = tuple(
+    word >> KIND_SHIFT for word in (SEATS_RECORD, SEED_RECORD, SET_RECORD, FIRMWARE_RECORD)
+)
 MAX_BLOCKS = st.SEGMENTS  # the board keeps its journal in 8 segments
 WHAT = "a journal image (journal.bin, as backup saves it)"
 _MAGIC = (b"DJ", b"DS")  # a segment's header, a segment made and not yet used
@@ -53,7 +55,7 @@ class JournalError(ToolError, ValueError):
 
 
 def is_table_word(word: int) -> bool:
-    """True for the table's own records (SEATS, SEED, SET), which no game reads."""
+    """True for the table's own records (SEATS, SEED, SET, FIRMWARE), which no game reads."""
     return word >> KIND_SHIFT in TABLE_KINDS
 
 

@@ -31,6 +31,7 @@ from dicetable.app.events import (
     TWO_TAGS,
 )
 from dicetable.app.menu import F_HANDS, F_LENGTH, F_ROLLS, F_SEATS, F_VARIANT
+from dicetable.app.play import FIRMWARE_RECORD
 from dicetable.app.registry import Registry, pack, uid_hex, unpack
 from dicetable.app.rng import Rng, draw
 from dicetable.app.table import (
@@ -139,6 +140,10 @@ class FakeStorage:
         self.registry = []
         self.status = None
         self.reg_status = 0
+        self.firmware = 0  # what `make flash` wrote in firmware.id (0: none)
+
+    def firmware_id(self):
+        return self.firmware
 
     def new_match(self, header4, words=()):
         assert len(header4) == 4
@@ -952,6 +957,59 @@ def test_boot_resumes_the_match_at_its_last_committed_action():
     assert t.frame == d.table.frame or t.inputs.seats == d.table.inputs.seats
 
 
+def asked_of_the_engine(monkeypatch):
+    """The records each later power-up asks the Nokosu engine's refusal() about."""
+    asked = []
+    refusal = nokosu_engine.NokosuMatch.refusal
+
+    def counted(m, a):
+        asked.append(a)
+        return refusal(m, a)
+
+    monkeypatch.setattr(nokosu_engine.NokosuMatch, "refusal", counted)
+    return asked
+
+
+def drawn_bits(t, n):
+    """Which of the journal's first n actions table t knows as its own draws."""
+    return [t._drawn[i >> 3] >> (i & 7) & 1 for i in range(n)]
+
+
+def flashed_and_half_played(firmware_id, game=NOKOSU, seats=(0, 1, 2)):
+    # A board `make flash` gave an id; the table read it at its power-up.
+    d = Driver(seed=4)
+    d.storage.firmware = firmware_id
+    d.start(game, list(seats))
+    for _ in range(60):
+        d.step()
+    return d
+
+
+def test_a_journal_this_firmware_wrote_resumes_without_asking_the_engine_again(monkeypatch):
+    d = flashed_and_half_played(0x5A17E)
+    words = d.storage.load()[1]
+    assert FIRMWARE_RECORD | 0x5A17E in words[:4]  # after SEATS and SEED
+    asked = asked_of_the_engine(monkeypatch)
+    t, lines = reboot(d)
+    assert asked == []  # every record was accepted by this very engine when it came
+    assert snapshot(t.match) == snapshot(d.match) and t.match.journal == d.match.journal
+    n = len(d.match.journal)
+    assert drawn_bits(t, n) == drawn_bits(d.table, n)  # the table's own draws known as before
+    assert any(drawn_bits(t, n))
+    assert "resumed Nokosu at action %d" % len(d.match.journal) in lines
+
+
+@pytest.mark.parametrize("now", [0x00001, 0], ids=["flashed-again", "no-id-file"])
+def test_a_journal_another_firmware_wrote_is_folded_checked(monkeypatch, now):
+    d = flashed_and_half_played(0x5A17E)
+    d.storage.firmware = now  # make flash drew a new id (or the file is gone)
+    asked = asked_of_the_engine(monkeypatch)
+    t, lines = reboot(d)
+    assert asked == d.match.journal  # each record asked, in order
+    assert snapshot(t.match) == snapshot(d.match)
+    assert "resumed Nokosu at action %d" % len(d.match.journal) in lines
+
+
 def test_boot_drops_a_torn_tail_and_says_so():
     d = half_played(game=NOKOSU, seats=(0, 1, 2))
     actions = d.storage.load()[1]
@@ -1216,6 +1274,9 @@ class Store:
 
     def load_registry(self):
         return bytearray(self.registry), 0
+
+    def firmware_id(self):
+        return 0
 
 
 class Config:

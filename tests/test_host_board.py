@@ -148,12 +148,16 @@ def test_flash_full_then_nothing(vboard, built):
     steps = []
     with Board(vboard.url) as b:
         copied = flash(b, FIRMWARE, lambda i, n, p: steps.append((i, n, p)))
-        assert sorted(copied) == sorted(built)
-        assert copied[-1] == "main.py" and copied[:3] == ["pins.mpy", "maintenance.mpy", "boot.py"]
-        assert steps[-1][:2] == (len(built), len(built))
+        assert sorted(copied) == sorted([*built, "firmware.id"])
+        assert copied[-2:] == ["firmware.id", "main.py"]
+        assert copied[:3] == ["pins.mpy", "maintenance.mpy", "boot.py"]
+        assert steps[-1][:2] == (len(built) + 1, len(built) + 1)
         for path, data in built.items():
             assert b.sha256(path) == _sha(data)
-        assert flash(b, FIRMWARE) == []
+        first_id = b.exec("print(open('firmware.id').read().strip())").strip()
+        assert len(first_id) == 5 and int(first_id, 16) > 0
+        assert flash(b, FIRMWARE) == []  # the same code: nothing copied, the id kept
+        assert b.exec("print(open('firmware.id').read().strip())").strip() == first_id
         assert b.exec("import maintenance\nprint(maintenance.requested())").strip() == "True"
         assert "pyrightconfig.json" not in b.listdir("")
     vboard.power_cycle()
@@ -205,6 +209,7 @@ def test_interrupted_flash_keeps_maintenance_and_rerun_repairs(tmp_path, built):
             for path, data in built.items():
                 assert b.sha256(path) == _sha(data), path
             assert b.sha256("stale_module.py") is None
+            assert copied[-2:] == ["firmware.id", "main.py"]
             assert flash(b, FIRMWARE) == []
 
 
@@ -286,10 +291,12 @@ def test_flash_keeps_the_registry_and_the_running_match(tmp_path, built):
     header, actions = _match(40)
     data = _board_files(header, actions)
     flash_dir = tmp_path / "flash"
-    _preload(flash_dir, {**build(old_fw), **data})
+    _preload(flash_dir, {**build(old_fw), **data, "firmware.id": b"00abc\n"})
     with VirtualBoard(flash_dir) as vb:
         with Board(vb.url) as b:
             assert "hal/board.mpy" in flash(b, FIRMWARE)
+            # Other code, another id: the match's journal is folded checked.
+            assert b.read("firmware.id") not in (b"00abc\n", None)
         vb.power_cycle()
         with Board(vb.url) as b:
             for name, blob in data.items():

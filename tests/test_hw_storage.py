@@ -85,6 +85,24 @@ def segments(storage):
     return dict(enumerate(j.blocks))
 
 
+@pytest.mark.parametrize(
+    ("contents", "expected"),
+    [
+        (b"5a17e\n", 0x5A17E),  # as make flash writes it
+        (None, 0),  # no file: a board not flashed by make flash
+        (b"", 0),
+        (b"not hex\n", 0),
+        (b"\xff\xfe\n", 0),  # not text
+    ],
+)
+def test_the_firmware_id_is_what_make_flash_wrote_or_none(contents, expected):
+    flash = VFlash()
+    if contents is not None:
+        with flash.open("firmware.id", "wb") as f:
+            f.write(contents)
+    assert Storage(flash).firmware_id() == expected
+
+
 def test_crc16_is_ccitt_false():
     assert crc16(b"123456789", 0, 9, 0xFFFF) == 0x29B1
 

@@ -36,6 +36,12 @@ actions, status): OK, NONE (no match), TORN (a torn last record dropped),
 CORRUPT (damage: everything before it).  It never raises on bad data and
 writes nothing.
 
+THE FIRMWARE'S ID (firmware.id): 5 hex digits `make flash` draws afresh
+whenever it changes the board's code (host_tools/flash.py).  The table
+writes it in a new journal's records (app/play.py FIRMWARE_RECORD), and a
+power-up that finds the same id in the journal and in this file knows that
+this very firmware accepted every record (app/resume.py).
+
 THE REGISTRY (registry.bin) maps tag UIDs to items: the records of
 dicetable/app/registry.py, 14 bytes each, sorted by UID.  save_registry()
 writes it to registry.tmp, then renames it over registry.bin, so a power cut
@@ -51,6 +57,7 @@ records when the check code fails, the size is wrong or a record is invalid
 (UID length not 4, 7 or 10, bytes after the UID not zero, game unknown).
 """
 
+import os
 import random
 
 from micropython import const
@@ -79,6 +86,8 @@ _HEAD = const(16)  # bytes of a segment compared through the filesystem
 _VERSION = const(1)  # of journal.map and registry.bin
 _REG_HEAD = const(5)
 _MAP_HEAD = const(8)
+_ID_BITS = const(0xFFFFF)
+FIRMWARE_FILE = "firmware.id"  # host_tools/flash.py writes it
 
 
 class Storage:
@@ -410,6 +419,18 @@ class Storage:
                 return None
         return records
 
+    # -- the firmware ------------------------------------------------------
+
+    def firmware_id(self):
+        """The id `make flash` gave the firmware on this board (firmware.id,
+        5 hex digits, drawn afresh whenever it changes the code), or 0: none,
+        or not readable."""
+        text = self._read(self._prefix + FIRMWARE_FILE)
+        try:
+            return int(str(text, "ascii"), 16) & _ID_BITS if text else 0
+        except ValueError:  # MicroPython's UnicodeError is one too
+            return 0
+
     # -- files -----------------------------------------------------------
 
     def _read(self, path):
@@ -452,20 +473,14 @@ class FlashFS:
 
     def remove(self, path):
         """Delete a file."""
-        import os
-
         os.remove(path)
 
     def rename(self, old, new):
         """Rename a file, replacing `new` (atomic on LittleFS)."""
-        import os
-
         os.rename(old, new)
 
     def exists(self, path):
         """True if the file exists."""
-        import os
-
         try:
             os.stat(path)
             return True

@@ -204,6 +204,11 @@ LED_WIRE_US = 56 * 30 + 300  # hal/ws2812.py: 56 LEDs x 30 us and the latch
 NOKOSU = 4
 SEATS_WORD = 0xF0001F  # the SEATS record of seats 0-4 (app/play.py SEATS_RECORD | mask)
 SEED_WORD = 0xE02345  # the SEED record
+# The id `make flash` gave the board (firmware.id) and the journal's FIRMWARE
+# record of it, for a tree whose table reads them (the same firmware wrote
+# the journal: the power cut's case); measure() sets it per tree.
+FIRMWARE_ID = 0x5A17E
+WRITTEN_BY = [0]
 
 
 # --- trees -------------------------------------------------------------------------------
@@ -787,6 +792,10 @@ if REGISTRY:
 REGISTRY = None
 if HEADER:
     st.new_match(HEADER, WORDS)
+if FIRMWARE_ID:
+    f = st.fs.open("firmware.id", "wb")
+    f.write(("%05x\\n" % FIRMWARE_ID).encode())
+    f.close()
 """
 APPEND = """
 #: next run
@@ -838,8 +847,11 @@ def _head(registry, header, actions, prepared):
             prepared,
             registry,
             header,
-            (SEATS_WORD, SEED_WORD) if header else (),
+            (SEATS_WORD, SEED_WORD) + ((0xC00000 | WRITTEN_BY[0],) if WRITTEN_BY[0] else ())
+            if header
+            else (),
         )
+        + "FIRMWARE_ID = %r\n" % WRITTEN_BY[0]
     )
 
 
@@ -1591,6 +1603,10 @@ if REGISTRY:
 REGISTRY = None
 if HEADER:
     st.new_match(HEADER, WORDS)
+if FIRMWARE_ID:
+    f = st.fs.open("firmware.id", "wb")
+    f.write(("%05x\\n" % FIRMWARE_ID).encode())
+    f.close()
 """
 TIMING_IMAGE = """
 #: next run
@@ -2124,6 +2140,8 @@ def measure(tree, names=("empty", "full759", "full97", "frozen97"), runs=RUNS, l
     (Boot.heap: bytes allocated before the first collection, live after it)."""
     files = board_files(tree)
     every = scenarios(scenario_data(tree))
+    storage = (pathlib.Path(tree) / "firmware" / "hal" / "storage.py").read_text()
+    WRITTEN_BY[0] = FIRMWARE_ID if "def firmware_id" in storage else 0
     twins = []
     for name in names:
         twin = name.replace("frozen", "full")

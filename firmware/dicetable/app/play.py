@@ -17,14 +17,18 @@ it; an action storage cannot take is taken back from the match.  Undo is an
 append too (storage.undo(): one UNDO record per action taken back), so the
 journal stays append-only.
 
-Besides the engine's actions the journal holds two table records, right
+Besides the engine's actions the journal holds the table's records, right
 after the header, stripped before the engine folds the journal: SEATS (kind
 15, never a game's kind; value = the mask of the physical seats that play)
-and SEED (kind 14; value = 20 bits of seed), and for a game played with
-a set of its own read from a file (Dicefull's challenges) SET (kind 13;
-value = the set's word, the match's `set_word`).  The table's own draws are a
-function of the seed and the journal's length (Table.draw()), so a draw
-made again after a power cut gives the value the players saw before.
+and SEED (kind 14; value = 20 bits of seed); for a game played with a set
+of its own read from a file (Dicefull's challenges) SET (kind 13; value =
+the set's word, the match's `set_word`); and on a board `make flash` wrote,
+FIRMWARE (kind 12; value = the firmware's id, storage.firmware_id()): the
+engine that accepted every record of the journal, so that a power-up on the
+same firmware folds them without asking it again (app/resume.py).  The
+table's own draws are a function of the seed and the journal's length
+(Table.draw()), so a draw made again after a power cut gives the value the
+players saw before.
 """
 
 from micropython import const
@@ -58,20 +62,24 @@ from dicetable.match.engine import places_of
 SEATS_RECORD = const(0xF00000)  # | mask of the physical seats that play
 SEED_RECORD = const(0xE00000)  # | the seed of the table's draws (20 bits)
 SET_RECORD = const(0xD00000)  # | the word of the set a file gave (none: the built-in)
+FIRMWARE_RECORD = const(0xC00000)  # | the id of the firmware that wrote the journal
 SEATS_KIND = const(0xF)
 SEED_KIND = const(0xE)
 SET_KIND = const(0xD)
+FIRMWARE_KIND = const(0xC)
 SEED_BITS = const(0xFFFFF)
 NOT_TAKEN = const(-2)  # scan(), button(), undo(): no action taken, nothing to settle
 
 
 def new_journal(t, m, mask, seed):
     """Start the journal of match m: its header, then the seats and seed
-    records, and the set record of a set read from a file (raises what
-    storage raises)."""
+    records, the set record of a set read from a file, and the firmware's
+    (raises what storage raises)."""
     words = [SEATS_RECORD | mask, SEED_RECORD | seed]
     if getattr(m, "set_word", 0):
         words.append(SET_RECORD | m.set_word)
+    if t.firmware:
+        words.append(FIRMWARE_RECORD | t.firmware)
     t.storage.new_match(m.header(), words)
 
 

@@ -7,7 +7,15 @@ does not need its code on the Pico's heap.
 """
 
 from dicetable.app import games
-from dicetable.app.play import SEATS_KIND, SEED_BITS, SEED_KIND, SET_KIND, mark, rewrite_journal
+from dicetable.app.play import (
+    FIRMWARE_KIND,
+    SEATS_KIND,
+    SEED_BITS,
+    SEED_KIND,
+    SET_KIND,
+    mark,
+    rewrite_journal,
+)
 from dicetable.app.refusals import refusal_name
 from dicetable.games import forget
 from dicetable.match.actions import OK as ACCEPTED
@@ -23,6 +31,7 @@ STATUS_CORRUPT = 3
 
 def boot(t):
     """Load table t's registry and journal: resume the match or show the menu."""
+    t.firmware = t.storage.firmware_id()
     _registry(t)
     loaded = _journal(t)
     if loaded is None:
@@ -121,18 +130,24 @@ def _fold(t, g, m, actions):
     # the journal must be written again: it held a record the engine refused).
     mask = 0
     seed = -1
+    written_by = 0
     n = len(actions)
     i = 0
     # The table's records come before the match's first action (a later one
     # is malformed, as is any word the engine cannot read: the engine says so).
-    while i < n and SET_KIND <= actions[i] >> 20 <= SEATS_KIND:
+    while i < n and FIRMWARE_KIND <= actions[i] >> 20 <= SEATS_KIND:
         if actions[i] >> 20 == SEATS_KIND:
             mask = actions[i] & 0xFFFF
         elif actions[i] >> 20 == SEED_KIND:
             seed = actions[i] & SEED_BITS
+        elif actions[i] >> 20 == FIRMWARE_KIND:
+            written_by = actions[i] & SEED_BITS
         i += 1  # a SET record was checked before the fold (_set_refusal)
-    # Every record is asked of the engine, as submit() does, but without its
+    # A journal this very firmware wrote holds only records its engine
+    # accepted: asking again would be most of the power-up's time.  Any
+    # other is asked record by record, as submit() does, but without its
     # call: a frame less on the power-up's chain, the deepest of the board's.
+    checked = written_by == 0 or written_by != t.firmware
     # Only the table's own draws are marked: the table's bits start clear.
     t._drawn = bytearray(((n - i) >> 3) + 1)
     while i < n:
@@ -145,7 +160,7 @@ def _fold(t, g, m, actions):
             and not games.is_item_kind(g, kind_of(a))
             and games.table_entry_seat(g, m) < 0
         )
-        code = m.refusal(a)
+        code = m.refusal(a) if checked else ACCEPTED
         if code != ACCEPTED:
             t.say(
                 "journal record %d (%#x) refused: %s; resumed before it"
@@ -166,7 +181,7 @@ def _set_refusal(m, actions):
     for a in actions:
         if a >> 20 == SET_KIND:
             recorded = a & SEED_BITS
-        elif a >> 20 != SEATS_KIND and a >> 20 != SEED_KIND:
+        elif not FIRMWARE_KIND <= a >> 20 <= SEATS_KIND:
             break  # the table's records come before the match's first action
     here = getattr(m, "set_word", 0)
     if recorded == here:

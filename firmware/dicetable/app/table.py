@@ -108,6 +108,7 @@ class Table:
         self.match = None
         self.game = -1
         self.seed = 0  # of the match's table draws
+        self.firmware = 0  # storage.firmware_id(), read at boot: a new journal records it
         self.phys = []  # player -> physical seat
         self.player = [-1] * (MAX_SEATS + 1)  # physical seat -> player (-1: none)
         self.inputs = None
