@@ -2220,7 +2220,7 @@ def _row(what, measured, model, note=""):
     print("  %-54s %9s %9.0f %6s %s" % (what, measured or "", model, diff, note))
 
 
-def report_calibration(boots, p, heap0):
+def report_calibration(boots, p, heap0, imports):
     start, k_c, s = p
     print(
         "Calibrated on %s: START %.0f ms (MicroPython before boot.py), k_c %.2f (the C"
@@ -2240,7 +2240,7 @@ def report_calibration(boots, p, heap0):
     for sc in ("empty", "full759"):
         _row("%s first LED frame" % label[sc], None, (boots[sc].at("@frame", p) or 0) / 1000)
     print("  %-54s %9s %9s" % ("%s, bytes of heap" % CALIBRATED, "", ""))
-    fs_import, frozen_import = import_heap(False), import_heap(True)
+    fs_import, frozen_import = imports
     _row(
         "the modules main.py imports, from the filesystem",
         MEASURED_HEAP["import, filesystem"],
@@ -2406,9 +2406,11 @@ def main():
     with tree_at(CALIBRATED) as tree:
         print("measuring %s" % CALIBRATED)
         old = measure(tree)
+        with micropython_at(tree):  # the modules as that firmware imported them
+            imports = import_heap(False), import_heap(True)
     p = calibrate(old)
     heap0 = start_heap(old)
-    report_calibration(old, p, heap0)
+    report_calibration(old, p, heap0, imports)
     # The committed firmware (a working tree may hold others' changes half made),
     # or a tree given on the command line (a prototype).
     with contextlib.ExitStack() as stack:

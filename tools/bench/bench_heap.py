@@ -319,7 +319,10 @@ print(gc.mem_alloc())
 #: next run
 import maintenance
 from hal import board
-from dicetable.app import table
+# What Board() and run() import when they run (hal/board.py imports them
+# there, after the first LED frame).
+from dicetable.app import events, rng, table
+from hal import buttons, chipselect, console, mainloop, mirror, readers, storage, watchdog
 # The power-up's module and the menu are loaded at power-up (their names
 # stay in the string pool) and forgotten after the boot and when the match
 # begins (app/table.py).
