@@ -50,6 +50,15 @@ def test_an_extensible_built_in_is_looked_for_at_every_import_a_frozen_one_once(
     ]
 
 
+def test_a_built_in_in_sys_modules_or_by_its_u_name_is_looked_for_nowhere():
+    # main.py imports utime (the built-in at once) and puts it in sys.modules
+    # as time: every later `import time` finds it there.
+    events = [["import", "utime", 0, 0], ["import", "time", 0, 1], ["import", "array", 0, 0]]
+    looked = stats(bench_boot.rp2_events(events, frozen=False))
+    once = ["array", "array.py", "array.mpy"]
+    assert looked == once + ["lib/" + x for x in once]
+
+
 def test_the_webassembly_builds_own_lookups_give_way_to_the_boards():
     events = [["import", "array", 0], ["stat", "array", 0], ["stat", "array.py", 0]]
     events += [["stat", "registry.bin", 1]]  # the app's own: kept

@@ -340,6 +340,9 @@ class VirtualPico:
         modules["machine"] = machine(self)
         modules["rp2"] = self.rp2
         modules["gc"] = _Gc()
+        for name in ("array", "os", "random", "select", "struct", "time"):
+            # The u-names main.py imports the rp2 port's built-ins by.
+            modules["u" + name] = importlib.import_module(name)
         storage: Any = importlib.import_module("hal.storage")
         storage.FlashFS = lambda: self.flash
         clock = self.clock

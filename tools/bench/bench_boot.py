@@ -370,7 +370,8 @@ class GC:
 
 
 def _imp(name, globals=None, locals=None, fromlist=(), level=0):
-    ev("import", name, level)
+    # (found in sys.modules: the rp2 port looks for nothing on the filesystem)
+    ev("import", name, level, 1 if name in sys.modules else 0)
     if name == "gc":
         return GC
     got = _import(name, globals, locals, fromlist, level)
@@ -891,7 +892,9 @@ def loaded_modules(events):
 
 def rp2_events(events, frozen):
     """The trace's events as the rp2 firmware makes them: its filesystem
-    lookups of built-in and frozen modules (see RP2_EXTENSIBLE), and with a
+    lookups of built-in and frozen modules (see RP2_EXTENSIBLE; none for one
+    already in sys.modules, nor for a u-name, which takes the built-in at
+    once: py/objmodule.c mp_module_get_builtin), and with a
     frozen firmware none of the firmware's own files but boot.py and main.py
     (a top-level name is looked for at '' first, once)."""
     out = []
@@ -906,7 +909,7 @@ def rp2_events(events, frozen):
             if top in FIRMWARE_TOP:
                 if frozen and top not in first:
                     look = [top, top + ".py", top + ".mpy"]
-            elif top in RP2_EXTENSIBLE:
+            elif top in RP2_EXTENSIBLE and not (len(e) > 3 and e[3]):
                 look = [top, top + ".py", top + ".mpy"]
                 look += ["lib/" + x for x in look]
             elif top in RP2_FROZEN and top not in first:
