@@ -38,6 +38,7 @@ from sim.hw.clock import Clock
 from sim.hw.vconsole import VConsole
 from sim.hw.vflash import VFlash
 from sim.hw.vmfrc522 import VMFRC522
+from sim.hw.vpico import u_names
 from sim.hw.vpin import VDecoder, VPin
 from sim.hw.vrp2 import VRP2
 from sim.hw.vspi import VSIO, VSPI
@@ -99,6 +100,8 @@ class Parts:
         self.machine = self._machine(wdt, timer)
         monkeypatch.setitem(sys.modules, "machine", self.machine)
         monkeypatch.setitem(sys.modules, "rp2", self.rp2)
+        for name, module in u_names().items():
+            monkeypatch.setitem(sys.modules, name, module)
         monkeypatch.setattr(hal_storage, "FlashFS", lambda: self.flash)
         _patch_time(monkeypatch, ticks_ms, ticks_us, sleep_ms)
         # The modules that import machine or rp2 are imported afresh, then forgotten.

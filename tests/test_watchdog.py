@@ -25,6 +25,7 @@ from board_parts import Parts
 from forked import in_a_fork
 
 from hal.readers import MENU_MS, Readers
+from sim.hw.vpico import u_names
 from sim.mpy_code import C_STACK_FRAME_WORDS, frame_words, function_frames
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
@@ -229,6 +230,8 @@ def pico(monkeypatch):
     chip = Chip()
     board = Pico(chip)
     monkeypatch.setitem(sys.modules, "machine", chip.machine())
+    for name, module in u_names().items():
+        monkeypatch.setitem(sys.modules, name, module)
     monkeypatch.setitem(sys.modules, "hal.board", types.SimpleNamespace(run=board.run))
     monkeypatch.setattr(asyncio, "sleep_ms", lambda ms: asyncio.sleep(ms / 1000), raising=False)
 

@@ -231,6 +231,15 @@ def _power_gone(loop, context):
     loop.default_exception_handler(context)
 
 
+def u_names():
+    """{u-name: CPython's module of the name}: the names firmware/main.py
+    imports the rp2 port's extensible built-ins by."""
+    return {
+        "u" + n: importlib.import_module(n)
+        for n in ("array", "os", "random", "select", "struct", "time")
+    }
+
+
 class VirtualPico:
     """The board's parts, the flash across power-ups, and the firmware's runs."""
 
@@ -340,9 +349,7 @@ class VirtualPico:
         modules["machine"] = machine(self)
         modules["rp2"] = self.rp2
         modules["gc"] = _Gc()
-        for name in ("array", "os", "random", "select", "struct", "time"):
-            # The u-names main.py imports the rp2 port's built-ins by.
-            modules["u" + name] = importlib.import_module(name)
+        modules.update(u_names())
         storage: Any = importlib.import_module("hal.storage")
         storage.FlashFS = lambda: self.flash
         clock = self.clock
