@@ -80,6 +80,7 @@ from dicetable.match.engine import (
 )
 from sim.hw import hands
 from sim.hw.hands import choose_in_menu, full_registry, uid_for
+from sim.play import play
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 APP = sorted((ROOT / "firmware" / "dicetable" / "app").glob("*.py"))
@@ -1383,3 +1384,71 @@ def test_a_length_past_the_next_games_longest_is_cut_to_it_when_the_game_changes
     assert m.game == registry.number("nokosu") and m.values[F_LENGTH] == 5
     m.joined = [0, 1, 2, 3, 4]
     assert header_refusal("nokosu", 5, m.options()) is None
+
+
+RESUME_BY_ID = r"""
+from dicetable.app.rng import Rng
+from dicetable.app.table import Table
+from dicetable.games.nokosu.match import NokosuMatch
+from hal.storage import Storage
+from sim.hw.norflash import NorFlash
+from sim.hw.vflash import VFlash
+
+
+class Config:
+    seats = [0, 1, 2, 3, 4]
+    LEDS_PER_SEAT = 8
+    RING_LEDS = 12
+
+
+ASKED = [0]
+refusal = NokosuMatch.refusal
+
+
+def counted(m, a):
+    ASKED[0] += 1
+    return refusal(m, a)
+
+
+def resume(written_by):
+    global flash
+    st = Storage(flash)
+    st.prepare()
+    st.new_match(HEADER, [0xF0001F, 0xE00001, 0xC00000 | written_by])
+    for a in actions:
+        st.append(a)
+    ASKED[0] = 0
+    flash = flash.reboot()
+    t = Table(Config, Storage(flash), Rng(1), lambda line: None)
+    t.boot()
+    print("written by %05x: asked %d, at %d, same %s"
+          % (written_by, ASKED[0], len(t.match.journal), t.match.journal == actions))
+
+
+NokosuMatch.refusal = counted
+flash = VFlash(raw=NorFlash(16))
+#: next run
+for text in (b"", b"not hex\n", b"\xff\xfe\n", b"5a17e\n"):
+    f = flash.open("firmware.id", "wb")
+    f.write(text)
+    f.close()
+    print("id", Storage(flash).firmware_id())
+#: next run
+resume(0x5A17E)
+#: next run
+resume(0x00001)
+"""
+
+
+@pytest.mark.slow
+def test_the_firmware_id_and_the_unchecked_fold_on_micropython(capsys):
+    # The same on CPython and on MicroPython with the Pico's heap: the id read
+    # from firmware.id, and a journal of this id folded without the engine.
+    m = play("nokosu", 5, 2, ["heuristic"] * 5, 3)
+    source = "HEADER = %r\nactions = %r\n" % (bytes(m.header()), m.journal[:120]) + RESUME_BY_ID
+    exec(compile(source, "resume", "exec"), {"__name__": "resume"})
+    expected = capsys.readouterr().out
+    assert expected.split("\n")[:4] == ["id 0", "id 0", "id 0", "id %d" % 0x5A17E]
+    assert "written by 5a17e: asked 0, at 120, same True" in expected
+    assert "written by 00001: asked 120, at 120, same True" in expected
+    assert mpy_wasm.run(source) == expected
