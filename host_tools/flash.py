@@ -50,11 +50,11 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
+from hal.storage import FIRMWARE_FILE, ID_BITS
 from host_tools.board import Board
 from host_tools.errors import ToolError, shown, why
 
 ENTRY = ("boot.py", "main.py")
-FIRMWARE_ID = "firmware.id"  # hal/storage.py FIRMWARE_FILE
 MAINTENANCE_SET = ("pins.mpy", "maintenance.mpy", "boot.py")
 
 Progress = Callable[[int, int, str], None]
@@ -225,7 +225,7 @@ def _order(p: str) -> tuple[int, int, str]:
         return (0, MAINTENANCE_SET.index(p), p)
     if p == "main.py":
         return (2, 0, p)
-    return (1, p == FIRMWARE_ID, p)
+    return (1, p == FIRMWARE_FILE, p)
 
 
 def _make_parents(board: Board, path: str, dirs: set[str]) -> None:
@@ -262,8 +262,8 @@ def flash_build(
         return [], []
     removed = list(stale)
     files = dict(files)
-    files[FIRMWARE_ID] = b"%05x\n" % (1 + secrets.randbelow(0xFFFFF))  # never 0: none
-    todo = sorted(changed + [FIRMWARE_ID], key=_order)
+    files[FIRMWARE_FILE] = b"%05x\n" % (1 + secrets.randbelow(ID_BITS))  # never 0: none
+    todo = sorted(changed + [FIRMWARE_FILE], key=_order)
     if "main.py" in on_board:
         # No app may start from a half-flashed board: main.py comes back last.
         board.remove("main.py")

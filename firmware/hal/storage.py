@@ -86,7 +86,7 @@ _HEAD = const(16)  # bytes of a segment compared through the filesystem
 _VERSION = const(1)  # of journal.map and registry.bin
 _REG_HEAD = const(5)
 _MAP_HEAD = const(8)
-_ID_BITS = const(0xFFFFF)
+ID_BITS = const(0xFFFFF)  # an id is a journal record's value: 20 bits
 FIRMWARE_FILE = "firmware.id"  # host_tools/flash.py writes it
 
 
@@ -427,7 +427,7 @@ class Storage:
         or not readable."""
         text = self._read(self._prefix + FIRMWARE_FILE)
         try:
-            return int(str(text, "ascii"), 16) & _ID_BITS if text else 0
+            return int(str(text, "ascii"), 16) & ID_BITS if text else 0
         except ValueError:  # MicroPython's UnicodeError is one too
             return 0
 

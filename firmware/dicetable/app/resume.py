@@ -147,7 +147,7 @@ def _fold(t, g, m, actions):
     # accepted: asking again would be most of the power-up's time.  Any
     # other is asked record by record, as submit() does, but without its
     # call: a frame less on the power-up's chain, the deepest of the board's.
-    checked = written_by == 0 or written_by != t.firmware
+    checked = not written_by or written_by != t.firmware
     # Only the table's own draws are marked: the table's bits start clear.
     t._drawn = bytearray(((n - i) >> 3) + 1)
     while i < n:
