@@ -129,16 +129,16 @@ def nokosu():
     return play("nokosu", 5, 0, ["heuristic"] * 5, SEED).journal[:ACTIONS]
 
 
-def resumed(vc, journal):
+def resumed(vc, journal, wire):
     """The table powered up with the registry and `journal` on its flash:
-    the match resumed, its console `vc`."""
+    the match resumed, its console `vc` wired by wire(vc) (wired())."""
     from dicetable.app.play import SEATS_RECORD, SEED_RECORD
     from dicetable.app.registry import pack
     from dicetable.games import GAMES
     from sim.hw import hands
     from sim.vboard.table_app import TableApp
 
-    write, log = wired(vc)
+    write, log = wire(vc)
     app = TableApp(write, log, SEED)
     vc.clock = app.clock
     app.provision(bytes(pack(hands.full_registry())))
@@ -152,11 +152,12 @@ def resumed(vc, journal):
     return app
 
 
-def longest_gap_us(model, journal, phase_ms, host):
+def longest_gap_us(model, journal, phase_ms, host, wire=wired):
     """The longest a reader went unlooked-at in the WINDOW_MS after `host`
-    stopped reading, phase_ms after a keyframe.  model: sim/hw/vconsole.py."""
+    stopped reading, phase_ms after a keyframe.  model: sim/hw/vconsole.py;
+    wire: as resumed() takes it (a test's stand-in)."""
     vc = model.VConsole(host=host)
-    app = resumed(vc, journal)
+    app = resumed(vc, journal, wire)
     looks = Looks(app.readers, app.clock)
     app.run_for(SETTLE_MS - app.clock.ticks_ms())
     assert app.mirror is not None
