@@ -45,7 +45,7 @@ WINDOW_MS = 20_000  # the board's window
 PHASES_MS = (0, 1000, 2000, 3000, 4000, 4980)
 # Bounds on a run, so that nothing can hang the bench: virtual time (the
 # settling, a phase, the window, and a pass held in writes past its end:
-# 74a722b's keyframe waits ~29 s) and passes (a match runs ~350 a second).
+# 74a722b's keyframe waits 27 s) and passes (a match runs ~350 a second).
 LIMIT_MS = SETTLE_MS + 5_000 + WINDOW_MS + 60_000
 MAX_PASSES = LIMIT_MS  # a pass a millisecond: about three times a match's
 
