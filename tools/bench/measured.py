@@ -40,6 +40,9 @@ BOARD = {
     "busy_waiting": 26.3,  # % in a match waiting for a seat
     "busy_no_host": 25.8,  # % with no USB host or the port closed
     "reader_gap_ms": 35,  # ... the longest gap between two looks at a reader
+    # A USB host that holds the port open stops reading: the longest time
+    # without a look at any reader in the 20 s after (to the window's end).
+    "console_stall_gap_ms": 18900,
     # The mirror's lines (ms of CPU).
     "match_line_300_ms": 13.0,  # @match at 300 actions
     "match_line_759_ms": 31.9,  # ... at 759
