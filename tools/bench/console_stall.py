@@ -170,6 +170,12 @@ def longest_gap_us(model, journal, phase_ms, host, wire=wired):
 
 
 def main():
+    # A folder without the firmware would fall through to this checkout's
+    # modules and measure them under another name: refused instead.
+    if len(sys.argv) != 2 or not (pathlib.Path(sys.argv[1]) / "firmware" / "dicetable").is_dir():
+        sys.exit(
+            "usage: console_stall.py TREE, a folder holding the firmware (TREE/firmware/dicetable)"
+        )
     tree = pathlib.Path(sys.argv[1]).resolve()
     sys.path[:0] = [str(tree / "cpython"), str(tree / "firmware"), str(tree)]
     model = vconsole()
