@@ -12,7 +12,15 @@ A game module subclasses Match and supplies five methods:
     waiting()           bit mask of the seats whose input the match waits
                         for (TABLE_BIT for the table: dealing, turning up,
                         rolling); 0 once the match is over
-    legal_actions(seat) every action `seat` may take now (a list)
+    legal_actions(seat, out=None)
+                        every action `seat` may take now, in a list: `out`
+                        when given (emptied with `del out[EVERY]`, which
+                        keeps the list's capacity, then filled and
+                        returned), else a new one.  With an `out` long
+                        enough it allocates nothing on MicroPython: the
+                        table app lists into its own lists at every play
+                        (tests/test_match_legal_heap.py).  It changes
+                        nothing
     random_action(seat, draw)
                         one of legal_actions(seat), each as likely (an action
                         the list names twice, twice as likely), drawn without
@@ -67,6 +75,19 @@ LONGEST = const(12)  # the longest length any game takes (each game's MAX_COUNT)
 _SEAT_HIGH = const(0x80000)  # bit 19: no seat number uses it
 
 _HEADER = const(4)  # journal bytes: game, players, options (2 bytes)
+
+
+class _Slicer:
+    def __getitem__(self, key):
+        return key
+
+
+# The slice `:`, made once (MicroPython has no slice()): `del out[EVERY]`
+# empties a list in place and keeps its capacity, as `del out[:]` does, but
+# `del out[:]` makes its slice on the heap at every call (16 B under
+# MicroPython), and out.clear() gives the capacity back.
+EVERY = _Slicer()[:]
+del _Slicer
 
 
 def fill(buf, value):
@@ -203,8 +224,9 @@ class Match:
         """Bit mask of the seats (TABLE_BIT: the table) the match waits for."""
         raise NotImplementedError
 
-    def legal_actions(self, seat):
-        """Every action `seat` may take now."""
+    def legal_actions(self, seat, out=None):
+        """Every action `seat` may take now: into `out` (emptied first, then
+        returned) when given, else into a new list."""
         raise NotImplementedError
 
     def flag(self, bit):

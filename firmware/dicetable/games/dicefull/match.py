@@ -70,6 +70,7 @@ from dicetable.match.actions import (
     value_of,
 )
 from dicetable.match.engine import (
+    EVERY,
     TABLE_ROLLS,
     VARIANT,
     Match,
@@ -287,10 +288,13 @@ class DicefullMatch(Match):
             return (self.waiting() & TABLE_BIT) != 0
         return seat < self.players and (self.waiting() >> seat) & 1 == 1
 
-    def legal_actions(self, seat):
+    def legal_actions(self, seat, out=None):
         # Loops, not comprehensions, and few locals: a frame within the
         # board's C stack (tests/test_board_frames.py).
-        out = []
+        if out is None:
+            out = []
+        else:
+            del out[EVERY]
         if not self._waits_on(seat):
             return out
         i = 0

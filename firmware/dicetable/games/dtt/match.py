@@ -94,6 +94,7 @@ from dicetable.match.actions import (
     value_of,
 )
 from dicetable.match.engine import (
+    EVERY,
     OPEN_PLAY,
     Match,
     append_actions,
@@ -352,8 +353,11 @@ class DttMatch(Match):
             return PLAY
         return 0
 
-    def legal_actions(self, seat):
-        out = []
+    def legal_actions(self, seat, out=None):
+        if out is None:
+            out = []
+        else:
+            del out[EVERY]
         bit = TABLE_BIT if seat == TABLE else (1 << seat)
         if seat > TABLE or not (self.waiting() & bit):
             return out

@@ -89,6 +89,7 @@ from dicetable.match.actions import (
     value_of,
 )
 from dicetable.match.engine import (
+    EVERY,
     OPEN_PLAY,
     TABLE_ROLLS,
     VARIANT,
@@ -511,11 +512,14 @@ class DtwwwMatch(Match):
 
     # --- legal actions ---------------------------------------------------------------
 
-    def legal_actions(self, seat):
+    def legal_actions(self, seat, out=None):
+        if out is None:
+            out = []
+        else:
+            del out[EVERY]
         if seat < 0 or seat > TABLE or not self.waiting() & (1 << seat):
-            return []
+            return out
         ph = self.phase
-        out = []
         if ph == PHASE_DEAL:
             self._deal_actions(out, seat)
         elif ph == PHASE_SCORE:

@@ -132,6 +132,7 @@ from dicetable.match.actions import (
     value_of,
 )
 from dicetable.match.engine import (
+    EVERY,
     OPEN_PLAY,
     TABLE_ROLLS,
     Match,
@@ -782,9 +783,12 @@ class NokosuMatch(Match):
         if self.trick.count < self.players:
             self.turn = (self.turn + 1) % self.players
 
-    def legal_actions(self, seat):
+    def legal_actions(self, seat, out=None):
+        if out is None:
+            out = []
+        else:
+            del out[EVERY]
         n = self._open_plays() if self._open_turn(seat) else self._legal(seat)
-        out = []
         b = 0
         if _form[1] or _form[0] == 1:
             # Word by word, each with every item: the append in a loop of its own.

@@ -75,7 +75,15 @@ from dicetable.match.actions import (
     seat_of,
     value_of,
 )
-from dicetable.match.engine import OPEN_PLAY, Match, append_actions, check_header, fill, malformed
+from dicetable.match.engine import (
+    EVERY,
+    OPEN_PLAY,
+    Match,
+    append_actions,
+    check_header,
+    fill,
+    malformed,
+)
 from dicetable.rules.trick import Trick
 
 # Phases.
@@ -367,8 +375,11 @@ class WalzerMatch(Match):
                 return False
         return True
 
-    def legal_actions(self, seat):
-        out = []
+    def legal_actions(self, seat, out=None):
+        if out is None:
+            out = []
+        else:
+            del out[EVERY]
         ph = self.phase
         if ph == DEALING:
             if seat == TABLE:
