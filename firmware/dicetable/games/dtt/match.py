@@ -150,6 +150,8 @@ _KEEP_A = action(KEEP, 0, 0)
 _BID_A = action(BID, 0, 0)
 _PLAY_A = action(PLAY, 0, 0)
 
+_PLAYS = array("H", [0] * dtt.HAND_SIZE)  # legal_plays scratch (not match state)
+
 
 def is_card(value):
     """True if `value` is a card of the d-TT deck (core encoding)."""
@@ -397,10 +399,11 @@ class DttMatch(Match):
                 out.append((s << SEAT_SHIFT) | deal)
 
     def _legal_plays(self, seat, out):
-        # A fresh buffer: legal_actions() must not change the state.
-        legal = array("H", [0] * dtt.HAND_SIZE)
-        n = dtt.legal_plays(self.hands[seat], self.hand_n[seat], self.trick, legal)
-        append_actions(out, action(PLAY, seat, 0), legal, n)
+        # Into the module's scratch, not the hand: legal_actions() must not
+        # change the state, and a buffer made here would take the heap at
+        # every call.
+        n = dtt.legal_plays(self.hands[seat], self.hand_n[seat], self.trick, _PLAYS)
+        append_actions(out, action(PLAY, seat, 0), _PLAYS, n)
 
     # --- One legal action at random, none listed ----------------------------------
 
