@@ -17,7 +17,7 @@ from dicetable.match.actions import (
     seat_of,
     value_of,
 )
-from dicetable.match.engine import Match, check_header, malformed
+from dicetable.match.engine import EVERY, Match, check_header, malformed
 from dicetable.rules.trick import Trick
 from toy_game import rules
 
@@ -110,14 +110,22 @@ class HighCardMatch(Match):
             return sum(1 << s for s in range(self.players) if self.hand_n[s] < rules.HAND)
         return 1 << self.turn
 
-    def legal_actions(self, seat):
+    def legal_actions(self, seat, out=None):
+        # Into the caller's list when given (emptied, its capacity kept).
+        if out is None:
+            out = []
+        else:
+            del out[EVERY]
         if seat == TABLE or not (self.waiting() >> seat) & 1:
-            return []
+            return out
+        # Dealing: a card still NOWHERE, scanned; then a card the seat holds, played.
+        kind, place = PLAY, seat
         if self._dealing():
-            return [
-                action(DEAL, seat, c) for c in range(1, rules.CARDS + 1) if self.place[c] == NOWHERE
-            ]
-        return [action(PLAY, seat, c) for c in self.hand(seat)]
+            kind, place = DEAL, NOWHERE
+        for c in range(1, rules.CARDS + 1):
+            if self.place[c] == place:
+                out.append(action(kind, seat, c))
+        return out
 
     def hand(self, seat):
         """The cards `seat` holds."""
