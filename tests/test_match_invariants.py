@@ -2,6 +2,8 @@
 every step what a player would notice if it broke (OpenSpiel-style):
 
 - the seats waited on each have legal actions, and nobody else has any;
+- legal_actions(seat, out) into a used list gives that list, holding what
+  legal_actions(seat) lists, and changes nothing;
 - every item of the game is in exactly one place;
 - a random action that is not legal is refused and changes nothing;
 - a legal action taken and undone leaves the state as it was;
@@ -42,6 +44,19 @@ def check_waiting(match, legal):
     assert waited or match.over()
     for seat, actions in legal.items():
         assert bool(actions) == (seat in waited), (seat, waited)
+
+
+def check_legal_into(match, legal):
+    """legal_actions(seat, out), `out` a list used before (left long or short,
+    with junk in it), returns `out` itself holding legal_actions(seat)'s list."""
+    rng = random.Random(len(match.journal))  # the match's own draws stay as they were
+    before = snapshot(match)
+    out = [rng.choice((-1, 0, None)) for _ in range(rng.randrange(40))]
+    for seat, actions in legal.items():
+        assert match.legal_actions(seat, out) is out
+        assert out == actions, seat
+        out.append(0x7FFFFF)
+    assert snapshot(match) == before
 
 
 def check_inventory(match):
@@ -103,6 +118,7 @@ def test_random_matches_keep_every_invariant(game, players):
         def on_step(match, a, fully=fully):
             legal = every_legal(match)
             check_waiting(match, legal)
+            check_legal_into(match, legal)
             check_inventory(match)
             check_refusal(match, legal, rng)
             if fully or rng.random() < SPOT_CHECKS:
