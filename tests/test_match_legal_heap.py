@@ -160,12 +160,10 @@ def test_legal_actions_into_a_list_allocates_nothing_under_micropython(game, pla
 # -- CPython ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game,players,options", list(headers()))
-def test_legal_actions_into_a_used_list_is_that_list_holding_the_legal_actions(
-    game, players, options
-):
-    rng = random.Random("%s-%d-%d" % (game, players, options))
-    match = new_match(game, players, options)
+def check_into_used_lists(match, rng):
+    """Play `match` out at random; at every state list every seat's and the
+    table's actions into one used list: that list comes back, holding what
+    legal_actions(seat) lists, and the match is unchanged."""
     out = []
     while not match.over():
         before = snapshot(match)
@@ -178,3 +176,19 @@ def test_legal_actions_into_a_used_list_is_that_list_holding_the_legal_actions(
         assert snapshot(match) == before
         seat = rng.choice(seats_waiting(match))
         assert match.submit(rng.choice(match.legal_actions(seat))) == 0
+
+
+@pytest.mark.parametrize("game,players,options", list(headers()))
+def test_legal_actions_into_a_used_list_is_that_list_holding_the_legal_actions(
+    game, players, options
+):
+    rng = random.Random("%s-%d-%d" % (game, players, options))
+    check_into_used_lists(new_match(game, players, options), rng)
+
+
+@pytest.mark.parametrize("players", (2, 3))
+def test_the_toy_game_lists_into_a_used_list_too(players):
+    # High card (tests/toy_game), the documented example of a game: the same contract.
+    from toy_game.match import new
+
+    check_into_used_lists(new(players), random.Random(players))
