@@ -371,7 +371,6 @@ class Session:
         self.rng = random.Random(seed)
         self.out = out
         self.taken = []  # the tricks completed since the last view, in words
-        self._trick_seen = None
         self.logged = 0  # the log lines shown so far
         self.vt = VirtualTable(seats=tuple(range(players)), seed=seed, log=self._said)
         self.vt.storage.save_registry(pack(hands.full_registry()))
@@ -389,8 +388,7 @@ class Session:
         # read from the match at once (the next action replaces it).
         vt = getattr(self, "vt", None)
         t = None if vt is None else vt.table
-        if t is not None and t.trick_show is not None and t.trick_show is not self._trick_seen:
-            self._trick_seen = t.trick_show
+        if t is not None and line.startswith("trick: ") and t.trick_show is not None:
             self.taken.append(taken_trick(t))
 
     def draw(self):

@@ -244,7 +244,7 @@ def test_boot_a_match_for_more_seats_than_the_table_has_offers_a_new_match():
         seats = [0, 1, 2]
 
     lines = []
-    t = Table(Small, d.storage, Rng(1), lines.append)
+    t = Table(Small, d.storage, Rng(1), lambda line: lines.append(line.text()))
     t.boot()
     assert t.mode == "menu"
     assert "journal needs 5 seats, the table has 3: choose a new match" in lines

@@ -57,7 +57,7 @@ class Rig:
         self.vt.storage.new_match(head, words)
         self.lines = []
         storage = Storage(self.vt.flash, segments=4)
-        table = Table(self.config, storage, Rng(7), self.lines.append)
+        table = Table(self.config, storage, Rng(7), lambda line: self.lines.append(line.text()))
         table.boot()
         return table, storage
 
@@ -196,7 +196,7 @@ head = %r
 vt.storage.new_match(head, (SEATS_RECORD | 7, SEED_RECORD | 5))
 lines = []
 storage = Storage(vt.flash, segments=4)
-t = Table(config, storage, Rng(7), lines.append)
+t = Table(config, storage, Rng(7), lambda line: lines.append(line.text()))
 t.boot()
 games = [n for n in sys.modules if n.startswith("dicetable.games.")]
 print(t.mode, storage.load()[0] == head, [l for l in lines if l.startswith("j")], sorted(games))

@@ -69,8 +69,8 @@ class Run:
         app.run_for(KEYFRAME_MS + 1000)
 
     def say(self, line):
-        self.log.append(line)
-        self.console.line(line)
+        self.log.append(line.text())
+        self.console.log(line)
 
     def what_the_table_did(self):
         passes = self.app.passes

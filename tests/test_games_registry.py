@@ -14,9 +14,10 @@ from dicetable import games as registry
 from dicetable.app import frames as fr
 from dicetable.app import games
 from dicetable.app.events import CENTRE, MINUS, PLUS
+from dicetable.app.inputs import Inputs
 from dicetable.app.registry import pack
-from dicetable.match.actions import PLAY, kind_of
-from dicetable.match.engine import header_refusal, new_match
+from dicetable.match.actions import PLAY, TABLE, TABLE_BIT, kind_of
+from dicetable.match.engine import OPEN_PLAY, header_refusal, new_match
 from sim.hw import hands
 from sim.hw.rig import VirtualTable
 from sim.play import play
@@ -24,7 +25,7 @@ from sim.play import play
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TABLE_FUNCTIONS = (
     "all_items",
-    "item_name",
+    "item_words",
     "value_words",
     "item_view",
     "entry_view",
@@ -146,3 +147,36 @@ def test_part_after_the_first_call_allocates_nothing_on_micropython():
     # between them (seen: 0 and 16), never a block per call.
     few, many = (int(n) for n in mpy_wasm.run(PART_HEAP).split())
     assert few <= 16 and many <= 16
+
+
+@pytest.mark.parametrize("key", list(registry.GAMES))
+def test_the_rooms_a_game_declares_hold_what_its_matches_list(key):
+    # The table app makes its lists once with these rooms (app/inputs.py,
+    # app/table.py): a list that outgrows its room allocates in the middle
+    # of play.  Random matches at every player count, with no option and
+    # with each option the game reads (DTwww's open play excepted: its
+    # seat lists are documented to grow once).
+    g = registry.number(key)
+    seat_room, table_room, values_room = games.legal_room(g)
+    flags = [0] + [1 << b for b in range(8) if games.options(g) >> b & 1]
+    fewest, most = games.players(g)
+    longest = 0
+    for players in range(fewest, min(most, 5) + 1):
+        for flag in flags:
+            for seed in range(6):
+                rnd = random.Random(seed)
+                m = new_match(key, players, flag)
+                while not m.over():
+                    ins = Inputs(g, m)
+                    assert len(ins.table) <= table_room
+                    assert len(ins.auto) <= values_room
+                    grows = key == "dtwww" and flag == OPEN_PLAY
+                    for p in range(players):
+                        assert grows or len(ins.own[p]) <= seat_room
+                        assert len(ins.values(p)) <= values_room
+                    w = m.waiting()
+                    s = TABLE if w & TABLE_BIT else next(p for p in range(players) if w >> p & 1)
+                    m.take(m.random_action(s, rnd.randrange))
+                if flag == 0:
+                    longest = max(longest, len(m.journal))
+    assert longest <= registry.part(g, "table").JOURNAL_ROOM

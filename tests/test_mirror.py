@@ -99,8 +99,8 @@ class Watched:
         self.host = Follower()
 
     def say(self, line):
-        self.log.append(line)
-        self.console.line(line)
+        self.log.append(line.text())
+        self.console.log(line)
 
     def new_lines(self):
         lines = self.vc.lines()

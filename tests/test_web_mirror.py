@@ -70,7 +70,7 @@ class Board:
     def __init__(self, seed=3, game=DICEFULL, seats=(0, 1, 2)):
         self.console = VConsole()
         console = Console(self.console)
-        self.app = TableApp(console, console.line, seed)
+        self.app = TableApp(console, console.log, seed)
         self.console.clock = self.app.clock
         self.app.provision(pack(hands.full_registry()))
         self.app.power_up()

@@ -65,7 +65,7 @@ def start(vb, seed, game, seats, pause_ms, moves=-1):
     steps = (
         "import sys, vboard\nfrom hal.console import Console",
         "from sim.vboard.table_app import TableApp",
-        "console = Console(sys.stdout.buffer)\napp = TableApp(console, console.line, %d)" % seed,
+        "console = Console(sys.stdout.buffer)\napp = TableApp(console, console.log, %d)" % seed,
         "app.provision(%r)" % records(),
         "app.power_up()",
         *choose_steps(game, seats),
@@ -83,8 +83,8 @@ def expected(seed, game, seats, moves=-1):
     log = []
 
     def say(line):
-        log.append(line)
-        console.line(line)
+        log.append(line.text())
+        console.log(line)
 
     app = TableApp(console, say, seed)
     vc.clock = app.clock

@@ -117,7 +117,7 @@ class Board:
             table_config,
             board_storage(),
             Rng(time.ticks_diff(time.ticks_us(), 0)),
-            self.console.line,
+            self.console.log,
         )
         self.mirror = Mirror(self.console, pixels.np.buf, self.table)
 

@@ -3,6 +3,7 @@ the mirror's (hal/mirror.py).  It never waits for the host.
 
     console = Console(sys.stdout.buffer)   a select.poll for POLLOUT made here
     console.line(text)      a log line: out now, whole, or dropped and counted
+    console.log(line)       the same for the app's line (app/line.py)
     console.room()          True when one packet can go out now (the mirror)
     console.put(packet)     that packet: PACKET bytes ending in CR LF
     console.write           the stream's write(buf, off, n), for the same
@@ -86,15 +87,7 @@ class Console:
 
     def line(self, text):
         """The log line `text` (a str): out now, or dropped and counted."""
-        # The poll's answer by next() in C: a line is often logged deep in
-        # the app's calls, where a Python call more costs the C stack.
-        if (
-            (self._at < self._end or self.dropped)
-            and not self._owed()
-            or (next(self._poll.ipoll(0), None) is None)
-        ):
-            self.dropped += 1
-            self.lost += 1
+        if self._full():
             return
         b = self._line
         pack_into(_FORMAT, b, 0, text if _STR else text.encode())
@@ -103,6 +96,34 @@ class Console:
             n = _TEXT
         while n < _TEXT and b[n]:  # a character of several bytes
             n += 1
+        self._send(n)
+
+    def log(self, line):
+        """The app's log line (app/line.py: its bytes in line.buf, line.n of
+        them), as line() sends a str: the table's log callback."""
+        if self._full():
+            return
+        pack_into(_FORMAT, self._line, 0, line.buf)
+        self._send(line.n)
+
+    def _full(self):
+        # True when the line must be dropped (and it is counted): what is
+        # owed does not all go out now, or the poll says no room.  The
+        # poll's answer by next() in C: a line is often logged deep in the
+        # app's calls, where a Python call more costs the C stack.
+        if (
+            (self._at < self._end or self.dropped)
+            and not self._owed()
+            or (next(self._poll.ipoll(0), None) is None)
+        ):
+            self.dropped += 1
+            self.lost += 1
+            return True
+        return False
+
+    def _send(self, n):
+        # The line's first n bytes in the buffer, padded to whole packets.
+        b = self._line
         end = (n + PACKET + 1) // PACKET * PACKET
         self._fill.blit(self._spaces, n, 0)
         b[end - 2] = 13

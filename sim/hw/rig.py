@@ -76,9 +76,10 @@ class VirtualTable:
         self._shown = -1
 
     def say(self, line):
-        self.lines.append(line)
+        text = line.text()
+        self.lines.append(text)
         if self._log is not None:
-            self._log(line)
+            self._log(text)
 
     def boot(self):
         self.table.boot()

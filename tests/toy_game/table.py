@@ -5,6 +5,8 @@ from dicetable.match.actions import kind_of, value_of
 
 HAS_TRICKS = True
 HAS_PASS = False
+JOURNAL_ROOM = 32
+LEGAL_ROOM = (9, 9, 4)
 identity = None
 
 
@@ -12,12 +14,13 @@ def all_items():
     return list(range(1, 10))
 
 
-def item_name(v, shown):
-    return "card %d" % v
+def item_words(line, v, shown):
+    line.add("card ")
+    line.num(v)
 
 
-def value_words(kind, v):
-    return None
+def value_words(line, kind, v):
+    return False
 
 
 def item_view(v):
@@ -25,7 +28,7 @@ def item_view(v):
 
 
 def entry_view(m, a):
-    return value_of(a), fr.PROMPTS[kind_of(a)]
+    return fr.view(value_of(a), fr.PROMPTS[kind_of(a)])
 
 
 def ring_view(m):
@@ -33,7 +36,7 @@ def ring_view(m):
 
 
 def deal_progress(m, seat):
-    return m.hand_n[seat], 3
+    return fr.view(m.hand_n[seat], 3)
 
 
 def table_entry_seat(m):

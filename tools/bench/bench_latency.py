@@ -352,7 +352,7 @@ def pace():
 
     vc = VConsole()
     console = Console(vc)
-    app = TableApp(console, console.line, 3)
+    app = TableApp(console, console.log, 3)
     vc.clock = app.clock
     app.provision(bytes(pack(hands.full_registry())))
     app.power_up()

@@ -378,7 +378,7 @@ def play_nokosu(seed=3):
 
     vc = VConsole()
     console = Console(vc)
-    app = TableApp(console, console.line, seed)
+    app = TableApp(console, console.log, seed)
     vc.clock = app.clock
     app.provision(bytes(pack(hands.full_registry())))
     app.power_up()

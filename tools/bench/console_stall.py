@@ -73,7 +73,7 @@ def wired(vc):
 
         return vc.write, log
     console = Console(vc)
-    return console, console.line
+    return console, console.log
 
 
 class Bound:

@@ -9,15 +9,31 @@ player can reach is exactly what the engine accepts.
 """
 
 from dicetable.match.actions import OK, OUT_OF_RANGE
+from dicetable.match.engine import EVERY
 
 
 class Entry:
-    """Candidates and the one shown; `choice` marks a choice after a scan."""
+    """Candidates and the one shown; `choice` marks a choice after a scan.
 
-    def __init__(self, candidates, choice=False, index=0):
-        self.candidates = candidates
-        self.choice = choice
+    The app keeps one per player for a match and sets it again (set()):
+    its candidates are copied into a list made once, so that opening an
+    entry during play allocates nothing (a list with more than `room`
+    candidates grows once and keeps its room)."""
+
+    def __init__(self, candidates=(), choice=False, index=0, room=48):
+        self.candidates = [0] * room
+        self.set(candidates, choice)
         self.index = index
+
+    def set(self, candidates, choice=False):
+        """Step through a copy of `candidates` from the first; returns self."""
+        mine = self.candidates
+        del mine[EVERY]
+        for a in candidates:
+            mine.append(a)
+        self.choice = choice
+        self.index = 0
+        return self
 
     def current(self):
         """The action OK would submit."""

@@ -55,6 +55,11 @@ PLACES = ((48, 32, 0), (20, 20, 28), (40, 12, 0), (16, 0, 0))  # gold, silver, b
 # colour is its entry in dicetable.games).
 PROVISION_RGB = (48, 8, 24)
 
+# What a game's table module says a seat, the ring or an entry shows: a
+# number (or None) and a colour.  One list, filled by view(), read at once:
+# drawing a frame allocates nothing.
+VIEW = [None, OFF]
+
 BLINK_MS = const(250)  # error blink half-period
 CHASE_MS = const(125)  # ring chase step while the centre waits for a scan
 
@@ -63,6 +68,14 @@ def led_count(config):
     """The LEDs on the chain: a segment for every seat up to the last fitted,
     then the ring (config: table_config's seats, LEDS_PER_SEAT, RING_LEDS)."""
     return (max(config.seats) + 1) * config.LEDS_PER_SEAT + config.RING_LEDS
+
+
+def view(number, colour):
+    """VIEW holding `number` and `colour` (a game's entry_view, ring_view and
+    deal_progress answer with it; the caller reads it before the next)."""
+    VIEW[0] = number
+    VIEW[1] = colour
+    return VIEW
 
 
 class Layout:

@@ -10,6 +10,7 @@ every play.  Games are numbered as in dicetable.games.GAMES.
 """
 
 from dicetable.app.frames import PROVISION_RGB
+from dicetable.app.line import words
 from dicetable.games import (
     FEWEST,
     GAMES,
@@ -114,23 +115,33 @@ def all_items(g):
 
 def item_name(g, v, shown=False):
     """An item in words ('red d6', 'blue 11', 'hearts Q'); `shown` adds a
-    rolled number or a declaration the value carries."""
-    return part(g, "table").item_name(v, shown)
+    rolled number or a declaration the value carries.  A str: for the
+    menu, provisioning and the host (a play writes item_words())."""
+    return words(part(g, "table").item_words, v, shown)
+
+
+def item_words(line, g, v, shown=False):
+    """item_name() written at the end of `line` (app/line.py): no heap."""
+    part(g, "table").item_words(line, v, shown)
 
 
 def action_words(g, a):
-    """An action in words, without who takes it ('play red d6:4', 'bid 3')."""
+    """An action in words, without who takes it ('play red d6:4', 'bid 3'),
+    as a str: for the host (a play writes say_action())."""
+    return words(say_action, g, a)
+
+
+def say_action(line, g, a):
+    """action_words() written at the end of `line` (app/line.py): no heap."""
     k = kind_of(a)
     v = value_of(a)
-    name = kind_word(k)
+    line.add(kind_word(k))
     if is_item_kind(g, k):
-        return "%s %s" % (name, item_name(g, v, True))
-    if k == PASS:
-        return name
-    words = part(g, "table").value_words(k, v)
-    if words is not None:
-        return words
-    return "%s %d" % (name, v)
+        line.add(" ")
+        part(g, "table").item_words(line, v, True)
+    elif k != PASS and not part(g, "table").value_words(line, k, v):
+        line.add(" ")
+        line.num(v)
 
 
 def kind_word(kind):
@@ -179,6 +190,19 @@ def meant_value(g, m, kind, ident):
 def has_tricks(g):
     """True for the trick-taking games (a PLAY may complete a trick)."""
     return part(g, "table").HAS_TRICKS
+
+
+def journal_room(g):
+    """The actions game g's journal has room for when a match begins (a
+    longer one grows): the longest match measured at its own length."""
+    return part(g, "table").JOURNAL_ROOM
+
+
+def legal_room(g):
+    """(a seat's, the table's, a value entry's) most actions at once in game
+    g, as measured: the room the table app makes for them (a longer list
+    grows)."""
+    return part(g, "table").LEGAL_ROOM
 
 
 def has_pass(g):

@@ -30,8 +30,15 @@ from dicetable.match.actions import (
     seat_of,
     value_of,
 )
+from dicetable.match.engine import EVERY
 
-_NONE = ()
+
+def _room(n):
+    # An empty list with room for n words (emptied with `del l[EVERY]`,
+    # which keeps it: match/engine.py).
+    out = [0] * n
+    del out[EVERY]
+    return out
 
 
 class Inputs:
@@ -43,6 +50,12 @@ class Inputs:
     deepest path (docs/firmware.md, "The C stack").  Inputs(g, m) makes one
     and reads m at once, for the simulator and the tests.
 
+    Its lists are made once, with the room the game says it needs
+    (games.legal_room: a longer list grows once and keeps its room), and
+    the engine fills them in place: reading a match after a play
+    allocates nothing.  What it returns (own[p], table, values(), scan())
+    is good until the next read.
+
     The engine's lists are kept as they are and read in place: while the
     table deals, its list holds every card for every seat, and copying it per
     seat cost kilobytes per action.  One pass over the table's list notes
@@ -50,40 +63,54 @@ class Inputs:
     nothing of the lists again.  `seats` and `centre` give the same as lists,
     for the simulator and the tests."""
 
-    def __init__(self, g, m=None):
+    def __init__(self, g, m):
         self.g = g
         self._kinds = games.item_kinds(g)
-        self.auto = []  # the table's own draws (a roll, a challenge, a colour to remove)
-        if m is not None:
-            self.read(m)
+        n = m.players
+        seat, table, values = games.legal_room(g)
+        self.auto = _room(values)  # the table's own draws (a roll, a challenge, a colour)
+        self.table = _room(table)
+        self.own = [_room(seat) for _ in range(n)]
+        self._found = _room(values)  # scan()'s answer
+        self._values = _room(values)  # values()' answer, when it is not own[p]
+        self._kind = bytearray(n)  # per seat: the first item kind of its own actions
+        self._pass = [0] * n  # ... and its PASS
+        self._dealt = bytearray(n)  # ... the item kind dealt to it
+        self.read(m)
 
     def read(self, m):
         """What every seat may do in match m's state now."""
         w = m.waiting()
-        self.table = m.legal_actions(TABLE) if w & TABLE_BIT else _NONE
-        entry = games.table_entry_seat(self.g, m) if self.table else -1
+        table = self.table
+        if w & TABLE_BIT:
+            m.legal_actions(TABLE, table)
+        else:
+            del table[EVERY]
+        entry = games.table_entry_seat(self.g, m) if table else -1
         self.entry = entry  # the player entering the table's values, or -1
-        own = self.own = [_NONE] * m.players
+        own = self.own
+        kinds = self._kinds
         for p in range(m.players):
+            acts = own[p]
             if w & (1 << p):
-                own[p] = m.legal_actions(p)
-        # Per seat: the first item kind of its own actions, and its PASS.
-        self._kind = bytearray(m.players)
-        self._pass = [0] * m.players
-        for p in range(m.players):
-            for a in own[p]:
+                m.legal_actions(p, acts)
+            else:
+                del acts[EVERY]
+            self._kind[p] = 0
+            self._pass[p] = 0
+            self._dealt[p] = 0
+            for a in acts:
                 k = kind_of(a)
                 if k == PASS:
                     self._pass[p] = a
-                elif not self._kind[p] and (self._kinds >> k) & 1:
+                elif not self._kind[p] and (kinds >> k) & 1:
                     self._kind[p] = k
-        self._dealt = bytearray(m.players)  # per seat, the item kind dealt to it
         self._note_table(entry)
 
     def _note_table(self, entry):
         # What the table's actions ask of the centre and of each seat, and
         # which of them the table draws itself.
-        del self.auto[:]
+        del self.auto[EVERY]
         self._centre = 0  # the item kind the centre is asked for
         self._value = 0  # the kind of the table's first value action
         kinds = self._kinds
@@ -153,9 +180,15 @@ class Inputs:
         else:
             if p != self.entry:
                 return own  # the engine's list as it is: no copy
-        out = [a for a in own if kind_of(a) != PASS and not self._item(a)]
+        out = self._values
+        del out[EVERY]
+        for a in own:
+            if kind_of(a) != PASS and not self._item(a):
+                out.append(a)
         if p == self.entry:
-            out.extend([a for a in self.table if not self._item(a)])
+            for a in self.table:
+                if not self._item(a):
+                    out.append(a)
         return out
 
     def pass_action(self, p):
@@ -166,42 +199,47 @@ class Inputs:
         """The actions seat p's scan of item `ident` may mean (p = TABLE: the
         centre reader, which also takes an item the table deals to a seat
         when only one seat can receive it, e.g. Nokosu's drawn dice)."""
+        found = self._found
+        del found[EVERY]
         if p != TABLE:
-            found = self._matching(self.own[p], ident, -1)
+            self._matching(self.own[p], ident, -1)
             if self._dealt[p]:
-                found.extend(self._table_matching(self._dealt[p], p, ident))
+                self._table_matching(self._dealt[p], p, ident)
             return found
-        found = self._table_matching(self._centre, TABLE, ident) if self._centre else []
+        if self._centre:
+            self._table_matching(self._centre, TABLE, ident)
         if not found and self.dealing():
-            found = self._matching(self.table, ident, -1)
+            self._matching(self.table, ident, -1)
             for a in found:
                 if seat_of(a) != seat_of(found[0]):
-                    return []
+                    del found[EVERY]
+                    break
         return found
 
     def _table_matching(self, k, seat, ident):
         # The table's item actions for `ident` made by `seat` (k: the kind it
-        # makes).  A deal lists every card for every seat: the action whose
-        # value is the item itself is looked for first, in C; an item that
-        # shows a face (a rolled die) is never listed as itself as well, so
-        # only a miss needs the loop over the list.
+        # makes), onto scan()'s answer.  A deal lists every card for every
+        # seat: the action whose value is the item itself is looked for
+        # first, in C; an item that shows a face (a rolled die) is never
+        # listed as itself as well, so only a miss needs the loop over the list.
         a = action(k, seat, ident)
         if a in self.table:
-            return [a]
-        return self._matching(self.table, ident, seat)
+            self._found.append(a)
+        else:
+            self._matching(self.table, ident, seat)
 
     def _matching(self, acts, ident, seat):
-        # Item actions among acts for `ident` (made by `seat`, unless -1).
+        # Item actions among acts for `ident` (made by `seat`, unless -1),
+        # onto scan()'s answer.
         kinds = self._kinds
         same = games.identity_function(self.g)
-        out = []
+        out = self._found
         shift = SEAT_SHIFT
         for a in acts:
             if (kinds >> (a >> KIND_SHIFT)) & 1 and (seat < 0 or (a >> shift) & 7 == seat):
                 v = value_of(a)
                 if (v if same is None else same(v)) == ident:
                     out.append(a)
-        return out
 
     def refusal(self, m, p, ident):
         """Why a scan of `ident` at seat p (TABLE: centre) means nothing now:

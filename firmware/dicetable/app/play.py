@@ -34,11 +34,9 @@ players saw before.
 from micropython import const
 
 from dicetable.app import games
-from dicetable.app.entry import Entry
 from dicetable.app.events import CENTRE, LONG, MAX_SEATS, MINUS, OK, PLUS
 from dicetable.app.inputs import Inputs
 from dicetable.app.refusals import STORAGE_ERROR, UNKNOWN_TAG, WRONG_GAME
-from dicetable.app.registry import uid_hex
 from dicetable.app.render import OVER, PLAY_MODE, TRICK_MS
 from dicetable.match.actions import (
     ALREADY_PLACED,
@@ -56,7 +54,6 @@ from dicetable.match.actions import (
     value_of,
 )
 from dicetable.match.actions import OK as ACCEPTED
-from dicetable.match.engine import places_of
 
 # The table's records in the journal: action words of kinds no game uses.
 SEATS_RECORD = const(0xF00000)  # | mask of the physical seats that play
@@ -108,23 +105,45 @@ def scan(t, reader, uid):
     if t.match is None or ins is None:
         return NOT_TAKEN
     p = TABLE if reader == CENTRE else t.player[reader]
+    line = t.line
     if p < 0:
-        t._refuse(reader, OUT_OF_TURN, "seat %d is not in this match" % reader)
+        t._refusal(reader, OUT_OF_TURN)
+        line.add(" (seat ")
+        line.num(reader)
+        line.add(" is not in this match)")
+        t._refused()
         return NOT_TAKEN
-    found = t.registry.lookup(uid)
-    if found is None:
-        t._refuse(reader, UNKNOWN_TAG, "tag %s" % uid_hex(uid))
+    found = t.registry.find(uid)
+    if found < 0:
+        t._refusal(reader, UNKNOWN_TAG)
+        line.add(" (tag ")
+        line.hex(uid)
+        line.add(")")
+        t._refused()
         return NOT_TAKEN
-    g, item = found
+    g = found >> 16
+    item = found & 0xFFFF
     if g != t.game:
-        t._refuse(reader, WRONG_GAME, "%s %s" % (games.title(g), games.item_name(g, item)))
+        t._refusal(reader, WRONG_GAME)
+        line.add(" (")
+        line.add(games.title(g))
+        line.add(" ")
+        games.item_words(line, g, item)
+        line.add(")")
+        t._refused()
         return NOT_TAKEN
     cands = ins.scan(p, item)
     if len(cands) == 1:
         return commit(t, cands[0], reader)
     if cands and p != TABLE:
-        t.entries[p] = Entry(cands, True)
-        t.say("seat %d: %s, choose with -/+ and OK" % (reader, games.item_name(g, item)))
+        t.entries[p] = t.entry_of(p, cands, True)
+        line.start()
+        line.add("seat ")
+        line.num(reader)
+        line.add(": ")
+        games.item_words(line, g, item)
+        line.add(", choose with -/+ and OK")
+        t.said()
         t._render()
     else:
         _refuse_scan(t, reader, p, item, cands)
@@ -141,7 +160,12 @@ def _refuse_scan(t, reader, p, item, cands):
         code == NOT_IN_HAND or code == OUT_OF_TURN or code == WRONG_PHASE
     ):
         code = ALREADY_PLACED  # the item this reader took last, put back on it
-    t._refuse(reader, code, games.item_name(t.game, item))
+    t._refusal(reader, code)
+    line = t.line
+    line.add(" (")
+    games.item_words(line, t.game, item)
+    line.add(")")
+    t._refused()
 
 
 # --- taking an action ----------------------------------------------------------------------
@@ -158,7 +182,8 @@ def commit(t, a, seat):
     scored = len(m.history)
     code = m.submit(a)
     if code != ACCEPTED:
-        t._refuse(seat, code, games.action_words(t.game, a))
+        t._refusal(seat, code)
+        _bracketed(t, a)
         return NOT_TAKEN
     if not _record(t, a):
         m.undo(1)
@@ -184,41 +209,82 @@ def _record(t, a):
     return True
 
 
-def _who(t, a):
-    s = seat_of(a)
-    if s == TABLE:
-        return "table"
-    return "seat %d" % t.phys[s]
+def _bracketed(t, a):
+    # A refusal's line ends with the action in words; said, and shown.
+    line = t.line
+    line.add(" (")
+    games.say_action(line, t.game, a)
+    line.add(")")
+    t._refused()
 
 
 def _taken(t, a, scored):
     # Say what the match took and what it completed (a trick, a round with
     # `scored` rounds before it, the match).
     m = t.match
-    t.say("%s %s" % (_who(t, a), games.action_words(t.game, a)))
+    line = t.line
+    line.start()
+    s = seat_of(a)
+    if s == TABLE:
+        line.add("table ")
+    else:
+        line.add("seat ")
+        line.num(t.phys[s])
+        line.add(" ")
+    games.say_action(line, t.game, a)
+    t.said()
     if kind_of(a) == PLAY and games.has_tricks(t.game) and m.trick.count == 0:
         _trick_done(t, m)
     if len(m.history) > scored:
-        scores = m.history[-1]
-        t.say(
-            "scored: "
-            + ", ".join(["seat %d %+d" % (t.phys[p], scores[p]) for p in range(m.players)])
-        )
-        if not m.over():
-            since = t.now + (TRICK_MS if t.trick_show is not None else 0)
-            t.score_show = (places_of(scores), since)
+        _scored(t, m)
     if m.over():
         t.mode = OVER
-        places = m.standings()
-        t.say(
-            "final: "
-            + ", ".join(
-                [
-                    "seat %d place %d (%d)" % (t.phys[p], places[p], m.totals[p])
-                    for p in range(m.players)
-                ]
-            )
-        )
+        _final(t, m)
+
+
+def _scored(t, m):
+    # The round's scores said, and shown as places once a trick's result is gone.
+    scores = m.history[-1]
+    line = t.line
+    line.start()
+    line.add("scored: ")
+    for p in range(m.players):
+        if p:
+            line.add(", ")
+        line.add("seat ")
+        line.num(t.phys[p])
+        line.add(" +" if scores[p] >= 0 else " ")
+        line.num(scores[p])
+    t.said()
+    if not m.over():
+        shown = t._score_buf
+        places = shown[0]
+        for p in range(m.players):
+            above = 0
+            for q in range(m.players):
+                if scores[q] > scores[p]:
+                    above += 1
+            places[p] = above + 1
+        shown[1] = t.now + (TRICK_MS if t.trick_show is not None else 0)
+        t.score_show = shown
+
+
+def _final(t, m):
+    places = m.standings()
+    line = t.line
+    line.start()
+    line.add("final: ")
+    for p in range(m.players):
+        if p:
+            line.add(", ")
+        line.add("seat ")
+        line.num(t.phys[p])
+        line.add(" place ")
+        line.num(places[p])
+        line.add(" (")
+        line.num(m.totals[p])
+        line.add(")")
+    t.said()
 
 
 def _trick_done(t, m):
@@ -228,8 +294,21 @@ def _trick_done(t, m):
         if w == 1 << p:
             leader = t.phys[p]
     winner = t.phys[m.last_winner]
-    t.trick_show = (winner, leader, t.now)
-    t.say("trick: seat %d wins%s" % (winner, ", seat %d leads" % leader if leader >= 0 else ""))
+    shown = t._trick_buf
+    shown[0] = winner
+    shown[1] = leader
+    shown[2] = t.now
+    t.trick_show = shown
+    line = t.line
+    line.start()
+    line.add("trick: seat ")
+    line.num(winner)
+    line.add(" wins")
+    if leader >= 0:
+        line.add(", seat ")
+        line.num(leader)
+        line.add(" leads")
+    t.said()
 
 
 def settle(t, origin=-1):
@@ -240,12 +319,11 @@ def settle(t, origin=-1):
     if m is None:
         return
     ins = t.inputs
-    if ins is None or ins.g != t.game:
-        ins = t.inputs = Inputs(t.game)
-    while True:
+    if ins is None or ins.g != t.game or len(ins.own) != m.players:
+        ins = t.inputs = Inputs(t.game, m)
+    else:
         ins.read(m)
-        if not ins.auto:
-            break
+    while ins.auto:
         # from the engine's own list: taken as it is, not checked again
         a = ins.auto[t.draw(len(ins.auto))]
         if not _record(t, a):
@@ -253,12 +331,17 @@ def settle(t, origin=-1):
             break
         if origin >= 0 and kind_of(a) == ROLL:
             n = games.entry_view(t.game, m, a)[0]
-            t.roll_show = (origin, 0 if n is None else n, t.now)
+            shown = t._roll_buf
+            shown[0] = origin
+            shown[1] = 0 if n is None else n
+            shown[2] = t.now
+            t.roll_show = shown
         origin = -1
         scored = len(m.history)
         m.take(a)
         _taken(t, a, scored)
         mark(t, len(m.journal) - 1, True)
+        ins.read(m)
     for p in range(m.players):
         _entry(t, ins, p)
 
@@ -278,7 +361,7 @@ def _entry(t, ins, p):
     if not values:
         t.entries[p] = None
     elif e is None or not e.same(values):
-        t.entries[p] = Entry(values)
+        t.entries[p] = t.entry_of(p, values, False)
 
 
 def mark(t, i, drawn):
@@ -345,15 +428,12 @@ def _seat_button(t, seat, code):
             return NOT_TAKEN
         r = e.move(1 if code == PLUS else -1)
         if r != ACCEPTED:
-            t._refuse(
-                seat,
-                r,
-                "%s to %s"
-                % (
-                    "lowest" if code == MINUS else "highest",
-                    games.action_words(t.game, e.current()),
-                ),
-            )
+            t._refusal(seat, r)
+            t.line.add(" (lowest to" if code == MINUS else " (highest to")
+            t.line.add(" ")
+            games.say_action(t.line, t.game, e.current())
+            t.line.add(")")
+            t._refused()
             return NOT_TAKEN
         t._render()
     elif code == OK:
@@ -398,15 +478,14 @@ def undo(t, seat):
     if first < 0:
         t._refuse(seat, NOTHING_TO_UNDO)  # nothing of the players' to take back
         return NOT_TAKEN
-    words = _words(t, m, first, last)
     done = _undo_records(t, last - first + 1)
     if done == 0:
         t._refuse(seat, STORAGE_ERROR, "undo not taken")
         return NOT_TAKEN
+    _took_back(t, seat, m, first, last)
     m.undo(last - first + 1)
     if done <= last - first:
         rewrite_journal(t)  # part recorded: make storage match the match
-    t.say("seat %d undo: took back %s" % (seat, words))
     t.mode = PLAY_MODE
     t._clear_shows()
     for s in range(MAX_SEATS + 1):
@@ -416,12 +495,21 @@ def undo(t, seat):
     return -1
 
 
-def _words(t, m, first, last):
-    # Journal actions last down to first, in words.
-    words = games.action_words(t.game, m.journal[last])
-    for i in range(last - 1, first - 1, -1):
-        words += ", " + games.action_words(t.game, m.journal[i])
-    return words
+def _took_back(t, seat, m, first, last):
+    # "seat 2 undo: took back roll 4, play red d6:4": journal actions last
+    # down to first, said before the match folds without them.
+    line = t.line
+    line.start()
+    line.add("seat ")
+    line.num(seat)
+    line.add(" undo: took back ")
+    i = last
+    while i >= first:
+        games.say_action(line, t.game, m.journal[i])
+        if i > first:
+            line.add(", ")
+        i -= 1
+    t.said()
 
 
 def _undo_records(t, count):

@@ -31,3 +31,15 @@ def refusal_name(code):
     if UNKNOWN_TAG <= code <= STORAGE_ERROR:
         return _APP_NAMES[code - UNKNOWN_TAG]
     return "refused (%d)" % code
+
+
+def refusal_words(line, code):
+    """refusal_name() at the end of `line` (app/line.py): no heap."""
+    if 0 <= code < len(REFUSAL_NAMES):
+        line.add(REFUSAL_NAMES[code])
+    elif UNKNOWN_TAG <= code <= STORAGE_ERROR:
+        line.add(_APP_NAMES[code - UNKNOWN_TAG])
+    else:
+        line.add("refused (")
+        line.num(code)
+        line.add(")")

@@ -211,12 +211,18 @@ class Registry:
 
     def lookup(self, uid):
         """(game, item) of a tag, or None for a tag not registered."""
+        found = self.find(uid)
+        return None if found < 0 else (found >> 16, found & 0xFFFF)
+
+    def find(self, uid):
+        """game << 16 | item of a tag, or -1 for a tag not registered: one
+        small int, where lookup()'s tuple would take the heap at every scan."""
         k = self._find(uid)
         if k < 0:
-            return None
+            return -1
         at = k * RECORD
         recs = self.records
-        return recs[at + _GAME], recs[at + _ITEM] | (recs[at + _ITEM + 1] << 8)
+        return (recs[at + _GAME] << 16) | recs[at + _ITEM] | (recs[at + _ITEM + 1] << 8)
 
     def _item_at(self, game, item):
         # The record index holding (game, item), or -1.

@@ -51,7 +51,11 @@ def draw(t, buf, lines):
 
 
 def _errors(t, buf, lay):
-    if not any(t.err_code) and not any(t.fault):
+    # A loop, not any(): any() makes an iterator on the heap at every frame.
+    for s in range(MAX_SEATS + 1):
+        if t.err_code[s] or t.fault[s]:
+            break
+    else:
         return  # the usual frame: nothing to overlay
     for s in range(MAX_SEATS + 1):
         code = t.err_code[s]

@@ -40,6 +40,7 @@ def boot(t):
     header, actions, torn = loaded
     games.prepare(header[0], t)
     m = new_match(GAMES[header[0]], header[1], header[2] | (header[3] << 8))
+    t.room_for(header[0], m)
     why = _set_refusal(m, actions)
     if why is not None:
         # Kept on flash as it is, like a journal whose header is refused.

@@ -24,6 +24,7 @@ The player's and maker's page is docs/table.md.
 """
 
 from dicetable.app import games, play, render
+from dicetable.app.entry import Entry
 from dicetable.app.events import (
     CENTRE,
     LONG,
@@ -35,14 +36,15 @@ from dicetable.app.events import (
     TWO_TAGS,
 )
 from dicetable.app.frames import ORDER, Layout
+from dicetable.app.line import Line
 from dicetable.app.play import (  # noqa: F401 - SEATS_RECORD..: the host tools take them from here
     NOT_TAKEN,
     SEATS_RECORD,
     SEED_BITS,
     SEED_RECORD,
 )
-from dicetable.app.refusals import READER_FAULT_CODE, STORAGE_ERROR, TWO_TAGS_CODE, refusal_name
-from dicetable.app.registry import Registry, uid_hex
+from dicetable.app.refusals import READER_FAULT_CODE, STORAGE_ERROR, TWO_TAGS_CODE, refusal_words
+from dicetable.app.registry import Registry
 from dicetable.app.render import (  # noqa: F401 - the tests take the timings from here
     ERROR_MS,
     MENU,
@@ -55,7 +57,7 @@ from dicetable.app.render import (  # noqa: F401 - the tests take the timings fr
 )
 from dicetable.app.rng import draw
 from dicetable.games import GAMES, forget_others
-from dicetable.match.engine import new_match
+from dicetable.match.engine import EVERY, new_match
 
 BOOT = "boot"
 
@@ -112,39 +114,77 @@ class Table:
         self.phys = []  # player -> physical seat
         self.player = [-1] * (MAX_SEATS + 1)  # physical seat -> player (-1: none)
         self.inputs = None
-        self._drawn = bytearray(16)  # a bit per journal action: the table drew it
+        self._drawn = bytearray(128)  # a bit per journal action: the table drew it (1,024 made)
         self.entries = []  # type: list  # per player: an Entry or None
+        self._entries = []  # type: list
         self.err_code = bytearray(MAX_SEATS + 1)  # per seat and the centre
         self.err_since = [0] * (MAX_SEATS + 1)
         self.fault = bytearray(MAX_SEATS + 1)
         self.last_ident = [-1] * (MAX_SEATS + 1)  # last item accepted per reader
-        self.trick_show = None  # (winner seat, next leader seat or -1, since)
-        self.roll_show = None  # (reader, number, since): the table rolled
-        self.score_show = None  # (places per player, since)
+        # What shows a while: None, or its buffer below (made once: no heap per play).
+        self.trick_show = None  # [winner seat, next leader seat or -1, since]
+        self.roll_show = None  # [reader, number, since]: the table rolled
+        self.score_show = None  # [places per player, since]
+        self._trick_buf = [0, 0, 0]
+        self._roll_buf = [0, 0, 0]
+        self._score_buf = [bytearray(MAX_SEATS), 0]
         self.confirm = False  # the menu seat asked to abandon the match
-        self.last_line = ""
+        self.line = Line()  # the log's line: written in place, kept for the text display
         self._wake = None  # when the frame changes next by itself
         self.provision = None  # type: Provisioning | None  # in provisioning mode
 
     # --- log and refusals ----------------------------------------------------------
 
-    def say(self, line):
-        """Log a line (and keep it for the text display)."""
-        self.last_line = line
+    def say(self, text):
+        """Log the line `text` (a str; it stays for the text display)."""
+        line = self.line
+        line.start()
+        line.add(text)
         self._log(line)
 
+    def said(self):
+        """Log the line written into `line` (a play's words: no heap)."""
+        self._log(self.line)
+
+    @property
+    def last_line(self):
+        """The line logged last, as a str (host tools, the text display)."""
+        return self.line.text()
+
     def _where(self, seat):
-        return "centre" if seat == CENTRE else "seat %d" % seat
+        # "centre" or "seat N" at the end of the line
+        line = self.line
+        if seat == CENTRE:
+            line.add("centre")
+        else:
+            line.add("seat ")
+            line.num(seat)
 
     def _refuse(self, seat, code, what=""):
-        """Show the error pattern at a seat (CENTRE: the ring) and log why."""
+        """Show the error pattern at a seat (CENTRE: the ring) and log why,
+        with `what` in brackets after it unless it is empty."""
+        self._refusal(seat, code)
+        if what:
+            line = self.line
+            line.add(" (")
+            line.add(what)
+            line.add(")")
+        self._refused()
+
+    def _refusal(self, seat, code):
+        # A refusal's error pattern, its line begun: "seat 2 refused: not in
+        # hand"; the caller adds its detail, then _refused() says it.
         if 0 <= seat <= MAX_SEATS:
             self.err_code[seat] = code
             self.err_since[seat] = self.now
-        self.say(
-            "%s refused: %s%s"
-            % (self._where(seat), refusal_name(code), " (" + what + ")" if what else "")
-        )
+        line = self.line
+        line.start()
+        self._where(seat)
+        line.add(" refused: ")
+        refusal_words(line, code)
+
+    def _refused(self):
+        self._log(self.line)
         self._render()
 
     # --- boot ------------------------------------------------------------------------
@@ -193,6 +233,7 @@ class Table:
         forget_others(g)
         games.prepare(g, self)
         m = new_match(GAMES[g], len(seats), menu.options())
+        self.room_for(g, m)
         seed = self.rng.randrange(SEED_BITS + 1)
         mask = 0
         for s in seats:
@@ -236,11 +277,24 @@ class Table:
         for p in range(len(seats)):
             self.player[seats[p]] = p
         self.entries = [None] * len(seats)  # type: list
+        room = games.legal_room(g)[2]
+        self._entries = [Entry((), False, 0, room) for _ in seats]  # entries[p] when not None
         self._clear_shows()
         self.confirm = False
         self.mode = OVER if m.over() else PLAY_MODE
         play.settle(self)
         self._render()
+
+    def room_for(self, g, m):
+        """Give new match m of game g the room its journal will take, before
+        any action: made now, not by doubling in the middle of play (a list
+        that outgrows its room takes a new block twice its size)."""
+        m.journal = [0] * games.journal_room(g)
+        del m.journal[EVERY]
+
+    def entry_of(self, p, candidates, choice):
+        """Player p's entry, set to step through `candidates` (play.py)."""
+        return self._entries[p].set(candidates, choice)
 
     def _clear_shows(self):
         self.trick_show = None
@@ -267,7 +321,11 @@ class Table:
             return
         if event == READER_OK:
             self.fault[reader] = 0
-            self.say("%s reader answers again" % self._where(reader))
+            line = self.line
+            line.start()
+            self._where(reader)
+            line.add(" reader answers again")
+            self.said()
             self._render()
             return
         if event == TWO_TAGS:
@@ -284,9 +342,14 @@ class Table:
                 play.settle(self, taken)
                 self._render()
         else:
-            self.say(
-                "%s: tag %s ignored in the %s" % (self._where(reader), uid_hex(uid), self.mode)
-            )
+            line = self.line
+            line.start()
+            self._where(reader)
+            line.add(": tag ")
+            line.hex(uid)
+            line.add(" ignored in the ")
+            line.add(self.mode)
+            self.said()
 
     def button(self, seat, code):
         """A seat's button: MINUS, PLUS or OK, plus LONG for a long press."""

@@ -266,9 +266,11 @@ class Match:
         kept = self.journal
         if count < 1 or len(kept) < count:
             return NOTHING_TO_UNDO
-        while count:
-            kept.pop()
-            count -= 1
+        # Cut by a slice stored, not pop(): pop() gives a list's room back
+        # as it shrinks, and the table makes the journal's room once
+        # (app/table.py), so that play after an undo allocates nothing.
+        kept[len(kept) - count :] = ()
+        count = 0
         self.reset()
         # An index, not `for a in kept`: a for loop's iterator takes four
         # words of the frame, and every game's apply() runs below this one.

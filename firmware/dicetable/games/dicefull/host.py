@@ -1,5 +1,6 @@
 """Dicefull on the host: dice and challenge names, transcript lines and the heuristic bot."""
 
+from dicetable.app.line import words
 from dicetable.games.dicefull import match as engine
 from dicetable.games.dicefull import rules as df
 from dicetable.games.dicefull import table
@@ -17,8 +18,8 @@ def kind_name(kind):
 
 def describe(item):
     """A die: 'd20', 'double', or 'd6 #2' for a second die of a kind: the
-    table's words (table.item_name), as the board logs it."""
-    return table.item_name(item, True)
+    table's words (table.item_words), as the board logs it."""
+    return words(table.item_words, item, True)
 
 
 def tenths(value):

@@ -12,6 +12,14 @@ _READER = "dicetable.games.dicefull.challenges"
 
 HAS_TRICKS = False
 HAS_PASS = True  # OK alone passes (picks no more this round)
+# Room made for the journal when a match begins (app/table.py): the longest
+# of 300 random matches at the game's own length, 228 actions in 5 players.
+JOURNAL_ROOM = 256
+# Room for the legal actions the table app lists (app/inputs.py): (a seat's, the
+# table's, the values one seat enters, the table draws or a scan may mean), the most
+# measured in random matches with and without each option: a seat: up to 20, the table:
+# 22, values: 22 (the table's draws).
+LEGAL_ROOM = (24, 24, 24)
 
 KINDS = (
     "d4",
@@ -44,18 +52,22 @@ def all_items():
     return engine.dice_set()
 
 
-def item_name(v, shown):
-    """'d20', 'doubling #2' (the second such die)."""
+def item_words(line, v, shown):
+    """'d20', 'doubling #2' (the second such die), at the end of `line`."""
     kind = c.kind_of(v)
-    text = KINDS[kind] if kind < len(KINDS) else "kind %d" % kind
+    if kind < len(KINDS):
+        line.add(KINDS[kind])
+    else:
+        line.add("kind ")
+        line.num(kind)
     if c.serial_of(v):
-        text += " #%d" % (c.serial_of(v) + 1)
-    return text
+        line.add(" #")
+        line.num(c.serial_of(v) + 1)
 
 
-def value_words(kind, v):
-    """None: a number entered is said as itself."""
-    return None
+def value_words(line, kind, v):
+    """False: a number entered is said as itself."""
+    return False
 
 
 def item_view(v):
@@ -71,21 +83,21 @@ def entry_view(m, a):
     seat = seat_of(a)
     prompt = fr.PROMPTS[k]
     if k != ROLL:
-        return v, prompt
+        return fr.view(v, prompt)
     if m.phase != engine.ROLLING or seat == TABLE:
-        return v + 1, prompt
+        return fr.view(v + 1, prompt)
     code = c.face(c.rolled(m.pending_die(seat), v))
     if code >= c.SYMBOL:
-        return None, _SYMBOL_RGB.get(code, fr.GREY)
+        return fr.view(None, _SYMBOL_RGB.get(code, fr.GREY))
     if c.kind_of(m.pending_die(seat)) == c.DECIMAL:
-        return code, fr.VIOLET  # tenths
-    return code // 10, prompt
+        return fr.view(code, fr.VIOLET)  # tenths
+    return fr.view(code // 10, prompt)
 
 
 def ring_view(m):
     """The challenge's number in the table's set (from 1), once drawn."""
     if m.challenge != engine.NO_CHALLENGE:
-        return m.challenge + 1, fr.WHITE
+        return fr.view(m.challenge + 1, fr.WHITE)
     return None
 
 

@@ -1,5 +1,6 @@
 """d-TT on the host: card names, transcript lines and the heuristic bot."""
 
+from dicetable.app.line import words
 from dicetable.games.dtt import match as engine
 from dicetable.games.dtt import rules as dtt
 from dicetable.games.dtt import table
@@ -19,8 +20,8 @@ from sim import ismcts
 
 
 def describe(item):
-    """'spades A', 'hearts 3': the table's words (table.item_name), as the board logs it."""
-    return table.item_name(item, True)
+    """'spades A', 'hearts 3': the table's words (table.item_words), as the board logs it."""
+    return words(table.item_words, item, True)
 
 
 def sort_key(item):

@@ -6,6 +6,14 @@ from dicetable.match.actions import kind_of, value_of
 
 HAS_TRICKS = True
 HAS_PASS = False
+# Room made for the journal when a match begins (app/table.py): the longest
+# of 300 random matches at the game's own length, 327 actions.
+JOURNAL_ROOM = 384
+# Room for the legal actions the table app lists (app/inputs.py): (a seat's, the
+# table's, the values one seat enters, the table draws or a scan may mean), the most
+# measured in random matches with and without each option: a seat: up to 36 (open play),
+# the table: 108 (a deal), values: 13.
+LEGAL_ROOM = (40, 112, 16)
 
 SUITS = ("spades", "hearts", "diamonds", "clubs")
 FACES = ("", "A", "2", "3", "4", "5", "6", "7", "", "", "", "J", "Q", "K")
@@ -20,14 +28,16 @@ def all_items():
     return c.deck()
 
 
-def item_name(v, shown):
-    """'hearts Q', 'spades A'."""
-    return "%s %s" % (SUITS[c.suit(v)], FACES[c.face(v)])
+def item_words(line, v, shown):
+    """'hearts Q', 'spades A', at the end of `line`."""
+    line.add(SUITS[c.suit(v)])
+    line.add(" ")
+    line.add(FACES[c.face(v)])
 
 
-def value_words(kind, v):
-    """None: a number entered is said as itself."""
-    return None
+def value_words(line, kind, v):
+    """False: a number entered is said as itself."""
+    return False
 
 
 def item_view(v):
@@ -37,21 +47,21 @@ def item_view(v):
 
 def entry_view(m, a):
     """The value entered, in the prompt's colour."""
-    return value_of(a), fr.PROMPTS[kind_of(a)]
+    return fr.view(value_of(a), fr.PROMPTS[kind_of(a)])
 
 
 def ring_view(m):
     """Once the four cards are up: the trump suit's colour (grey: no trump)."""
     if m.faceup_n == 4:
         if m.trump >= 4:
-            return None, fr.GREY
-        return None, _RGB[m.trump]
+            return fr.view(None, fr.GREY)
+        return fr.view(None, _RGB[m.trump])
     return None
 
 
 def deal_progress(m, seat):
     """A packet is 6 cards."""
-    return m.packet_n[seat], 6
+    return fr.view(m.packet_n[seat], 6)
 
 
 def table_entry_seat(m):

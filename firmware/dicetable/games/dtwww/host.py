@@ -4,6 +4,7 @@ The match engine is firmware/dicetable/games/dtwww/match.py; the rules core
 firmware/dicetable/games/dtwww/rules.py. CPython only.
 """
 
+from dicetable.app.line import words
 from dicetable.games.dtwww import match as engine
 from dicetable.games.dtwww import rules as dt
 from dicetable.games.dtwww import table
@@ -26,13 +27,13 @@ from sim import ismcts
 
 def describe_die(item):
     """'red d6' (no number): the physical die, in the table's words."""
-    return table.item_name(item, False)
+    return words(table.item_words, item, False)
 
 
 def describe(item):
     """'red d6:4', or for a white die played: 'white d8:3 as blue' (the
-    table's words: table.item_name, as the board logs it)."""
-    return table.item_name(item, True)
+    table's words: table.item_words, as the board logs it)."""
+    return words(table.item_words, item, True)
 
 
 def _who(seat):

@@ -7,6 +7,15 @@ from dicetable.match.actions import CHOOSE, PLAY, ROLL, kind_of, value_of
 
 HAS_TRICKS = True
 HAS_PASS = False
+# Room made for the journal when a match begins (app/table.py): the longest
+# of 300 random matches at the game's own length, 472 actions in 4 players.
+JOURNAL_ROOM = 512
+# Room for the legal actions the table app lists (app/inputs.py): (a seat's, the
+# table's, the values one seat enters, the table draws or a scan may mean), the most
+# measured in random matches with and without each option: a seat: up to 60 (a roll-off:
+# every size and face), the table: 20, values: 60; open play lists up to 540 plays for a
+# seat, and that list grows once.
+LEGAL_ROOM = (64, 24, 64)
 
 COLOURS = ("red", "blue", "green", "white")
 SIZES = ("d4", "d6", "d8", "d10", "d12", "d20")
@@ -22,21 +31,30 @@ def all_items():
     return c.box()
 
 
-def item_name(v, shown):
-    """'red d6'; shown: 'red d6:4', a white die declared 'white d8:5 as green'."""
-    text = "%s %s" % (COLOURS[c.colour(v)], SIZES[c.size(v)])
+def item_words(line, v, shown):
+    """'red d6'; shown: 'red d6:4', a white die declared 'white d8:5 as
+    green'; at the end of `line`."""
+    line.add(COLOURS[c.colour(v)])
+    line.add(" ")
+    line.add(SIZES[c.size(v)])
     if shown:
-        text += ":%d" % c.number(v)
+        line.add(":")
+        line.num(c.number(v))
         if v >> 13:
-            text += " as " + COLOURS[c.effective_colour(v)]
-    return text
+            line.add(" as ")
+            line.add(COLOURS[c.effective_colour(v)])
 
 
-def value_words(kind, v):
-    """A roll-off's roll names its die ('roll d20:7'); None: the number alone."""
+def value_words(line, kind, v):
+    """A roll-off's roll names its die (' d20:7' after 'roll'); False: the
+    number alone."""
     if kind == ROLL and v >> 8:
-        return "roll d%d:%d" % (c.sides(v >> 8), v & 0xFF)
-    return None
+        line.add(" d")
+        line.num(c.sides(v >> 8))
+        line.add(":")
+        line.num(v & 0xFF)
+        return True
+    return False
 
 
 def item_view(v):
@@ -50,12 +68,12 @@ def entry_view(m, a):
     k = kind_of(a)
     v = value_of(a)
     if k == PLAY:
-        return c.number(v), _RGB[c.effective_colour(v)]
+        return fr.view(c.number(v), _RGB[c.effective_colour(v)])
     if k == CHOOSE:
-        return c.sides(v), _SIZE_RGB[v % 6]
+        return fr.view(c.sides(v), _SIZE_RGB[v % 6])
     if k == ROLL and m.phase == engine.PHASE_ROLLOFF:
-        return v & 0xFF, _SIZE_RGB[(v >> 8) % 6]
-    return v, fr.PROMPTS[k]
+        return fr.view(v & 0xFF, _SIZE_RGB[(v >> 8) % 6])
+    return fr.view(v, fr.PROMPTS[k])
 
 
 def ring_view(m):
@@ -65,7 +83,7 @@ def ring_view(m):
 
 def deal_progress(m, seat):
     """A hand is 9 dice."""
-    return m.hand_n[seat], 9
+    return fr.view(m.hand_n[seat], 9)
 
 
 def table_entry_seat(m):

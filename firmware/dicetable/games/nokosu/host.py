@@ -1,6 +1,7 @@
 """Nokosu Dice on the host: item names, transcript lines, the heuristic bot,
 and the open-play journal of a registered match."""
 
+from dicetable.app.line import words
 from dicetable.games.nokosu import match as engine
 from dicetable.games.nokosu import rules as core
 from dicetable.games.nokosu import table
@@ -24,9 +25,9 @@ from sim import ismcts
 
 def describe(item):
     """'red card 7', 'red die 2:4' (the second red die, showing 4), 'red die 2'
-    (not rolled yet), 'black die 1': the table's words (table.item_name), as
+    (not rolled yet), 'black die 1': the table's words (table.item_words), as
     the board logs it."""
-    return table.item_name(item, True)
+    return words(table.item_words, item, True)
 
 
 def _items(items):

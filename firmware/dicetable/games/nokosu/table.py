@@ -7,6 +7,14 @@ from dicetable.match.actions import PICK, PLAY, ZERO_BID, kind_of, value_of
 
 HAS_TRICKS = True
 HAS_PASS = False
+# Room made for the journal when a match begins (app/table.py): the longest
+# of 300 random matches at the game's own length, 760 actions in 5 players.
+JOURNAL_ROOM = 896
+# Room for the legal actions the table app lists (app/inputs.py): (a seat's, the
+# table's, the values one seat enters, the table draws or a scan may mean), the most
+# measured in random matches with and without each option: a seat: up to 45 (open play),
+# the table: 200 (a deal), values: 6.
+LEGAL_ROOM = (48, 200, 8)
 
 COLOURS = ("red", "blue", "yellow", "green", "purple", "black")
 _RGB = (fr.RED, fr.BLUE, fr.YELLOW, fr.GREEN, fr.VIOLET, fr.GREY)
@@ -20,20 +28,23 @@ def all_items():
     return engine.every_item()
 
 
-def item_name(v, shown):
-    """'red card 3', 'blue die 2'; shown: 'blue die 2:5'."""
-    colour = COLOURS[c.colour(v)]
+def item_words(line, v, shown):
+    """'red card 3', 'blue die 2'; shown: 'blue die 2:5'; at the end of `line`."""
+    line.add(COLOURS[c.colour(v)])
     if not c.is_die(v):
-        return "%s card %d" % (colour, c.number(v))
-    text = "%s die %d" % (colour, c.index(v) + 1)
+        line.add(" card ")
+        line.num(c.number(v))
+        return
+    line.add(" die ")
+    line.num(c.index(v) + 1)
     if shown and c.number(v) and not c.is_black(v):
-        text += ":%d" % c.number(v)
-    return text
+        line.add(":")
+        line.num(c.number(v))
 
 
-def value_words(kind, v):
-    """None: a number entered is said as itself."""
-    return None
+def value_words(line, kind, v):
+    """False: a number entered is said as itself."""
+    return False
 
 
 def item_view(v):
@@ -48,25 +59,25 @@ def entry_view(m, a):
     k = kind_of(a)
     v = value_of(a)
     if k == ZERO_BID:
-        return 0, fr.GREY
+        return fr.view(0, fr.GREY)
     if k == PICK or k == PLAY:
-        return c.number(v), _RGB[c.colour(v)]
-    return v, fr.PROMPTS[k]
+        return fr.view(c.number(v), _RGB[c.colour(v)])
+    return fr.view(v, fr.PROMPTS[k])
 
 
 def ring_view(m):
     """The trump (its number in its colour) once it is known."""
     if m.trump_number >= 0:
-        return m.trump_number, _RGB[m.trump_colour]
+        return fr.view(m.trump_number, _RGB[m.trump_colour])
     return None
 
 
 def deal_progress(m, seat):
     """Cards dealt, or dice drawn, of those due."""
     if m.phase == engine.DEALING:
-        return m.cards_left[seat], m.cards_each
+        return fr.view(m.cards_left[seat], m.cards_each)
     if m.phase == engine.DRAWING:
-        return m.drawn_each - m.left, m.drawn_each
+        return fr.view(m.drawn_each - m.left, m.drawn_each)
     return None
 
 

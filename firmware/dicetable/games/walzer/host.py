@@ -1,5 +1,6 @@
 """Seltsam-Walzer on the host: card names, transcript lines and the heuristic bot."""
 
+from dicetable.app.line import words
 from dicetable.games.walzer import match as engine
 from dicetable.games.walzer import rules as walzer
 from dicetable.games.walzer import table
@@ -9,8 +10,8 @@ from sim import ismcts
 
 
 def describe(item):
-    """'red 7', 'blue 11', 'X2': the table's words (table.item_name), as the board logs it."""
-    return table.item_name(item, True)
+    """'red 7', 'blue 11', 'X2': the table's words (table.item_words), as the board logs it."""
+    return words(table.item_words, item, True)
 
 
 def sort_key(item):

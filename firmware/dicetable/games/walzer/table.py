@@ -6,6 +6,14 @@ from dicetable.match.actions import kind_of, value_of
 
 HAS_TRICKS = True
 HAS_PASS = False
+# Room made for the journal when a match begins (app/table.py): the longest
+# of 300 random matches at the game's own length, 320 actions in 4 players.
+JOURNAL_ROOM = 384
+# Room for the legal actions the table app lists (app/inputs.py): (a seat's, the
+# table's, the values one seat enters, the table draws or a scan may mean), the most
+# measured in random matches with and without each option: a seat: up to 36 (open play),
+# the table: 144 (a deal), values: none.
+LEGAL_ROOM = (40, 144, 4)
 
 COLOURS = ("red", "blue", "green", "X")
 _RGB = (fr.RED, fr.BLUE, fr.GREEN, fr.GREY)
@@ -19,16 +27,20 @@ def all_items():
     return c.deck()
 
 
-def item_name(v, shown):
-    """'red 7', 'X2' (the second X card)."""
+def item_words(line, v, shown):
+    """'red 7', 'X2' (the second X card), at the end of `line`."""
     if c.is_x(v):
-        return "X%d" % (c.copy(v) + 1)
-    return "%s %d" % (COLOURS[c.colour(v)], c.number(v))
+        line.add("X")
+        line.num(c.copy(v) + 1)
+        return
+    line.add(COLOURS[c.colour(v)])
+    line.add(" ")
+    line.num(c.number(v))
 
 
-def value_words(kind, v):
-    """None: a number entered is said as itself."""
-    return None
+def value_words(line, kind, v):
+    """False: a number entered is said as itself."""
+    return False
 
 
 def item_view(v):
@@ -38,7 +50,7 @@ def item_view(v):
 
 def entry_view(m, a):
     """The value entered, in the prompt's colour."""
-    return value_of(a), fr.PROMPTS[kind_of(a)]
+    return fr.view(value_of(a), fr.PROMPTS[kind_of(a)])
 
 
 def ring_view(m):
@@ -48,7 +60,7 @@ def ring_view(m):
 
 def deal_progress(m, seat):
     """Cards scanned into the hand, of the round's hand size."""
-    return m.hand_n[seat], m.hand_size
+    return fr.view(m.hand_n[seat], m.hand_size)
 
 
 def table_entry_seat(m):
