@@ -50,6 +50,7 @@ Portable: runs under MicroPython as well as CPython.
 
 from micropython import const
 
+from dicetable.match.engine import EVERY
 from sim.hw.vpin import PinLike
 from sim.hw.vtag import REQA, WUPA, crc_a
 
@@ -161,6 +162,10 @@ _READ_ONLY = (
     VersionReg,
 )
 _CRC_PRESETS = (0x0000, 0x6363, 0xA671, 0xFFFF)
+# The slice `:`, made once: `del fifo[:]` makes one on the heap at every call
+# under MicroPython, where the virtual board shares the Pico's heap with the
+# firmware it runs (dicetable.match.engine.EVERY, the same for the board).
+_ALL = EVERY
 
 # Timing, in microseconds.  The wake-up time stands for the crystal's start-up
 # (the datasheet leaves it to the crystal); FDT is ISO/IEC 14443-3's frame delay
@@ -232,7 +237,7 @@ class VMFRC522:
             r[i] = 0
         for reg, value in _RESET_VALUES:
             r[reg] = value
-        del self.fifo[:]
+        del self.fifo[_ALL]
         self._wake_at = self.clock.now_us + WAKE_US
         self._tx_end = None
         self._tx_frame = b""
@@ -436,7 +441,7 @@ class VMFRC522:
     def _fifo_level(self, v):
         # FlushBuffer (bit 7) empties the FIFO and clears BufferOvfl.
         if v & 0x80:
-            del self.fifo[:]
+            del self.fifo[_ALL]
             self.regs[ErrorReg] &= ~BUFFER_OVFL & 0xFF
 
     def _control(self, v):
@@ -529,7 +534,7 @@ class VMFRC522:
             self._crc_value = crc_a(data, len(data), _CRC_PRESETS[r[ModeReg] & 0x03])
             self._crc_ready = False
             self._crc_at = self.clock.now_us + 1 + (len(data) >> 1)
-            del self.fifo[:]
+            del self.fifo[_ALL]
         elif cmd == TRANSMIT:
             self._start_tx()
         elif cmd == TRANSCEIVE:
@@ -544,7 +549,7 @@ class VMFRC522:
     def _start_tx(self):
         r = self.regs
         frame = bytes(self.fifo)
-        del self.fifo[:]
+        del self.fifo[_ALL]
         last = r[BitFramingReg] & 0x07
         if r[TxModeReg] & 0x80 and frame:
             crc = crc_a(frame, len(frame), _CRC_PRESETS[r[ModeReg] & 0x03])
@@ -657,7 +662,7 @@ class VMFRC522:
                 self.reqa += 1
             elif code == WUPA:
                 self.wupa += 1
-        replies = []
+        replies = None  # made for the first reply: a look at an empty reader makes nothing
         for e in self._tags:
             steps = e[1]
             now = self.clock.now_us
@@ -672,8 +677,10 @@ class VMFRC522:
                 continue
             reply = e[0].receive(frame, last_bits)
             if reply is not None:
+                if replies is None:
+                    replies = []
                 replies.append(reply)
-        if not replies:
+        if replies is None:
             return None
         return _superpose(replies, not (r[CollReg] & 0x80))
 
