@@ -553,10 +553,98 @@ print(vt.table.mode, after_buttons - before_buttons, after_frames - after_button
 """
 
 
-def test_idle_passes_allocate_nothing_on_micropython():
+def test_idle_passes_at_the_menu_allocate_nothing_on_micropython():
     # At the menu with nothing happening: 2000 button passes and 500 frame
     # passes, then 10 s of the loop's own turns (MainLoop.due()) running them.
     assert mpy_wasm.run(IDLE).split() == ["menu", "0", "0", "0", str(10000 // BUTTON_MS)]
+
+
+MATCH_IDLE = """
+from dicetable.app.events import TAG_PLACED
+from dicetable.app.registry import pack
+from sim.hw.rig import VirtualTable
+from sim.hw import hands
+from hal.mainloop import MainLoop
+#: next run
+from dicetable.app import games
+vt = VirtualTable(seats=(0, 1, 2, 3, 4))
+#: next run
+vt.storage.save_registry(pack([(hands.uid_for(GAME, i), GAME, i) for i in games.all_items(GAME)]))
+#: next run
+vt.boot()
+
+
+class Hands:
+    def scan(self, reader, uid):
+        vt.table.reader_event(TAG_PLACED, reader, uid)
+
+    def press(self, seat, code):
+        vt.table.button(seat, code)
+
+
+def act():
+    acts = hands.player_actions(vt.table)
+    hands.make(Hands(), vt.table, acts[0])
+
+
+hands.choose_in_menu(Hands(), vt.table, GAME, SEATS)
+ACTIONS
+#: next run
+class NoReaders:
+    awaited = 0
+    found = 0
+    def service(self, now):
+        return 10
+    def quiet_ms(self):
+        return 10
+    def pace(self, period_ms):
+        pass
+loop = MainLoop(vt.table, NoReaders(), vt.buttons, vt.pixels)
+now = 100000
+for _ in range(3):
+    loop.buttons_pass(now)
+    loop.frames_pass(now)
+    now += 5
+#: next run
+import gc
+before = gc.mem_alloc()
+for _ in range(2000):
+    now += 5
+    loop.buttons_pass(now)
+    loop.readers_pass(now)
+after_buttons = gc.mem_alloc()
+for _ in range(500):
+    now += 20
+    loop.frames_pass(now)
+print(vt.table.mode, len(vt.table.match.journal), vt.table.awaited_readers() != 0,
+      after_buttons - before, gc.mem_alloc() - after_buttons)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "game,seats,actions",
+    # A match waiting for a seat's scan or value, with what the ring shows
+    # then: DTwww's hand scans, Walzer's pass, Dicefull's picks, d-TT's
+    # trump on the ring, Nokosu's trump and a value entry open.
+    [
+        (0, (0, 1, 2), 30),
+        (1, (0, 1, 2, 3), 20),
+        (2, (0, 1, 2), 10),
+        (3, (0, 1, 2), 30),
+        (4, (0, 1, 2, 3, 4), 40),
+    ],
+    ids=["dtwww", "walzer", "dicefull", "dtt", "nokosu"],
+)
+def test_idle_passes_in_a_match_allocate_nothing_on_micropython(game, seats, actions):
+    # 10 s of button and reader passes, then 10 s of frame passes (the
+    # chase, the blinks, the shows that end), while the match waits.
+    source = "GAME = %d\nSEATS = %r\n" % (game, seats) + MATCH_IDLE.replace(
+        "ACTIONS", "\n#: next run\nact()" * actions
+    )
+    mode, journal, waits, buttons, frames = mpy_wasm.run(source).split()
+    assert (mode, int(journal) >= actions, waits) == ("play", True, "True")
+    assert (buttons, frames) == ("0", "0")
 
 
 class CountedJournal:

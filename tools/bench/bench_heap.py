@@ -9,7 +9,9 @@ offers, with an undo every UNDO_EVERY actions.  Printed per game:
 - bytes allocated per accepted action: everything the app allocates from the
   tick before it to the frame pushed through the current limiter after it
   (every reader event or button press the action takes, the journal append,
-  the match, the frame): median, maximum and the kind that took the maximum;
+  the match, the frame): median, the most an action took that ended no
+  round and was no undo ("plain": 0 on the board's path, tests/test_app_heap.py),
+  the maximum and the kind that took it;
 - the board's live heap, gc.mem_alloc() after a collection: after boot and
   its peak during the match;
 - the largest free block of the heap after boot and at the end, from the
@@ -190,6 +192,7 @@ def step():
     acts = hands.player_actions(t)
     a = acts[draws.randrange(len(acts))]
     n = len(t.match.journal)
+    rounds = len(t.match.history)
     acts = None
     spent[0] = 0
     now[0] += 10000
@@ -203,7 +206,9 @@ def step():
     else:
         hands.make(surface, t, a)
     assert len(t.match.journal) != n, "action not taken"
-    print("step", spent[0], "undo" if undo else KIND_NAMES[kind_of(a)], live)
+    # "scored": the action ended a round (its scores are kept) or the match
+    scored = len(t.match.history) != rounds or t.mode != "play"
+    print("step", spent[0], "undo" if undo else KIND_NAMES[kind_of(a)], int(scored), live)
     micropython.qstr_info()
 #: next run
 REGISTRY = None
@@ -216,7 +221,7 @@ bt = buttons.Buttons(vbuttons.pins)
 pixels_ = pixels.Pixels(strip, 2500)
 st = storage.Storage(flash)
 st.prepare()
-t = table.Table(Config(), st, rng.Rng(1), usb.line)
+t = table.Table(Config(), st, rng.Rng(1), usb.log)
 mirror_ = mirror.Mirror(usb, strip.buf, t)
 #: next run
 before = gc.mem_alloc()
@@ -446,7 +451,7 @@ def measure(game, players, seed=1, steps=1500, heap_kb=None, why=None):
     live = []
     for words, without in marks:
         if words[0] == "step":
-            spent.append((int(words[1]), words[2]))
+            spent.append((int(words[1]), words[2], words[3] == "1"))
             live.append(board(without, True))
         elif words[0] == "booted":
             fields["booted"] = board(without, False)
@@ -466,6 +471,8 @@ def measure(game, players, seed=1, steps=1500, heap_kb=None, why=None):
         "game_code": game_code,
         "menu": int(fields["menu"][0]),
         "median": by_size[len(by_size) // 2][0],
+        # the most an action took that ended no round and took nothing back
+        "plain_max": max(n for n, kind, scored in spent if kind != "undo" and not scored),
         "max": by_size[-1][0],
         "max_kind": by_size[-1][1],
         "spent": spent,
@@ -486,12 +493,13 @@ def main():
         " tools/bench/bench_heap.py); bytes"
     )
     print(
-        "%-8s %7s %7s %8s %8s %-9s %8s %8s %9s %9s %9s"
+        "%-8s %7s %7s %8s %8s %8s %-9s %8s %8s %9s %9s %9s"
         % (
             "game",
             "players",
             "actions",
             "median",
+            "plain",
             "max",
             "max kind",
             "code",
@@ -504,12 +512,13 @@ def main():
     for game, players in enumerate(PLAYERS):
         r = measure(game, players)
         print(
-            "%-8s %7d %7d %8d %8d %-9s %8d %8d %9d %9d %9d"
+            "%-8s %7d %7d %8d %8d %8d %-9s %8d %8d %9d %9d %9d"
             % (
                 games.title(game),
                 players,
                 r["actions"],
                 r["median"],
+                r["plain_max"],
                 r["max"],
                 r["max_kind"],
                 r["firmware_code"],
@@ -520,8 +529,8 @@ def main():
             )
         )
     print(
-        "median/max: allocated per accepted action; code: the firmware's modules before"
-        " a game is chosen;"
+        "median/plain/max: allocated per accepted action (plain: ending no round, no undo);"
+        " code: the firmware's modules before a game is chosen;"
     )
     print(
         "booted/live peak: the board's live heap after boot and at most during the match;"
