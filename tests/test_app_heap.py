@@ -16,7 +16,10 @@ from dicetable.app import games
 from dicetable.app.registry import RECORD, pack
 from sim.hw import hands
 
-PER_ACTION = 4096  # bytes an undo or a round's scoring may allocate
+# Bytes an undo or a round's scoring may allocate: the most measured is
+# 1,360 (Walzer's undo: the match folds its journal again); 4 KB while every
+# play allocated too.
+PER_ACTION = 2048
 # The live heap in a match from the power-up leaves a third of the Pico's
 # heap free beside the next block of MicroPython's string pool: a table that
 # plays several games in a session holds the names of every game played
