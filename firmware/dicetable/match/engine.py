@@ -87,6 +87,11 @@ class _Slicer:
 # `del out[:]` makes its slice on the heap at every call (16 B under
 # MicroPython), and out.clear() gives the capacity back.
 EVERY = _Slicer()[:]
+# The slice `-1:`, made once: `del out[LAST]` takes a list's last item off
+# and keeps its capacity.  out.pop() and `del out[-1]` give the capacity back
+# as the list shrinks (and regrowing allocates), and `del out[n:]` or
+# `out[n:] = ()` makes its slice on the heap at every call (16 B).
+LAST = _Slicer()[-1:]
 del _Slicer
 
 
@@ -266,11 +271,13 @@ class Match:
         kept = self.journal
         if count < 1 or len(kept) < count:
             return NOTHING_TO_UNDO
-        # Cut by a slice stored, not pop(): pop() gives a list's room back
-        # as it shrinks, and the table makes the journal's room once
-        # (app/table.py), so that play after an undo allocates nothing.
-        kept[len(kept) - count :] = ()
-        count = 0
+        # One item at a time through a slice made once: pop() gives a list's
+        # room back as it shrinks, and a slice stored (kept[n:] = ()) makes
+        # its slice on the heap (16 B); the table makes the journal's room
+        # once (app/table.py), and cutting it allocates nothing (see LAST).
+        while count:
+            del kept[LAST]
+            count -= 1
         self.reset()
         # An index, not `for a in kept`: a for loop's iterator takes four
         # words of the frame, and every game's apply() runs below this one.
