@@ -33,7 +33,21 @@ A game module subclasses Match and supplies five methods:
 
 and the results: `totals` (match score per seat), `history` (one list of
 scores per seat for each game, round or deal scored so far) and
-standings() (final place per seat, 1 = winner, once over()).
+
+    standings(out=None)
+                        final place per seat (1 = winner), once over(): in
+                        `out` when given (emptied with `del out[EVERY]`,
+                        then filled and returned), else a new list.  Into a
+                        list of the caller's it allocates nothing on
+                        MicroPython (the table lists the places at the
+                        match's end and at every frame of the standings)
+
+History is made of rows made once (make_history() in __init__, with
+room for the longest match the header allows): reset() empties it and
+zeroes every row (reset_history()), and scoring a round writes into the
+row next_row() appends.  A row is the same list from then on (an undo
+and its refold write it again, the same scores): a caller keeping one
+past an undo that takes its round back sees it zeroed.
 
 Everything else comes from the journal: submit() asks refusal() and
 applies and records (take() records an action already known legal: what
@@ -60,7 +74,11 @@ does not take), and reset() only writes into them: undo folds the whole
 journal again, so a reset that allocated would cost the heap its buffers
 anew at every undo (the board undoes a player's action and the table's
 draws after it in a row).  After reset() the state must be exactly a new
-match's: undo is checked against the state the actions first gave.
+match's: undo is checked against the state the actions first gave.  So
+no action allocates either, a round's end included: the scores go into
+history's rows and the rules core's scoring writes into buffers the match
+made, and the journal's room, made once by the table, is kept by undo
+(tests/test_match_round_heap.py plays every game under MicroPython).
 """
 
 from micropython import const
@@ -233,6 +251,38 @@ class Match:
         """Every action `seat` may take now: into `out` (emptied first, then
         returned) when given, else into a new list."""
         raise NotImplementedError
+
+    def standings(self, out=None):
+        """Final place per seat (1 = best): into `out` (emptied first, then
+        returned) when given, else into a new list."""
+        raise NotImplementedError
+
+    # History's rows (see the module docstring).
+    def make_history(self, rounds):
+        """In __init__: `rounds` rows of one score per seat, made once, and
+        history with room for them all (empty: reset() starts it)."""
+        rows = []
+        for _ in range(rounds):
+            rows.append([0] * self.players)
+        self._rows = rows
+        self.history = [None] * rounds
+        del self.history[EVERY]
+
+    def reset_history(self):
+        """In reset(): history emptied, its room kept, and every row zeroed."""
+        del self.history[EVERY]
+        rows = self._rows
+        i = 0
+        while i < len(rows):  # not `for`: its iterator takes four frame words
+            fill(rows[i], 0)
+            i += 1
+
+    def next_row(self):
+        """The next round's row, zeros, appended to history: the round's
+        scores are written into it (the table reads history[-1] after)."""
+        row = self._rows[len(self.history)]
+        self.history.append(row)
+        return row
 
     def flag(self, bit):
         """True when the option `bit` is set."""
