@@ -148,15 +148,18 @@ class WalzerMatch(Match):
         self.last_trick_items = bytearray(n)  # every card fits a byte
         self.last_trick_seats = bytearray(n)
         self.totals = [0] * n
-        self.history = []
-        # Each seat's won pile while a round is scored, emptied after: lists
-        # kept for the match, as a refold scores every round again.
-        self._piles = [[] for _ in range(n)]
+        # Each seat's won pile while a round is scored, emptied after (its
+        # room kept): lists kept for the match, each with room for the whole
+        # deck, as a refold scores every round again.
+        self._piles = [[0] * _CARDS for _ in range(n)]
+        for pile in self._piles:
+            del pile[EVERY]
         # Match.__init__'s steps, spelled out: reset() then runs a frame
         # nearer the table app's call (engine.new_match) on the board's C stack.
         self.players = players
         self.options = options
         self.journal = []
+        self.make_history(self.count_option(walzer.rounds(n)))
         self.reset()
 
     def reset(self):
@@ -173,7 +176,7 @@ class WalzerMatch(Match):
         self.last_leader = -1
         self.last_trick_no = 0
         fill(self.totals, 0)
-        self.history.clear()
+        self.reset_history()
         self.round = 0
         self.dealer = FIRST_DEALER
         self._start_round()
@@ -239,13 +242,13 @@ class WalzerMatch(Match):
             if p & ~_SEAT_MASK == WON:
                 piles[p & _SEAT_MASK].append(_DECK[i])
             i += 1
-        scores = walzer.round_scores(piles)
+        # Into history's next row (the match's, made once).
+        scores = walzer.round_scores(piles, self.next_row())
         i = 0
         while i < self.players:
-            piles[i].clear()
+            del piles[i][EVERY]  # emptied, its room kept
             self.totals[i] += scores[i]
             i += 1
-        self.history.append(scores)
         self.round += 1
         if self.round >= self.rounds:
             self.phase = OVER  # the last round's won piles stay where they are
@@ -501,11 +504,17 @@ class WalzerMatch(Match):
         """The cards seat has won this round (the last round's, once over)."""
         return self._cards(WON | seat, [])
 
-    def standings(self):
+    def standings(self, out=None):
         """Final place per seat (1 = best): highest total; tie -> higher score
-        in the last round; still tied -> shared place (1, 1, 3)."""
-        last = self.history[-1] if self.history else [0] * self.players
-        return walzer.standings(self.totals, last)
+        in the last round; still tied -> shared place (1, 1, 3).  Into `out`
+        (emptied, its room kept) when given, else a new list."""
+        if out is None:
+            out = []
+        else:
+            del out[EVERY]
+        # Before any round is scored every total is 0: the zero row ties them too.
+        last = self.history[-1] if self.history else self._rows[0]
+        return walzer.standings(self.totals, last, out)
 
     def all_items(self):
         """The 36 cards (the rules core's encoding)."""

@@ -278,7 +278,7 @@ def _score(m, won):
     round_scores(), its fewest() called, its colour_score() in one line
     (tests/test_playout_cards.py checks them against round_scores())."""
     n = m.players
-    scores = [0] * n
+    scores = m.next_row()  # history's next row, as the match's _score_round
     for c in range(_X):
         fields = [won[s] >> (_FIELD * c) & 0xFFF for s in range(n)]
         least = walzer.fewest([f >> 7 for f in fields])
@@ -288,7 +288,6 @@ def _score(m, won):
             scores[s] += ((f & 0x7F) if f >> 7 == least else f >> 7) * mult
     for s in range(n):
         m.totals[s] += scores[s]
-    m.history.append(scores)
     m.round += 1
 
 

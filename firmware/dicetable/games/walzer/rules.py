@@ -264,8 +264,15 @@ def fewest(counts):
     """
     least = 0
     for k in counts:
-        if k > 0 and (least == 0 or k < least):
-            least = k
+        least = fewer(k, least)
+    return least
+
+
+def fewer(count, least):
+    """fewest() so far, `least`, once a player holding `count` cards of the
+    colour is counted too."""
+    if count > 0 and (least == 0 or count < least):
+        return count
     return least
 
 
@@ -282,38 +289,86 @@ def colour_score(c, count, total, least):
     return count * MULTIPLIERS[c]
 
 
-def round_scores(taken):
-    """Round score per player; `taken[p]` lists the cards player p won in tricks."""
-    scores = [0] * len(taken)
-    for c in range(X):
-        counts = [0] * len(taken)
-        totals = [0] * len(taken)
-        for p in range(len(taken)):
-            for item in taken[p]:
-                if (item >> _COLOUR_SHIFT) & _COLOUR_MASK == c:
-                    counts[p] += 1
-                    totals[p] += item & _NUMBER_MASK
-        least = fewest(counts)
-        for p in range(len(taken)):
-            scores[p] += colour_score(c, counts[p], totals[p], least)
-    return scores
+def colour_count(cards, c):
+    """How many of `cards` (a list of cards) are of colour `c`."""
+    k = 0
+    for item in cards:
+        if (item >> _COLOUR_SHIFT) & _COLOUR_MASK == c:
+            k += 1
+    return k
+
+
+def colour_total(cards, c):
+    """The numbers of the `cards` of colour `c`, added up."""
+    total = 0
+    for item in cards:
+        if (item >> _COLOUR_SHIFT) & _COLOUR_MASK == c:
+            total += item & _NUMBER_MASK
+    return total
+
+
+def round_scores(taken, out=None):
+    """Round score per player; `taken[p]` lists the cards player p won in tricks.
+
+    Into `out` (its first len(taken) entries written) when given, else a
+    new list: the match writes a round into its history's row, allocating
+    nothing (a colour's counts are counted again where they are used, not
+    kept in lists).  While loops, and a colour per call of add_colour():
+    frames within the 11 words the board keeps on its C stack."""
+    if out is None:
+        out = [0] * len(taken)
+    p = 0
+    while p < len(taken):
+        out[p] = 0
+        p += 1
+    c = 0
+    while c < X:
+        add_colour(taken, c, out)
+        c += 1
+    return out
+
+
+def add_colour(taken, c, out):
+    """Each player's score for colour `c` added to out[p]."""
+    least = 0
+    p = 0
+    while p < len(taken):
+        least = fewer(colour_count(taken[p], c), least)
+        p += 1
+    p = 0
+    while p < len(taken):
+        t = colour_total(taken[p], c)
+        t = colour_score(c, colour_count(taken[p], c), t, least)
+        out[p] += t
+        p += 1
 
 
 # --- Match -------------------------------------------------------------------------
 
 
-def standings(totals, last_round):
+def standings(totals, last_round, out=None):
     """Final place per player, 1 = winner.
 
     Highest total first; equal totals: the higher score in the last round;
     still equal: the same place (shared), the places below pushed down
-    (1, 1, 3).
+    (1, 1, 3).  Appended to `out` (an empty list) when given, else to a new
+    list.
     """
-    places = []
-    for p in range(len(totals)):
-        place = 1
-        for q in range(len(totals)):
-            if totals[q] > totals[p] or (totals[q] == totals[p] and last_round[q] > last_round[p]):
-                place += 1
-        places.append(place)
-    return places
+    if out is None:
+        out = []
+    p = 0
+    while p < len(totals):
+        out.append(place_of(totals, last_round, p))
+        p += 1
+    return out
+
+
+def place_of(totals, last_round, p):
+    """Player p's place in standings()."""
+    place = 1
+    q = 0
+    while q < len(totals):
+        if totals[q] > totals[p] or (totals[q] == totals[p] and last_round[q] > last_round[p]):
+            place += 1
+        q += 1
+    return place
