@@ -257,7 +257,6 @@ class DtwwwMatch(Match):
         check_header(DtwwwMatch, players, options)
         n = players
         self.totals = [0] * n
-        self.history = []
         # dice
         self.place = bytearray(DICE)
         self.public = bytearray(DICE)  # 1: a public die (a seat's first 3 scans)
@@ -288,6 +287,7 @@ class DtwwwMatch(Match):
         self.players = players
         self.options = options
         self.journal = []
+        self.make_history(self.count_option(n))  # a row per game
         self.reset()
 
     def reset(self):
@@ -296,7 +296,7 @@ class DtwwwMatch(Match):
         self.mode = dt.SCORE_TOTAL if self.flag(VARIANT) else dt.SCORE_VP
         self.games = self.count_option(self.players)
         fill(self.totals, 0)
-        self.history.clear()
+        self.reset_history()
         self.game = 0  # games scored so far
         self.game_leader = 0  # seat leading the current game's first trick
         self.event = 0
@@ -805,19 +805,19 @@ class DtwwwMatch(Match):
             self.game_counts[s] = self.score_n[s]
             self.game_totals[s] = self._score_total(s)
             s += 1
-        game_ranks = dt.ranks(self.game_totals, self.game_counts)
+        dt.ranks(self.game_totals, self.game_counts, self.game_ranks)
         # The core's game_points, from the ranks just made (game_points would
-        # rank again): each rank's victory points, or the variant's totals.
-        points = [0] * self.players
+        # rank again): each rank's victory points, or the variant's totals,
+        # into history's next row.
+        points = self.next_row()
         s = 0
         while s < self.players:
             if self.mode == dt.SCORE_TOTAL:
                 points[s] = self.game_totals[s]
             else:
-                points[s] = dt.victory_points(game_ranks[s])
-            self._record_game(s, points, game_ranks)
+                points[s] = dt.victory_points(self.game_ranks[s])
+            self._record_game(s, points)
             s += 1
-        self.history.append(points)
         self.game += 1
         self.event |= EV_GAME
 
@@ -828,20 +828,31 @@ class DtwwwMatch(Match):
             total += self.score[s][j] & _NUMBER_BITS  # dt.number(), inline
         return total
 
-    def _record_game(self, s, points, game_ranks):
-        self.game_ranks[s] = game_ranks[s]
+    def _record_game(self, s, points):
         self.game_points[s] = points[s]
         for j in range(self.game_counts[s]):
             self.game_dice[s][j] = self.score[s][j]
         self.totals[s] += points[s]
 
     def _match_end(self):
-        winners = dt.match_winners(self.totals)
-        if len(winners) == 1:
-            self._over(winners[0])
+        """The core's match_winners, counted without its list: the seats
+        with the most points; one wins, several roll off."""
+        best = dt.most(self.totals)
+        tied = 0
+        s = 0
+        while s < self.players:
+            if self.totals[s] == best:
+                tied += 1
+                w = s
+            s += 1
+        if tied == 1:
+            self._over(w)
             return
-        for i in range(len(winners)):
-            self.contenders[winners[i]] = 1
+        s = 0
+        while s < self.players:
+            if self.totals[s] == best:
+                self.contenders[s] = 1
+            s += 1
         self.phase = PHASE_ROLLOFF
         self.event |= EV_ROLLOFF
 
@@ -893,25 +904,35 @@ class DtwwwMatch(Match):
 
     # --- results -----------------------------------------------------------------------
 
-    def standings(self):
+    def standings(self, out=None):
         """Final place per seat (1 = best): the winner (alone: the roll-off decides
         only first place) is 1st; players tied with the winner on match points
-        share 2nd; everyone else ranks by match points, competition ranking."""
-        n = self.players
-        out = []
-        w = self.winner
-        for s in range(n):
-            if s == w:
-                out.append(1)
-                continue
-            above = 0
-            for t in range(n):
-                if self.totals[t] > self.totals[s]:
-                    above += 1
-            if w >= 0 and self.totals[w] == self.totals[s]:
-                above += 1
-            out.append(above + 1)
+        share 2nd; everyone else ranks by match points, competition ranking.
+        Into `out` (emptied, its room kept) when given, else a new list."""
+        if out is None:
+            out = []
+        else:
+            del out[EVERY]
+        s = 0
+        while s < self.players:  # while loops: frames within the board's 11 words
+            out.append(self._place(s))
+            s += 1
         return out
+
+    def _place(self, s):
+        """Seat s's place in standings()."""
+        w = self.winner
+        if s == w:
+            return 1
+        above = 0
+        t = 0
+        while t < self.players:
+            if self.totals[t] > self.totals[s]:
+                above += 1
+            t += 1
+        if w >= 0 and self.totals[w] == self.totals[s]:
+            above += 1
+        return above + 1
 
     def all_items(self):
         """The 42 dice of the box, unrolled (rules-core identities, number 0)."""

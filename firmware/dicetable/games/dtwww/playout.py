@@ -493,7 +493,7 @@ def _score_game(m, game_totals, ranks):
         game_ranks[s] = ranks[s]
         game_points_[s] = points[s]
         totals[s] += points[s]
-    m.history.append(points)
+    m.next_row()[:] = points  # history's next row, as the match's _score_game
     m.game += 1
     m.event = EV_GAME
     if m.game < m.games:

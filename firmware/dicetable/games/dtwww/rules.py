@@ -350,20 +350,31 @@ def ranks_above(total_a, count_a, total_b, count_b):
     return count_a < count_b
 
 
-def ranks(totals, counts):
+def ranks(totals, counts, out=None):
     """Each player's rank (1 = best) from their score-dice totals and counts, by seat.
     Players who cannot be told apart share a rank and push the ranks below down
     (standard competition ranking: 1,1,3 / 1,2,2,4 / 1,2,3,3,5; R1: never 1,1,3,3,4).
-    R2: players with no score die share the rank below everyone who took a trick."""
-    n = len(totals)
-    result = []
-    for i in range(n):
-        above = 0
-        for j in range(n):
-            if ranks_above(totals[j], counts[j], totals[i], counts[i]):
-                above += 1
-        result.append(above + 1)  # R1: rank = 1 + players strictly above
-    return result
+    R2: players with no score die share the rank below everyone who took a trick.
+    Into `out` (one entry per player written: the match's game_ranks) when
+    given, else a new list."""
+    if out is None:
+        out = [0] * len(totals)
+    i = 0
+    while i < len(totals):  # while loops: frames within the board's 11 words
+        out[i] = rank_of(totals, counts, i)
+        i += 1
+    return out
+
+
+def rank_of(totals, counts, i):
+    """Player i's rank in ranks()."""
+    above = 0
+    j = 0
+    while j < len(totals):
+        if ranks_above(totals[j], counts[j], totals[i], counts[i]):
+            above += 1
+        j += 1
+    return above + 1  # R1: rank = 1 + players strictly above
 
 
 def victory_points(rank):
@@ -409,13 +420,20 @@ def next_game_leader(game_ranks, leader):
 # --- end of the match -------------------------------------------------------
 
 
-def match_winners(points):
-    """Seats with the most match points (victory points, or dice totals in the
-    variant). More than one -> they roll off (`roll_off`)."""
+def most(points):
+    """The most match points any seat has: match_winners() are the seats
+    holding them (the match counts them without a list)."""
     best = points[0]
     for i in range(len(points)):
         if points[i] > best:
             best = points[i]
+    return best
+
+
+def match_winners(points):
+    """Seats with the most match points (victory points, or dice totals in the
+    variant). More than one -> they roll off (`roll_off`)."""
+    best = most(points)
     winners = []
     for i in range(len(points)):
         if points[i] == best:
