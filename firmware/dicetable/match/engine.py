@@ -272,9 +272,16 @@ class Match:
         """In reset(): history emptied, its room kept, and every row zeroed."""
         del self.history[EVERY]
         rows = self._rows
+        # Not fill(): reset() runs under a new match's __init__, and a call
+        # less keeps that chain within the games' C-stack budget.  Not `for`:
+        # its iterator takes four frame words.
         i = 0
-        while i < len(rows):  # not `for`: its iterator takes four frame words
-            fill(rows[i], 0)
+        while i < len(rows):
+            row = rows[i]
+            j = 0
+            while j < len(row):
+                row[j] = 0
+                j += 1
             i += 1
 
     def next_row(self):
