@@ -229,11 +229,11 @@ class WalzerMatch(Match):
         t.clear()
         self.turn = winner  # the winner leads the next trick
 
-    def _score_round(self):
-        """Every trick of the round is played: its scores (the core's
-        round_scores of each seat's won pile) added to the totals."""
+    def _gather_piles(self):
+        """Every trick of the round is played: each seat's won pile, for the
+        core's round_scores (apply asks it)."""
         # The won piles in one pass over the deck (deck order, as won_pile()
-        # lists them), in while loops: two range loops' stack words would take
+        # lists them), in a while loop: a range loop's stack words would take
         # the frame past 11.
         piles = self._piles
         i = 0
@@ -242,8 +242,12 @@ class WalzerMatch(Match):
             if p & ~_SEAT_MASK == WON:
                 piles[p & _SEAT_MASK].append(_DECK[i])
             i += 1
-        # Into history's next row (the match's, made once).
-        scores = walzer.round_scores(piles, self.next_row())
+
+    def _score_round(self):
+        """The round's scores (history's last row, the core's round_scores
+        written into it by apply) added to the totals; the piles emptied."""
+        scores = self.history[-1]
+        piles = self._piles
         i = 0
         while i < self.players:
             del piles[i][EVERY]  # emptied, its room kept
@@ -368,6 +372,10 @@ class WalzerMatch(Match):
             self._finish_trick(walzer.resolve(self.trick))
             if self.tricks_done < self.hand_size:
                 return
+            # The round's scores, from here too: the core's round_scores of
+            # the won piles, written into history's next row.
+            self._gather_piles()
+            walzer.round_scores(self._piles, self.next_row())
             self._score_round()
             if self.phase != OVER:
                 self._start_round()

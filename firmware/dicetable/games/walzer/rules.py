@@ -317,10 +317,10 @@ def round_scores(taken, out=None):
     frames within the 11 words the board keeps on its C stack."""
     if out is None:
         out = [0] * len(taken)
-    p = 0
-    while p < len(taken):
-        out[p] = 0
-        p += 1
+    c = 0
+    while c < len(taken):  # (c a player here, to keep the frame small)
+        out[c] = 0
+        c += 1
     c = 0
     while c < X:
         add_colour(taken, c, out)
