@@ -127,6 +127,20 @@ _PICKS = bytearray(64)  # a centre of up to 63 dice
 _PASSING = const(255)
 
 
+def _room(n):
+    """An empty list with room for `n` items: filled and emptied (del
+    out[EVERY]) without allocating."""
+    out = [0] * n
+    del out[EVERY]
+    return out
+
+
+# A roll-off's d6 numbers of the tied seats, and the seats they leave tied
+# (the core's roll_off): module buffers, as _after_roll_off reads them once.
+_VALUES = _room(core.MAX_PLAYERS)
+_STILL = _room(core.MAX_PLAYERS)
+
+
 class DicefullMatch(Match):
     GAME = "dicefull"
     MIN_PLAYERS = core.MIN_PLAYERS
@@ -152,12 +166,12 @@ class DicefullMatch(Match):
         self.set_word = data.SET_WORD  # which set `used` counts: the journal keeps it
         self.length_rolls = bytearray(2)
         self.totals = [0] * n
-        self.history = []
         # The round's picks in order (a Trick: seat, die); kept after the
         # round is scored until the next round's first pick.
         self.trick = Trick(dice)
-        self.last_winners = []  # seats that met the last challenge
-        self.tied = []  # seats in the current roll-off
+        # Lists with room for every seat, filled by the core: emptied, never made anew.
+        self.last_winners = _room(n)  # seats that met the last challenge
+        self.tied = _room(n)  # seats in the current roll-off
         self.off_values = bytearray(n)  # their d6 face indices
         self.off_done = bytearray(n)
         self.stage = [0] * n  # roll-off rounds survived (standings)
@@ -166,6 +180,10 @@ class DicefullMatch(Match):
         self.players = players
         self.options = options
         self.journal = []
+        # A row per round: the count, else the first game's 6 or the
+        # VARIANT's 2d6 (12 at most), no more than the challenges.
+        longest = core.challenge_count(not self.flag(VARIANT), 12)
+        self.make_history(min(self.count_option(longest), len(core.CHALLENGES)))
         self.reset()
 
     def reset(self):
@@ -189,19 +207,19 @@ class DicefullMatch(Match):
         self.first_passer = NOBODY
         self.round = 0  # rounds scored
         fill(self.totals, 0)
-        self.history.clear()
+        self.reset_history()
         fill(self.trick.items, 0)
         fill(self.trick.seats, 0)
         self.trick.clear()
         self.last_leader = NOBODY  # start player of the round last scored
         self.last_first_passer = NOBODY  # its first passer (NOBODY: none, R6)
-        self.last_winners.clear()  # the core's list: emptied, not made anew
+        del self.last_winners[EVERY]  # the core's list: emptied, its room kept
         self.last_winner = NOBODY  # the first of them, or NOBODY
         self.last_challenge = NO_CHALLENGE
         self.last_roll_seat = NOBODY  # whose die the last ROLL was for
         self.last_result = 0  # that result (die with face index)
         self.acted_phase = SETUP  # the phase the last action was taken in
-        self.tied.clear()  # the core's too
+        del self.tied[EVERY]  # the core's too
         fill(self.off_values, 0)
         fill(self.off_done, 0)
         fill(self.stage, 0)
@@ -242,20 +260,32 @@ class DicefullMatch(Match):
                 out.append(self.hands[s][i])
         return out
 
-    def standings(self):
+    def standings(self, out=None):
         """Final places: most VP first; among tied leaders, the roll-off order
-        (the winner first; seats knocked out in the same roll-off share a place)."""
-        places = []
+        (the winner first; seats knocked out in the same roll-off share a place).
+        Into `out` (emptied, its room kept) when given, else a new list."""
+        if out is None:
+            out = []
+        else:
+            del out[EVERY]
+        s = 0
+        while s < self.players:  # while loops: frames within the board's 11 words
+            out.append(self._place(s))
+            s += 1
+        return out
+
+    def _place(self, s):
+        """Seat s's place in standings()."""
         totals = self.totals
         stage = self.stage
-        for s in range(self.players):
-            place = 1
-            for o in range(self.players):
-                # (totals, stage) compared without a tuple per comparison
-                if totals[o] > totals[s] or (totals[o] == totals[s] and stage[o] > stage[s]):
-                    place += 1
-            places.append(place)
-        return places
+        place = 1
+        o = 0
+        while o < self.players:
+            # (totals, stage) compared without a tuple per comparison
+            if totals[o] > totals[s] or (totals[o] == totals[s] and stage[o] > stage[s]):
+                place += 1
+            o += 1
+        return place
 
     # --- Waiting and legal actions -----------------------------------------------
 
@@ -467,7 +497,10 @@ class DicefullMatch(Match):
             # Who meets the challenge is asked of the core from here, and the
             # round scored after: below a method of the match, the whole
             # evaluation would run a frame deeper on the board's C stack.
-            self._score_round(met_by(self.rolls, self.nres, core.CHALLENGES[self.challenge]))
+            # The seats meeting it go into last_winners (emptied, its room kept).
+            del self.last_winners[EVERY]
+            met_by(self.rolls, self.nres, core.CHALLENGES[self.challenge], self.last_winners)
+            self._score_round()
 
     def _length_roll(self, value):
         self.length_rolls[self.nlength] = value
@@ -534,15 +567,15 @@ class DicefullMatch(Match):
                 return False
         return True
 
-    def _score_round(self, winners):
-        """Score the round: `winners` met its challenge (the core's met_by)."""
-        gained = core.gains(winners, core.CHALLENGES[self.challenge], self.players)
-        self.last_winners = winners
+    def _score_round(self):
+        """Score the round: last_winners met its challenge (the core's met_by,
+        asked by apply); their gains go into history's next row."""
+        winners = self.last_winners
+        gained = core.gains(winners, core.CHALLENGES[self.challenge], self.players, self.next_row())
         self.last_winner = winners[0] if winners else NOBODY
         self.last_challenge = self.challenge
         self.last_leader = self.start
         self.last_first_passer = self.first_passer
-        self.history.append(gained)
         for s in range(self.players):
             self.totals[s] += gained[s]
         self.round += 1
@@ -553,7 +586,8 @@ class DicefullMatch(Match):
             return
         self._start_round()  # the dice go back to the centre
         self.turn = NOBODY
-        self.tied = core.leaders(self.totals)
+        del self.tied[EVERY]
+        core.leaders(self.totals, self.tied)
         if len(self.tied) > 1:
             self.phase = ROLL_OFF
         else:
@@ -562,22 +596,27 @@ class DicefullMatch(Match):
     def _after_roll_off(self):
         if self._rolling_seat(TABLE) != NOBODY:
             return  # a tied seat has still to roll
-        # Three locals, no comprehension: a frame within the board's C stack.
-        # `values` is the tied seats' d6 numbers (face codes), then the seats
-        # still tied.
-        values = list(self.tied)
+        # Few locals, no comprehension: a frame within the board's C stack.
+        # The tied seats' d6 numbers into _VALUES, then the seats still tied
+        # into _STILL (the core's roll_off): module buffers.
+        tied = self.tied
+        del _VALUES[EVERY]
         i = 0
-        while i < len(values):
-            values[i] = core.face(core.rolled(_D6, self.off_values[values[i]]))
+        while i < len(tied):
+            _VALUES.append(d6_number(self.off_values[tied[i]]))
             i += 1
-        values = core.roll_off(self.tied, values)
-        if len(values) == 1:
-            self._finish(values[0])
+        del _STILL[EVERY]
+        core.roll_off(tied, _VALUES, _STILL)
+        if len(_STILL) == 1:
+            self._finish(_STILL[0])
             return
-        for i in range(len(values)):  # still tied: they roll again
-            self.stage[values[i]] += 1
-            self.off_done[values[i]] = 0
-        self.tied = values
+        del tied[EVERY]  # still tied: they roll again
+        i = 0
+        while i < len(_STILL):
+            tied.append(_STILL[i])
+            self.stage[_STILL[i]] += 1
+            self.off_done[_STILL[i]] = 0
+            i += 1
 
     def _finish(self, seat):
         self.winner = seat

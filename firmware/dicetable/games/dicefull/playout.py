@@ -235,15 +235,14 @@ def _score_round(m):
     n = m.players
     row = core.CHALLENGES[m.challenge]
     winners = met_by(m.rolls, m.nres, row)
-    gained = [0] * n
+    gained = m.next_row()  # history's next row, zeros, as the match's
     for s in winners:
         gained[s] = row[core.VP]
-    m.last_winners = winners
+    m.last_winners[:] = winners  # the match's own list
     m.last_winner = winners[0] if winners else NOBODY
     m.last_challenge = m.challenge
     m.last_leader = m.start
     m.last_first_passer = m.first_passer
-    m.history.append(gained)
     totals = m.totals
     for s in range(n):
         totals[s] += gained[s]
@@ -260,7 +259,7 @@ def _score_round(m):
     if m.round < m.rounds:
         return
     m.turn = NOBODY
-    m.tied = core.leaders(totals)
+    m.tied[:] = core.leaders(totals)  # the match's own list
     if len(m.tied) > 1:
         m.phase = ROLL_OFF
     else:

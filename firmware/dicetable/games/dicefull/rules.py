@@ -643,27 +643,42 @@ _SCORERS = (
 # --- Scoring a round and the game ---------------------------------------------------
 
 
-def met_by(rolls, counts, challenge):
+def met_by(rolls, counts, challenge, seats=None):
     """Seats that meet `challenge` (a CHALLENGES row); rolls[s] holds counts[s] results.
 
     Threshold test: every seat that can meet it.  Comparison test: every seat
     with the best score (all of them on a tie); nobody if no seat has a number.
     Each seat's roll is evaluated once, by evaluate()'s steps: the match asks
     this when a round's last result is in, and on the board the evaluation
-    then runs one frame below it, not two.
+    then runs one frame below it, not two.  Appended to `seats` (an empty
+    list: the match's own, its room kept) when given, else to a new list.
     """
-    top = _set_challenge(challenge)
-    seats = []
+    top = _set_challenge(challenge)  # the least score that meets it
     seat = 0
     while seat < len(rolls):
         if counts[seat]:  # a seat without dice meets nothing
             _read_roll(rolls[seat], counts[seat])
             score = _best()
+            _scores[seat] = score
             if score > top:  # a comparison's better score: the seats before it miss
                 top = score
-                seats.clear()
-            if score == top:
-                seats.append(seat)
+        seat += 1
+    return _scoring(counts, top, seats)
+
+
+# met_by()'s score of each seat (a module buffer: scoring allocates nothing).
+_scores = array("i", [0] * MAX_PLAYERS)
+
+
+def _scoring(counts, top, seats):
+    """The seats with dice whose score in _scores is `top`, appended to
+    `seats` (None: a new list)."""
+    if seats is None:
+        seats = []
+    seat = 0
+    while seat < len(counts):
+        if counts[seat] and _scores[seat] == top:
+            seats.append(seat)
         seat += 1
     return seats
 
@@ -684,20 +699,29 @@ def award(rolls, counts, challenge):
     return gains(met_by(rolls, counts, challenge), challenge, len(rolls))
 
 
-def gains(seats, challenge, players):
-    """award() for the `seats` known to meet `challenge` (met_by()), of `players`."""
-    gained = [0] * players
+def gains(seats, challenge, players, out=None):
+    """award() for the `seats` known to meet `challenge` (met_by()), of
+    `players`: into `out` (its first `players` entries written: the match's
+    history row) when given, else a new list."""
+    if out is None:
+        out = [0] * players
+    i = 0
+    while i < players:
+        out[i] = 0
+        i += 1
     i = 0
     while i < len(seats):  # not `for`: its iterator would take the frame to 12 words
-        gained[seats[i]] = challenge[VP]
+        out[seats[i]] = challenge[VP]
         i += 1
-    return gained
+    return out
 
 
-def leaders(totals):
-    """Seats with the most victory points; more than one means a roll-off."""
+def leaders(totals, seats=None):
+    """Seats with the most victory points; more than one means a roll-off.
+    Appended to `seats` (an empty list) when given, else to a new list."""
     top = max(totals)
-    seats = []
+    if seats is None:
+        seats = []
     seat = 0
     while seat < len(totals):  # not a comprehension: that is a frame more on the board
         if totals[seat] == top:
@@ -706,12 +730,14 @@ def leaders(totals):
     return seats
 
 
-def roll_off(seats, values):
+def roll_off(seats, values, still=None):
     """Table's default roll-off: each tied seat rolls a d6 (values[i] for seats[i]);
     the highest wins.  Returns the seats still tied at the top: one seat is the
-    winner, several roll again."""
+    winner, several roll again.  Appended to `still` (an empty list) when
+    given, else to a new list."""
     top = max(values)
-    still = []
+    if still is None:
+        still = []
     i = 0
     while i < len(seats):
         if values[i] == top:
