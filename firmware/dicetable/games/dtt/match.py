@@ -243,12 +243,12 @@ class DttMatch(Match):
         self.slot = [0] * _SLOTS
         self.held = [0] * (3 * dtt.SUITS)
         self.totals = [0, 0, 0]
-        self.history = []
         # Match.__init__'s steps, spelled out: reset() then runs a frame
         # nearer the table app's call (engine.new_match) on the board's C stack.
         self.players = players
         self.options = options
         self.journal = []
+        self.make_history(self.count_option(dtt.DEFAULT_DEALS))  # a row per deal
         self.reset()
 
     def reset(self):
@@ -282,7 +282,7 @@ class DttMatch(Match):
         self.turn = self.leader
         self.last_winner = -1
         self.last_leader = -1
-        self.history.clear()
+        self.reset_history()
 
     def _restock(self):
         """Every card in the stock, in the order of the encoding."""
@@ -326,8 +326,14 @@ class DttMatch(Match):
             out.append(self.trick.items[i])
         return out
 
-    def standings(self):
-        return dtt.standings(self.totals)
+    def standings(self, out=None):
+        """Final place per seat (the core's standings): into `out` (emptied,
+        its room kept) when given, else a new list."""
+        if out is None:
+            out = []
+        else:
+            del out[EVERY]
+        return dtt.standings(self.totals, out)
 
     # --- Whose input ------------------------------------------------------------
 
@@ -720,10 +726,10 @@ class DttMatch(Match):
 
     def _score_deal(self):
         """The deal's 12 tricks are in (apply, or a playout, calls this)."""
-        scores = dtt.deal_scores(self.bids, self.taken, self.totals)
+        # Into history's next row (made once, with the match).
+        scores = dtt.deal_scores(self.bids, self.taken, self.totals, self.next_row())
         for s in range(3):
             self.totals[s] += scores[s]
-        self.history.append(scores)
         if len(self.history) >= self.deals:
             self.phase = OVER
             return

@@ -387,13 +387,11 @@ def _deal_played(m, items, leader, best, played):
     the deal scored by the core (the match's _score_deal), and either the
     next deal set up or, the match over, what no step read written."""
     totals = m.totals
-    scores = dtt.deal_scores(m.bids, m.taken, totals)
+    scores = dtt.deal_scores(m.bids, m.taken, totals, m.next_row())  # history's next row
     totals[0] += scores[0]
     totals[1] += scores[1]
     totals[2] += scores[2]
-    history = m.history
-    history.append(scores)
-    if len(history) < m.deals:
+    if len(m.history) < m.deals:
         m.dealer = NEXT[m.dealer]
         m.stock_n = DECK
         m.faceup_n = 0

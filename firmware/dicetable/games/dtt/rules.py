@@ -249,8 +249,9 @@ def made(bid, taken):
 # PLAYERS.
 
 
-def standing_award(cumulative):
-    """Points by standing: the lowest cumulative total -10, the highest +10, the middle 0.
+def standing_award(cumulative, out):
+    """Points by standing into `out`: the lowest cumulative total -10, the
+    highest +10, the middle 0.
 
     Players tied for lowest or highest share the 10 (-5 or +5 each); all
     equal: nobody scores.  Used when all make their bid; negated when none do.
@@ -264,9 +265,12 @@ def standing_award(cumulative):
         elif cumulative[p] > high:
             high = cumulative[p]
         p += 1
-    points = [0] * PLAYERS
+    p = 0
+    while p < PLAYERS:
+        out[p] = 0
+        p += 1
     if low == high:
-        return points
+        return out
     lows = 0
     highs = 0
     p = 0
@@ -279,53 +283,54 @@ def standing_award(cumulative):
     p = 0
     while p < PLAYERS:
         if cumulative[p] == low:
-            points[p] = -(10 // lows)
+            out[p] = -(10 // lows)
         elif cumulative[p] == high:
-            points[p] = 10 // highs
+            out[p] = 10 // highs
         p += 1
-    return points
+    return out
 
 
-def two_made(bids, makers):
+def two_made(bids, makers, out):
     """Two made it: each scores own bid + 10; the third loses both bids + 20.
-    `makers` has bit p set for each player p who made the bid."""
+    `makers` has bit p set for each player p who made the bid.  Into `out`."""
     both = 0
     p = 0
     while p < PLAYERS:
         if makers >> p & 1:
             both += bids[p]
         p += 1
-    points = [0] * PLAYERS
     p = 0
     while p < PLAYERS:
-        points[p] = bids[p] + 10 if makers >> p & 1 else -(both + 20)
+        out[p] = bids[p] + 10 if makers >> p & 1 else -(both + 20)
         p += 1
-    return points
+    return out
 
 
-def one_made(bids, makers):
+def one_made(bids, makers, out):
     """One made it: that player scores 2 x bid + 20; each other player loses bid + 10.
-    `makers` has bit p set for the player p who made the bid."""
+    `makers` has bit p set for the player p who made the bid.  Into `out`."""
     bid = 0
     p = 0
     while p < PLAYERS:
         if makers >> p & 1:
             bid = bids[p]
         p += 1
-    points = [0] * PLAYERS
     p = 0
     while p < PLAYERS:
-        points[p] = 2 * bid + 20 if makers >> p & 1 else -(bid + 10)
+        out[p] = 2 * bid + 20 if makers >> p & 1 else -(bid + 10)
         p += 1
-    return points
+    return out
 
 
-def deal_scores(bids, taken, cumulative):
+def deal_scores(bids, taken, cumulative, out=None):
     """Each player's points for one deal (they sum to zero).
 
     `bids` and `taken` (tricks taken) per player; `cumulative` is each
-    player's total before this deal is scored.
+    player's total before this deal is scored.  Into `out` (every entry
+    written: the match's history row) when given, else a new list.
     """
+    if out is None:
+        out = [0] * PLAYERS
     makers = 0  # bit p: player p made the bid
     count = 0
     p = 0
@@ -336,31 +341,42 @@ def deal_scores(bids, taken, cumulative):
         p += 1
     if count == PLAYERS:
         # All made it: the leader gains, the last loses.
-        return standing_award(cumulative)
+        return standing_award(cumulative, out)
     if count == 0:
         # Nobody made it: standing_award with the signs reversed (the last gains).
-        points = standing_award(cumulative)
+        standing_award(cumulative, out)
         p = 0
         while p < PLAYERS:
-            points[p] = -points[p]
+            out[p] = -out[p]
             p += 1
-        return points
+        return out
     if count == 1:
-        return one_made(bids, makers)
-    return two_made(bids, makers)
+        return one_made(bids, makers, out)
+    return two_made(bids, makers, out)
 
 
 # --- Match -------------------------------------------------------------------------
 
 
-def standings(totals):
+def standings(totals, out=None):
     """Final place per player, 1 = winner: highest total first; equal totals
-    share the place and the places below are pushed down (1, 1, 3)."""
-    places = []
-    for p in range(len(totals)):
-        place = 1
-        for q in range(len(totals)):
-            if totals[q] > totals[p]:
-                place += 1
-        places.append(place)
-    return places
+    share the place and the places below are pushed down (1, 1, 3).
+    Appended to `out` (an empty list) when given, else to a new list."""
+    if out is None:
+        out = []
+    p = 0
+    while p < len(totals):  # while loops: frames within the board's 11 words
+        out.append(place_of(totals, p))
+        p += 1
+    return out
+
+
+def place_of(totals, p):
+    """Player p's place in standings()."""
+    place = 1
+    q = 0
+    while q < len(totals):
+        if totals[q] > totals[p]:
+            place += 1
+        q += 1
+    return place
