@@ -326,12 +326,12 @@ class NokosuMatch(Match):
         self.last_bids = bytearray(n)
         self.last_tricks = bytearray(n)
         self.totals = [0] * n
-        self.history = []
         # Match.__init__'s steps, spelled out: reset() then runs a frame
         # nearer the table app's call (engine.new_match) on the board's C stack.
         self.players = players
         self.options = options
         self.journal = []
+        self.make_history(self.count_option(n))  # a row per round
         self.reset()
 
     def reset(self):
@@ -362,7 +362,7 @@ class NokosuMatch(Match):
         fill(self.last_bids, 0)  # the kept die's number (black 0)
         fill(self.last_tricks, 0)
         fill(self.totals, 0)
-        self.history.clear()
+        self.reset_history()
         self.round = 0  # rounds scored so far
         self.start = FIRST_START
         self.turn = -1  # the seat on turn (draw, draft, play)
@@ -563,13 +563,14 @@ class NokosuMatch(Match):
             self.last_bids[seat] = core.bid_of(_hand[0])
             self.last_tricks[seat] = self.tricks[seat]
 
-    def _score_round(self, scores):
-        """The round's `scores` (the core's round_scores) added up; the match
-        over after the last round (else apply starts the next)."""
+    def _score_round(self):
+        """The round's scores (history's last row, the core's round_scores
+        written into it by apply) added up; the match over after the last
+        round (else apply starts the next)."""
         n = self.players
+        scores = self.history[-1]
         for seat in range(n):
             self.totals[seat] += scores[seat]
-        self.history.append(scores)
         self.round += 1
         if self.round >= self.rounds:
             self.phase = OVER
@@ -731,7 +732,9 @@ class NokosuMatch(Match):
             if self.tricks_done < self.tricks_per_round:
                 return
             self._take_bids()
-            self._score_round(core.round_scores(self.last_bids, self.last_tricks))
+            # The core's round_scores into history's next row, then added up.
+            core.round_scores(self.last_bids, self.last_tricks, self.next_row())
+            self._score_round()
             if self.phase != OVER:
                 self._start_round()
 
@@ -890,10 +893,15 @@ class NokosuMatch(Match):
             slot += 1
         return k
 
-    def standings(self):
+    def standings(self, out=None):
         """Final places (1 = best): the higher total; a tie goes to the larger
-        die kept in the last round (black 0); equal there too, shared."""
-        return core.standings(self.totals, self.last_bids)
+        die kept in the last round (black 0); equal there too, shared.  Into
+        `out` (emptied, its room kept) when given, else a new list."""
+        if out is None:
+            out = []
+        else:
+            del out[EVERY]
+        return core.standings(self.totals, self.last_bids, out)
 
 
 MATCH = NokosuMatch

@@ -346,10 +346,9 @@ def _score(m, items, black):
         m.kept[seat] = kept
         m.last_bids[seat] = core.bid_of(kept)
         m.last_tricks[seat] = m.tricks[seat]
-    scores = core.round_scores(m.last_bids, m.last_tricks)
+    scores = core.round_scores(m.last_bids, m.last_tricks, m.next_row())  # history's next row
     for seat in range(n):
         m.totals[seat] += scores[seat]
-    m.history.append(scores)
     m.round += 1
     if m.round >= m.rounds:
         m.phase = OVER

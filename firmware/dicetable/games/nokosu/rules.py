@@ -338,18 +338,21 @@ def round_score(bid, tricks, missed):
     return score
 
 
-def round_scores(bids, tricks):
-    """Every player's round score, by seat, from their bids and tricks taken."""
+def round_scores(bids, tricks, out=None):
+    """Every player's round score, by seat, from their bids and tricks taken.
+    Into `out` (one entry per player written: the match's history row) when
+    given, else a new list."""
     missed = missed_count(bids, tricks)
     # A while loop, not a comprehension (a closure: a frame more on the
     # board's C stack) nor a range loop (its stack words would take the
     # frame past 11).
-    scores = [0] * len(bids)
+    if out is None:
+        out = [0] * len(bids)
     i = 0
-    while i < len(scores):
-        scores[i] = round_score(bids[i], tricks[i], missed)
+    while i < len(bids):
+        out[i] = round_score(bids[i], tricks[i], missed)
         i += 1
-    return scores
+    return out
 
 
 def compare(total_a, last_bid_a, total_b, last_bid_b):
@@ -365,17 +368,28 @@ def compare(total_a, last_bid_a, total_b, last_bid_b):
     return 0
 
 
-def standings(totals, last_bids):
+def standings(totals, last_bids, out=None):
     """Rank of each seat after the match (1 = winner); tied players share a rank
-    and the ranks below are pushed down (1, 1, 3)."""
-    ranks = []
-    for i in range(len(totals)):
-        above = 0
-        for j in range(len(totals)):
-            if compare(totals[j], last_bids[j], totals[i], last_bids[i]) > 0:
-                above += 1
-        ranks.append(above + 1)
-    return ranks
+    and the ranks below are pushed down (1, 1, 3).  Appended to `out` (an
+    empty list) when given, else to a new list."""
+    if out is None:
+        out = []
+    i = 0
+    while i < len(totals):  # while loops: frames within the board's 11 words
+        out.append(rank_of(totals, last_bids, i))
+        i += 1
+    return out
+
+
+def rank_of(totals, last_bids, i):
+    """Seat i's rank in standings()."""
+    above = 0
+    j = 0
+    while j < len(totals):
+        if compare(totals[j], last_bids[j], totals[i], last_bids[i]) > 0:
+            above += 1
+        j += 1
+    return above + 1
 
 
 # ------------------------------------------------------------------- setup
