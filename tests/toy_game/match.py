@@ -17,7 +17,7 @@ from dicetable.match.actions import (
     seat_of,
     value_of,
 )
-from dicetable.match.engine import EVERY, Match, check_header, malformed
+from dicetable.match.engine import EVERY, Match, check_header, fill, malformed
 from dicetable.rules.trick import Trick
 from toy_game import rules
 
@@ -37,7 +37,8 @@ class HighCardMatch(Match):
         self.trick = Trick(players)
         self.hand_n = bytearray(players)
         self.totals = [0] * players
-        self.history = []
+        self.players = players
+        self.make_history(1)  # one row: the tricks taken, at the end
         Match.__init__(self, players, options)
 
     def reset(self):
@@ -46,8 +47,10 @@ class HighCardMatch(Match):
         for s in range(self.players):
             self.hand_n[s] = 0
             self.totals[s] = 0
+        fill(self.trick.items, 0)  # a new match's trick: undo is checked against it
+        fill(self.trick.seats, 0)
         self.trick.clear()
-        self.history = []
+        self.reset_history()  # emptied and zeroed, its room kept
         self.turn = -1
         self.tricks_done = 0
         self.last_winner = -1
@@ -100,7 +103,9 @@ class HighCardMatch(Match):
         self.tricks_done += 1
         self.turn = self.last_winner
         if self.tricks_done == rules.HAND:
-            self.history.append(list(self.totals))
+            row = self.next_row()  # history's row, made once
+            for s in range(self.players):
+                row[s] = self.totals[s]
             self.turn = -2  # over
 
     def waiting(self):
@@ -131,8 +136,19 @@ class HighCardMatch(Match):
         """The cards `seat` holds."""
         return [c for c in range(1, rules.CARDS + 1) if self.place[c] == seat]
 
-    def standings(self):
-        return [1 + sum(1 for t in self.totals if t > mine) for mine in self.totals]
+    def standings(self, out=None):
+        # Into the caller's list when given (emptied, its capacity kept).
+        if out is None:
+            out = []
+        else:
+            del out[EVERY]
+        for mine in self.totals:
+            place = 1
+            for t in self.totals:
+                if t > mine:
+                    place += 1
+            out.append(place)
+        return out
 
     def all_items(self):
         return list(range(1, rules.CARDS + 1))
