@@ -66,11 +66,21 @@ def test_the_frame_reader_sees_a_big_frame(tmp_path):
 
 # What a match does on every play: the methods of the Match interface and
 # everything they call of their module (self's methods and module functions),
-# and the engine's own part of a play (submit, take, the shared listing helpers).
-# random_action is a play's too where the table draws with it.  (playout is
-# not: a host's rollout, one call for a whole match.)
-MATCH_ROOTS = ("refusal", "apply", "waiting", "legal_actions", "random_action")
-ENGINE_ROOTS = ("submit", "take", "over", "malformed", "append_actions", "append_values")
+# and the engine's own part of a play (submit, take, the shared listing helpers,
+# history's next row at a round's end).  random_action is a play's too where
+# the table draws with it, and standings is listed at the match's end and at
+# every frame of the standings.  (playout is not: a host's rollout, one call
+# for a whole match.)
+MATCH_ROOTS = ("refusal", "apply", "waiting", "legal_actions", "random_action", "standings")
+ENGINE_ROOTS = (
+    "submit",
+    "take",
+    "over",
+    "malformed",
+    "append_actions",
+    "append_values",
+    "next_row",
+)
 GAMES = ("dtwww", "walzer", "dicefull", "dtt", "nokosu")
 
 

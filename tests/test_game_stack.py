@@ -153,11 +153,15 @@ def test_the_recursion_finder_sees_a_recursion_through_a_table():
     assert _cycle({"c": _references(tree)["c"]}) == ["c", "c"]
 
 
-# What a round's (Dicefull) or a deal's (d-TT) scoring reaches of the rules
-# core, once a round or deal: test_board_frames.py holds the per-play calls.
+# What a round's, a game's or a deal's scoring reaches of the rules core,
+# once a round, and the final standings (the match's end, and the table's
+# frames at the standings): test_board_frames.py holds the per-play calls.
 SCORING = {
     "dicefull": ("met_by", "award", "evaluate", "leaders", "roll_off"),
-    "dtt": ("deal_scores",),
+    "dtt": ("deal_scores", "standings"),
+    "dtwww": ("ranks", "victory_points", "next_game_leader", "most"),
+    "walzer": ("round_scores", "standings"),
+    "nokosu": ("bid_of", "round_scores", "standings"),
 }
 
 
