@@ -252,11 +252,6 @@ class Match:
         returned) when given, else into a new list."""
         raise NotImplementedError
 
-    def standings(self, out=None):
-        """Final place per seat (1 = best): into `out` (emptied first, then
-        returned) when given, else into a new list."""
-        raise NotImplementedError
-
     # History's rows (see the module docstring).
     def make_history(self, rounds):
         """In __init__: `rounds` rows of one score per seat, made once, and
