@@ -16,10 +16,12 @@ from dicetable.app import games
 from dicetable.app.registry import RECORD, pack
 from sim.hw import hands
 
-# Bytes an undo or a round's scoring may allocate: the most measured is
-# 1,360 (Walzer's undo: the match folds its journal again); 4 KB while every
-# play allocated too.
-PER_ACTION = 2048
+# Bytes an undo or a round's scoring may allocate: the most measured is 96
+# (the app's own at a round's end: the scores' places it shows); the match
+# allocates nothing for either (tests/test_match_round_heap.py).  2 KB while
+# an undo's refold scored every round again into new lists (1,360 B,
+# Walzer's undo), 4 KB while every play allocated too.
+PER_ACTION = 1024
 # The live heap in a match from the power-up leaves a third of the Pico's
 # heap free beside the next block of MicroPython's string pool: a table that
 # plays several games in a session holds the names of every game played
