@@ -16,18 +16,17 @@ from dicetable.app import games
 from dicetable.app.registry import RECORD, pack
 from sim.hw import hands
 
-# Bytes an undo or a round's scoring may allocate: the most measured is 96
-# (the app's own at a round's end: the scores' places it shows); the match
-# allocates nothing for either (tests/test_match_round_heap.py).  2 KB while
-# an undo's refold scored every round again into new lists (1,360 B,
-# Walzer's undo), 4 KB while every play allocated too.
+# An action allocates nothing, an undo and a round's end included (the
+# match: tests/test_match_round_heap.py); the harness's own garbage and
+# holes set what the heap must keep free.  2 KB while an undo's refold
+# scored every round again into new lists (1,360 B, Walzer's undo), 4 KB
+# while every play allocated too.
 PER_ACTION = 1024
 # The live heap in a match from the power-up leaves a third of the Pico's
 # heap free beside the next block of MicroPython's string pool: a table that
 # plays several games in a session holds the names of every game played
 # there, and the pool's next block is ~10 KB (docs/firmware.md, "The Pico's
-# heap").  That third is for holes and for what an undo or a round's end
-# allocates (a play allocates nothing).  Until the plays came to 0 B the
+# heap").  That third is for holes (an action allocates nothing).  Until the plays came to 0 B the
 # limit was a round 60 %, with room for an action's garbage (4 KB) besides;
 # the lists the app now makes once and their code took 5.5 KB more live.
 # The board ran a whole match at 52 % live, 65 % with its garbage
@@ -43,17 +42,15 @@ LARGEST_FREE = 2 * PER_ACTION
 @pytest.mark.parametrize(
     "game", range(games.count()), ids=[games.title(g) for g in range(games.count())]
 )
-def test_a_play_allocates_nothing_and_the_match_stays_small(game):
-    # Every scan and press of a play, the journal's record, the table's own
-    # draws, the log's lines, the frame and the mirror: 0 B, unless the
-    # action ends a round (its scores are kept) or is an undo (the match
-    # folds its journal again).
+def test_an_action_allocates_nothing_and_the_match_stays_small(game):
+    # Every scan and press of an action, the journal's record, the table's
+    # own draws, the log's lines, the frame and the mirror: 0 B, for a
+    # round's end (its scores go into rows the match made), an undo (the
+    # match folds its journal again into its buffers) and the match's end.
     r = bench_heap.measure(game, bench_heap.PLAYERS[game])
-    plain = [(n, kind) for n, kind, scored in r["spent"] if kind != "undo" and not scored]
-    assert len(plain) > 100
-    assert [p for p in plain if p[0]] == []
-    worst = max(r["spent"])
-    assert worst[0] <= PER_ACTION, "%s took %d bytes" % (worst[1], worst[0])
+    kinds = set(kind for n, kind, scored in r["spent"])
+    assert "undo" in kinds and any(scored for n, kind, scored in r["spent"])
+    assert [s for s in r["spent"] if s[0]] == []
     assert r["live_peak"] < LIVE_SHARE
     assert r["free_at_end"] >= LARGEST_FREE
 

@@ -270,7 +270,7 @@ def _scored(t, m):
 
 
 def _final(t, m):
-    places = m.standings()
+    places = m.standings(t.places)
     line = t.line
     line.start()
     line.add("final: ")

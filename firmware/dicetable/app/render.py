@@ -141,7 +141,7 @@ def _score_shown(t, trick):
 
 
 def _standings(t, buf, lay, lines, m):
-    places = m.standings()
+    places = m.standings(t.places)
     for p in range(m.players):
         fr.place(buf, lay.first(t.phys[p]), lay.width, places[p], m.players)
         if lines is not None:

@@ -128,6 +128,7 @@ class Table:
         self._trick_buf = [0, 0, 0]
         self._roll_buf = [0, 0, 0]
         self._score_buf = [bytearray(MAX_SEATS), 0]
+        self.places = [0] * MAX_SEATS  # the standings at the match's end (standings(out))
         self.confirm = False  # the menu seat asked to abandon the match
         self.line = Line()  # the log's line: written in place, kept for the text display
         self._wake = None  # when the frame changes next by itself
