@@ -18,6 +18,15 @@ import sys
 import time
 
 import pytest
+from web_clients import (
+    Finished,
+    assert_unsaid,
+    left_stream,
+    request,
+    short_body,
+    stalled_body,
+    unread,
+)
 
 from dicetable.app import games
 from dicetable.app.events import CENTRE
@@ -503,6 +512,84 @@ def test_the_legend_is_the_simulators(web):
     port, _ = web
     status, _, data = call(port, "GET", "/legend")
     assert status == 200 and json.loads(data) == json.loads(json.dumps(legend.entries()))
+
+
+# --- clients that go away ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def watched():
+    """The `web` fixture's server and session, and a count of the connections
+    the server is done with (tests/web_clients.py)."""
+    session = Session(live=False, period=0)
+    server, thread = serve(0, session)
+    try:
+        yield server.server_address[1], session, Finished(server)
+    finally:
+        server.shutdown()
+        thread.join(5)
+
+
+PRESS = b'{"do": "press", "seat": 0, "button": "plus"}'  # a change, in the menu
+
+
+@pytest.mark.parametrize("body", [b"{", PRESS], ids=["brace", "whole-action"])
+def test_a_body_cut_short_is_not_acted_on_and_not_said(watched, capfd, body):
+    port, session, finished = watched
+    before = state(port)
+    short_body(port, body, 100)
+    finished.wait(2)
+    after = state(port)
+    assert after == before and session.version == before["version"]
+    assert_unsaid(capfd.readouterr().err)
+
+
+@pytest.mark.parametrize(
+    "method, path, body",
+    [("GET", "/", b""), ("GET", "/state", b""), ("POST", "/act", PRESS)],
+    ids=["page", "state", "act"],
+)
+def test_a_client_gone_before_its_answer_is_not_said(watched, capfd, method, path, body):
+    port, _, finished = watched
+    length = "Content-Length: %d\r\n" % len(body) if method == "POST" else ""
+    unread(port, request(port, method, path, length, body))
+    finished.wait(1)
+    assert state(port)["mode"] == "menu"
+    assert_unsaid(capfd.readouterr().err)
+
+
+def test_an_event_stream_left_ends_unsaid(watched, capfd):
+    port, session, finished = watched
+    left_stream(port)
+    status, answer = act(port, json.loads(PRESS))  # a change the stream has no one to send to
+    assert status == 200 and answer["version"] == session.version
+    finished.wait(2)  # the stream's connection too
+    assert state(port)["version"] == session.version
+    assert_unsaid(capfd.readouterr().err)
+
+
+def test_a_body_that_stops_coming_is_dropped_unanswered(watched, capfd, monkeypatch):
+    monkeypatch.setattr("sim.web.server.BODY_WAIT_S", 0.2)
+    port, session, finished = watched
+    before = state(port)
+    assert stalled_body(port, PRESS, 100) == b""  # the server closed it, saying nothing
+    finished.wait(2)
+    assert state(port) == before and session.version == before["version"]
+    assert_unsaid(capfd.readouterr().err)
+
+
+def test_any_other_error_in_a_request_is_still_printed(watched, capfd, monkeypatch):
+    port, session, finished = watched
+
+    def broken():
+        raise RuntimeError("a bug in the state")
+
+    monkeypatch.setattr(session, "snapshot", broken)
+    with pytest.raises(http.client.RemoteDisconnected):
+        call(port, "GET", "/state")
+    finished.wait(1)
+    err = capfd.readouterr().err
+    assert "Traceback" in err and "RuntimeError: a bug in the state" in err
 
 
 # --- python -m sim.web -------------------------------------------------------------------

@@ -19,6 +19,13 @@ session is a Session (the virtual table, sim/web/session.py) or a
 MirrorSession (a board's mirror, sim/web/mirror.py): the server asks only
 their snapshot(), wait_change(), act(), start() and close(), so both are
 served alike, behind the same Host and Origin checks.
+
+A client that goes away (closes or resets its connection, sends less of a
+body than its Content-Length says, or stops sending it for BODY_WAIT_S) ends its
+request in silence: nothing is acted on from a body that did not all come,
+nothing is said on stderr, and the other clients are served on.  Any other
+error in a request is still printed with its traceback (socketserver's
+handle_error), as a bug should be.
 """
 
 import importlib
@@ -26,6 +33,7 @@ import importlib.util
 import json
 import os
 import re
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -35,6 +43,7 @@ HOST = "127.0.0.1"
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 LARGEST_BODY = 64 * 1024
 KEEP_ALIVE_S = 15.0
+BODY_WAIT_S = 10.0  # the longest a POST's body may take to come after its headers
 POLL_S = 0.05  # how soon serve_forever() sees a shutdown
 TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -47,6 +56,9 @@ TYPES = {
 # Everything the page loads comes from here: no other site, no inline script.
 POLICY = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'"
 _NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*")
+# What reading from or writing to a client that has gone away raises (a timeout
+# only while a body is awaited: the server sets no other).
+CLIENT_GONE = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError)
 
 
 def static_files():
@@ -176,8 +188,8 @@ class Handler(BaseHTTPRequestHandler):
                 elif not session.wait_change(seen, KEEP_ALIVE_S) and not self.server.closing:
                     self.wfile.write(b": keep-alive\n\n")
                 self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, OSError):
-            pass  # the page went away
+        except CLIENT_GONE:
+            pass  # the page went away: this stream ends, the others go on
 
     # --- POST -----------------------------------------------------------------------------
 
@@ -203,7 +215,9 @@ class Handler(BaseHTTPRequestHandler):
         self._json(200, {"ok": True, "version": version})
 
     def _body(self):
-        """The request's body, or None after refusing it (too large, no length)."""
+        """The request's body, or None after refusing it (too large, no length)
+        or when the client went away before all of it came (nothing is answered
+        then, and the connection is closed)."""
         if self.headers.get("Transfer-Encoding"):
             self._text(411, "refused: send the body with a Content-Length", close=True)
             return None
@@ -217,7 +231,17 @@ class Handler(BaseHTTPRequestHandler):
                 413, "refused: a body of %d bytes (at most %d)" % (length, LARGEST_BODY), close=True
             )
             return None
-        return self.rfile.read(length)
+        self.connection.settimeout(BODY_WAIT_S)
+        try:
+            data = self.rfile.read(length)
+        except TimeoutError:
+            data = b""  # a client that stopped sending is treated as gone
+        finally:
+            self.connection.settimeout(None)
+        if len(data) < length:
+            self.close_connection = True
+            return None
+        return data
 
 
 class WebServer(ThreadingHTTPServer):
@@ -231,6 +255,13 @@ class WebServer(ThreadingHTTPServer):
         self.closing = False
         self.files = static_files()
         super().__init__((HOST, port), Handler)
+
+    def handle_error(self, request, client_address):
+        """A client that went away is no error (see the module's docstring);
+        anything else is printed with its traceback, as socketserver does."""
+        if isinstance(sys.exc_info()[1], CLIENT_GONE):
+            return
+        super().handle_error(request, client_address)
 
     def shutdown(self):
         """Stop serving, end the event streams and the session's clock, close."""
