@@ -27,6 +27,7 @@ import threading
 import time
 
 import pytest
+from web_clients import Finished, assert_unsaid, left_stream, request, short_body, unread
 
 from dicetable.app.registry import pack
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD
@@ -615,6 +616,65 @@ def test_the_server_serves_a_mirror_behind_the_same_checks():
         thread.join(5)
         fake.close()
     assert bytes(fake.received) == b""
+
+
+# --- clients of the mirror's page that go away -----------------------------------------------
+
+
+@pytest.fixture
+def served():
+    """A fake board, its mirror served on 127.0.0.1 and connected, and a count
+    of the connections the server is done with (tests/web_clients.py); all
+    stopped after the test, and the mirror never wrote a byte."""
+    board = FakeBoard()
+    server, thread = serve(0, MirrorSession(board.url))
+    session = server.session
+    try:
+        until(lambda: shown(session)["mirror"]["connected"], "connection")
+        yield board, server.server_address[1], session, Finished(server)
+    finally:
+        server.shutdown()
+        thread.join(5)
+        board.close()
+    assert bytes(board.received) == b""
+
+
+@pytest.mark.parametrize("body", [b"{", b'{"do": "step"}'], ids=["brace", "whole-action"])
+def test_a_body_cut_short_is_not_said_and_the_mirror_serves_on(served, capfd, body):
+    _, port, session, finished = served
+    before = session.snapshot()
+    short_body(port, body, 100)
+    finished.wait(1)
+    status, data = call(port, "GET", "/state")
+    assert status == 200 and data.decode() == before[1] == session.snapshot()[1]
+    assert_unsaid(capfd.readouterr().err)
+
+
+@pytest.mark.parametrize(
+    "method, path, body",
+    [("GET", "/", b""), ("GET", "/state", b""), ("POST", "/act", b'{"do": "step"}')],
+    ids=["page", "state", "act"],
+)
+def test_a_client_gone_before_its_answer_is_not_said_by_the_mirror(
+    served, capfd, method, path, body
+):
+    _, port, _, finished = served
+    length = "Content-Length: %d\r\n" % len(body) if method == "POST" else ""
+    unread(port, request(port, method, path, length, body))
+    finished.wait(1)
+    assert call(port, "GET", "/state")[0] == 200
+    assert_unsaid(capfd.readouterr().err)
+
+
+def test_an_event_stream_of_the_mirror_left_ends_unsaid(served, capfd):
+    board, port, session, finished = served
+    left_stream(port)
+    board.send(b"a line for no one\r\n")  # a change the stream has no one to send to
+    finished.wait(1)
+    assert shown(session)["log"][-1] == "a line for no one"
+    status, data = call(port, "GET", "/state")
+    assert status == 200 and json.loads(data)["log"][-1] == "a line for no one"
+    assert_unsaid(capfd.readouterr().err)
 
 
 # --- python -m sim.web --port ----------------------------------------------------------------
