@@ -3,6 +3,7 @@ the rows of docs/refusals.md ("At the table") that tests/test_app.py does not
 already pin: the menu's, provisioning's, a storage that fails, and the lines
 a power-up writes when the journal or the registry cannot be used as it is."""
 
+import pytest
 from test_app import (
     DTWWW,
     NOKOSU,
@@ -220,13 +221,60 @@ def test_boot_a_corrupt_journal_with_no_header_offers_a_new_match():
     assert "journal corrupt: no match to resume; choose a new match" in lines
 
 
-def test_boot_a_journal_corrupt_after_its_header_offers_a_new_match():
+def test_boot_a_journal_corrupt_after_its_header_resumes_what_it_read():
     d = half_played()
-    n = len(d.storage.load()[1])
     d.storage.status = 3
+    d.storage.found = [(5, 3, 20, 0)]  # LOST: damage in segment 3, 20 records from it on
     t, lines = reboot(d)
-    assert t.mode == "menu"
-    assert "journal corrupt after %d records: not resumed; choose a new match" % n in lines
+    assert t.mode == "play"
+    n = len(t.match.journal)
+    assert (
+        "journal corrupt at segment 3: resumed at action %d of %d, 20 lost" % (n, n + 20) in lines
+    )
+
+
+FOUND_LINES = [
+    # what the journal found (hal/journal.py), whether the match resumes, the line said
+    ((1, 2, 0, 0), True, "journal: segment 2's header damaged in both copies, mended"),
+    (
+        (2, 4, 0, 0),
+        True,
+        "journal: segment 4's header unreadable, its records read by their checks",
+    ),
+    ((3, 5, 0, 0), True, "journal: segment 5 unreadable, not part of the match resumed"),
+    ((4, 6, 3, 2), True, "journal: segment 6 is of format version 3, not the match's"),
+]
+
+
+@pytest.mark.parametrize(("found", "resumes", "line"), FOUND_LINES)
+def test_boot_says_each_damage_the_journal_found(found, resumes, line):
+    d = half_played()
+    d.storage.found = [found]
+    t, lines = reboot(d)
+    assert (t.mode == "play") == resumes
+    assert line in lines
+
+
+@pytest.mark.parametrize(
+    ("found", "line"),
+    [
+        (
+            (3, 0, 0, 0),
+            "journal corrupt: segment 0 unreadable, no match to resume; choose a new match",
+        ),
+        (
+            (4, 0, 255, 2),
+            "journal not resumed: written in format version 255, this firmware reads version 2;"
+            " choose a new match",
+        ),
+    ],
+)
+def test_boot_with_no_match_but_a_damaged_segment_says_it(found, line):
+    d = Driver()
+    d.storage.status = 3
+    d.storage.found = [found]
+    t, lines = reboot(d)
+    assert t.mode == "menu" and lines[-2] == line
 
 
 def test_boot_the_torn_last_record_is_dropped_and_said():

@@ -293,12 +293,15 @@ def test_one_flipped_bit_loses_at_most_the_records_from_it_on():
             assert status == (TORN if k == 11 else CORRUPT), pos
 
 
-def test_both_header_copies_damaged_is_no_match_never_garbage():
+def test_both_header_copies_damaged_in_different_bytes_mend_never_garbage():
+    # Every damage class: tests/test_journal_damage.py.
     flash, block = written_journal()
     bad = flash.reboot()
     bad.raw.block(block)[10] ^= 4
     bad.raw.block(block)[128 + 20] ^= 1
-    assert Storage(bad).load() == (None, [], NONE)
+    assert Storage(bad).load() == (HEADER, list(WORDS) + ACTIONS[:12], OK)
+    bad.raw.block(block)[128 + 10] ^= 4  # now alike in both: nothing to mend from
+    assert Storage(bad).load() == (None, [], CORRUPT)
 
 
 def test_the_next_append_after_damage_starts_a_new_segment():

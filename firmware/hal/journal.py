@@ -71,11 +71,32 @@ work ahead had no chance) compacts it, or ends the compaction under way, itself.
 
 LOAD.  The header pages tell the generations; the newest whole one (all of
 `need` present) is the match, unless it was cleared (NONE).  Either header
-copy will do.  Its records are read page by page into one 256-byte buffer.
-A record that fails its check followed by one that checks with the same
-number was cut short and passed over; a failing record followed only by
-erased space (or failing ones) is a torn tail: TORN, dropped; anything
-else is damage: CORRUPT, everything before it is returned.
+copy will do; when both fail but differ in just two bytes, the copy with one
+of them taken from the other that checks is the header (MENDED).  Its
+records are read page by page into one 256-byte buffer.  A record that fails
+its check followed by one that checks with the same number was cut short and
+passed over; a failing record followed only by erased space (or failing
+ones) is a torn tail: TORN, dropped; anything else is damage: CORRUPT,
+everything before it is returned, and the next record starts a segment.
+
+DAMAGED HEADERS.  A segment whose header copies both start as this table's
+("D" "J" segment area) and hold more than a spare's first bytes, yet neither
+checks nor mends, is UNREADABLE; one whose copies name another format
+version is FOREIGN.  A cut while a header page is programmed leaves the
+second copy erased, and a cut erase leaves no such start: neither counts.
+Records check themselves (their crc covers the generation and their
+number), so an unreadable segment whose records continue the match where
+its segments leave off is read as the match's (BY_RECORDS).  While no match
+runs, unreadable and foreign segments are kept as they are (no spare is
+erased from them) until a player starts a new match.  load() lists what it
+found in `found`: (what, segment, a, b) tuples, one a damage, for the
+power-up's log (app/resume.py says them):
+  (MENDED, seg, 0, 0)        the match's header mended from its two copies
+  (BY_RECORDS, seg, 0, 0)    the match's segment read by its records alone
+  (UNREADABLE, seg, 0, 0)    a segment no match read
+  (FOREIGN, seg, v, VERSION) a segment of format version v
+  (LOST, seg, lost, 0)       CORRUPT: damage in segment seg; `lost` records
+                             written from it on were not taken
 """
 
 from array import array
@@ -101,6 +122,13 @@ _COPY_B = const(128)  # offset of the second header copy
 _CRC_AT = const(44)
 _MARK = const(252)
 VERSION = const(2)  # of the segment format
+
+# What load() found (Journal.found; see DAMAGED HEADERS).
+MENDED = const(1)
+BY_RECORDS = const(2)
+UNREADABLE = const(3)
+FOREIGN = const(4)
+LOST = const(5)
 _ERASED = const(-2)
 _FAILS = const(-1)
 _NO_LIMIT = const(0x10000)
@@ -200,6 +228,11 @@ class Journal:
         self._first = [0] * n
         self._need = [0] * n
         self._mark = [False] * n
+        self._damage = bytearray(n)  # MENDED, UNREADABLE, FOREIGN or 0, by _scan()
+        self._version = bytearray(n)  # a FOREIGN segment's version
+        self.found = []  # what load() found: see DAMAGED HEADERS
+        self._bad = -1  # the segment where _read() met damage, and the records
+        self._lost = 0  # written from there on that it did not take
         self._page = bytearray(PAGE)  # the page last read
         self._at = -1  # which: segment * 16 + page; -1 none
         self._out = bytearray(b"\xff" * PAGE)  # a page to program: 0xFF but what changes
@@ -245,7 +278,32 @@ class Journal:
     # -- the interface Storage uses ------------------------------------------
 
     def load(self):
-        """(header4 or None, actions, status): the words first, then the live actions."""
+        """(header4 or None, actions, status): the words first, then the live
+        actions; `found` lists the damage met (module docstring)."""
+        got = self._load()
+        found = []
+        ours = got[0] is not None
+        for i in range(len(self.blocks)):
+            mine = ours and i in self._segs
+            if mine and self._damage[i] == MENDED:
+                found.append((MENDED, i, 0, 0))
+            elif mine and (self._damage[i] == UNREADABLE or self._damage[i] == FOREIGN):
+                found.append((BY_RECORDS, i, 0, 0))
+            elif self._damage[i] == UNREADABLE:
+                found.append((UNREADABLE, i, 0, 0))
+            elif self._damage[i] == FOREIGN:
+                found.append((FOREIGN, i, self._version[i], VERSION))
+        if got[2] == CORRUPT and ours:
+            if self._bad >= 0:
+                found.append((LOST, self._bad, self._lost, 0))
+            else:  # a compacted generation short of records
+                found.append((LOST, self._wseg, self._need_cur - self._count, 0))
+        self.found = found
+        if not ours and found:
+            return None, [], CORRUPT  # no match read, but one may be in what is damaged
+        return got
+
+    def _load(self):
         self._stop(_IDLE)
         self._scan()
         ids = []
@@ -276,6 +334,7 @@ class Journal:
             self.load()
         self._known = False
         self._stop(_IDLE)
+        self._damage = bytearray(len(self.blocks))  # a player asked: any may be erased
         self._match = match
         self._hseg = -1  # a page built ahead holds another match's header
         gen = self._top + 1
@@ -409,7 +468,12 @@ class Journal:
         for i in range(len(self.blocks)):
             self.dev.readblocks(self.blocks[i], page, 0)
             self._seq[i] = -1
+            self._mark[i] = False
+            self._damage[i] = 0
             at = self._copy(i)
+            if at < 0:
+                at = self._mend(i)
+                self._damage[i] = MENDED if at >= 0 else self._damaged(i)
             if at >= 0:
                 self._seq[i] = get32(page, at + 8)
                 self._gen[i] = get32(page, at + 12)
@@ -441,13 +505,109 @@ class Journal:
                 return at
         return -1
 
+    def _mend(self, seg):
+        # 0 if copy A in self._page checks with one byte taken from copy B,
+        # where they differ in just two bytes (then it does so); else -1.
+        page = self._page
+        d1 = d2 = -1
+        for p in range(_CRC_AT + 2):
+            if page[p] != page[_COPY_B + p]:
+                if d1 < 0:
+                    d1 = p
+                elif d2 < 0:
+                    d2 = p
+                else:
+                    return -1
+        if d2 < 0:
+            return -1
+        for p in (d1, d2):
+            mine = page[p]
+            page[p] = page[_COPY_B + p]
+            if self._copy(seg) == 0:
+                return 0
+            page[p] = mine
+        return -1
+
+    def _damaged(self, seg):
+        # UNREADABLE, FOREIGN (its version in _version) or 0 for a header page
+        # in self._page whose copies neither check nor mend.
+        page = self._page
+        kind = 0
+        for at in (0, _COPY_B):
+            blank = True
+            for p in range(at + 8, at + _CRC_AT + 2):
+                if page[p] != 0xFF:
+                    blank = False
+                    break
+            if blank:
+                return 0  # a spare, or a header page cut short
+            # This table's start but for at most one byte (random bytes
+            # match 7 of 8 once in 2**53): a cut erase leaves none.
+            wrong = (
+                (page[at] != 0x44)
+                + (page[at + 1] != 0x4A)
+                + (page[at + 3] != seg)
+                + (page[at + 4] != self.area & 0xFF)
+                + (page[at + 5] != (self.area >> 8) & 0xFF)
+                + (page[at + 6] != (self.area >> 16) & 0xFF)
+                + (page[at + 7] != self.area >> 24)
+            )
+            if wrong == 0 and page[at + 2] != VERSION:
+                if kind == 0:
+                    kind = FOREIGN
+                    self._version[seg] = page[at + 2]
+            elif wrong + (page[at + 2] != VERSION) <= 1:
+                kind = UNREADABLE
+        return kind
+
+    def _adopt(self, pre, n, segs, limits, at, limit):
+        # Put into segs at `at` (with `limit`) an unreadable segment whose
+        # records go on from number n of the generation whose CRC is `pre`:
+        # whether there was one.
+        d = self._orphan(pre, n, segs)
+        if d < 0:
+            return False
+        self._first[d] = n
+        segs.insert(at, d)
+        limits.insert(at, limit)
+        return True
+
+    def _orphan(self, pre, n, segs):
+        # An unreadable segment, not in segs, whose records go on from number
+        # n of the generation whose CRC is `pre`; -1 if there is none.
+        for i in range(len(self.blocks)):
+            damage = self._damage[i]
+            if (damage == UNREADABLE or damage == FOREIGN) and i not in segs:
+                slot = 0
+                while slot < RECORDS:
+                    word = self._record(i, slot, pre, n + slot)
+                    if word >= 0:
+                        return i
+                    if word == _ERASED:
+                        break
+                    slot += 1
+        return -1
+
+    def _lost_from(self, segs, limits, j, slot):
+        # The records written from slot `slot` of segs[j] on, that count.
+        lost = self._written(segs[j], slot)
+        for k in range(j + 1, len(segs)):
+            if self._first[segs[k]] < limits[k]:
+                lost += min(self._written(segs[k], 0), limits[k] - self._first[segs[k]])
+        return lost
+
+    def _written(self, seg, slot):
+        # How many records of `seg` from `slot` on were ever written.
+        n = 0
+        while slot < RECORDS:
+            if self._record(seg, slot, 0, 0) != _ERASED:
+                n += 1
+            slot += 1
+        return n
+
     def _read(self, gen):
         # The match of generation `gen`; self._short tells if it lacks records.
-        segs = []
-        for i in range(len(self.blocks)):
-            if self._seq[i] >= 0 and self._gen[i] == gen:
-                segs.append(i)
-        segs.sort(key=lambda i: self._seq[i])
+        segs = self._segments_of(gen)
         self._read_header(segs[0])
         need = self._need[segs[0]]
         pre = _crc4(gen, 0xFFFF)
@@ -456,18 +616,43 @@ class Journal:
         n = 0
         status = OK
         slot = RECORDS
-        for j in range(len(segs)):
+        self._bad = -1
+        self._lost = 0
+        j = 0
+        while j < len(segs):
             s = segs[j]
             if self._first[s] >= limits[j]:
+                j += 1
                 continue
             if self._first[s] != n:
+                # Records missing before s: a segment whose header is lost may hold them.
+                if self._first[s] > n and self._adopt(
+                    pre, n, segs, limits, j, min(limits[j], self._first[s])
+                ):
+                    continue
                 status = CORRUPT
+                slot = 0
                 break
             n, slot, status = self._read_segment(s, pre, n, limits[j], actions, 0, RECORDS)
+            # Full, and more to come: the next may be one whose header is lost.
+            if (
+                status == OK
+                and slot >= RECORDS
+                and n < limits[j]
+                and self._adopt(pre, n, segs, limits, j + 1, limits[j])
+            ):
+                j += 1
+                continue
             if status == OK and n < limits[j] < _NO_LIMIT:
                 status = CORRUPT  # records missing before the next segment
             if status != OK:
                 break
+            j += 1
+        if status == CORRUPT:
+            self._bad = segs[j]
+            self._lost = self._lost_from(segs, limits, j, slot)
+        elif self._damage[segs[-1]]:
+            slot = RECORDS  # what follows goes to a segment with a header that checks
         self._short = n < need
         self._cur = gen
         self._segs = _room(segs, len(self.blocks))
@@ -478,14 +663,27 @@ class Journal:
         self._wseg = segs[-1]
         # After damage the next record starts a new segment.
         self._wslot = RECORDS if status == CORRUPT else slot
-        self._cleared = False
-        for s in segs:
-            if self._mark[s]:
-                self._cleared = True
+        self._cleared = self._marked(segs)
         self._known = True
         if self._cleared:
             return None, [], NONE
         return self._header, actions, status
+
+    def _segments_of(self, gen):
+        # The segments of generation `gen` whose headers check, in seq order.
+        segs = []
+        for i in range(len(self.blocks)):
+            if self._seq[i] >= 0 and self._gen[i] == gen:
+                segs.append(i)
+        segs.sort(key=lambda i: self._seq[i])
+        return segs
+
+    def _marked(self, segs):
+        # Whether any of segs has the cleared mark.
+        for s in segs:
+            if self._mark[s]:
+                return True
+        return False
 
     def _limits_of(self, segs):
         # A segment counts up to the first record of any later one.
@@ -550,6 +748,8 @@ class Journal:
         self._at = -1
         self.dev.readblocks(self.blocks[seg], page, 0)
         at = self._copy(seg)
+        if at < 0:
+            at = self._mend(seg)
         self._header = bytes(page[at + 20 : at + 24])
         self._match = bytes(page[at + 20 : at + 44])
         words = []
@@ -616,9 +816,12 @@ class Journal:
         # compaction's or the spare; one without a header first, else the
         # one written longest ago.
         best = -1
+        idle = self._cur < 0 or self._cleared
         for i in range(len(self.blocks)):
             if i == self._spare or (self._cur >= 0 and i in self._segs) or i in self._new:
                 continue
+            if idle and (self._damage[i] == UNREADABLE or self._damage[i] == FOREIGN):
+                continue  # kept as it is until a player starts a new match
             if best < 0 or self._seq[i] < self._seq[best]:
                 best = i
         return best

@@ -63,7 +63,20 @@ import random
 from micropython import const
 
 from dicetable.app.registry import MAX_TAGS, RECORD, valid_record
-from hal.journal import BLOCK, CORRUPT, NONE, OK, TORN, UNDO, VERSION, Journal, crc16, get32, put32
+from hal.journal import (
+    BLOCK,
+    CORRUPT,
+    FOREIGN,
+    NONE,
+    OK,
+    TORN,
+    UNDO,
+    VERSION,
+    Journal,
+    crc16,
+    get32,
+    put32,
+)
 
 __all__ = (
     "OK",
@@ -102,6 +115,7 @@ class Storage:
         self._registry = prefix + "registry.bin"
         self._reg_tmp = prefix + "registry.tmp"
         self._journal = None
+        self.found = []  # what the last load() found (hal/journal.py)
         self.writes = 0  # journal writes so far: what hal/mirror.py watches
         self._head = bytearray(_HEAD)  # a segment file's first bytes
         self._raw = bytearray(_HEAD)  # the same bytes of a raw block
@@ -127,7 +141,7 @@ class Storage:
     def prepare(self):
         """Make the journal's segment files now if there are none, so that the
         first match starts without writing eight files first."""
-        if self._open() is None and not self._any_match():
+        if self._open() is None and self._match_file() < 0:
             self._make_area()
 
     def new_match(self, header4, words=()):
@@ -179,18 +193,28 @@ class Storage:
             return True
 
     def load(self):
-        """(header4 or None, actions, status); never raises on bad data."""
+        """(header4 or None, actions, status); never raises on bad data.
+        `found` lists the damage met (hal/journal.py, DAMAGED HEADERS)."""
+        self.found = []
         try:
             j = self._open()
         except OSError:
             return None, [], CORRUPT
         if j is None:
-            return None, [], (CORRUPT if self._any_match() else NONE)
+            i = self._match_file()
+            if i < 0:
+                return None, [], NONE
+            version = self._file_head(i)[2]
+            if version != VERSION:
+                self.found = [(FOREIGN, i, version, VERSION)]
+            return None, [], CORRUPT
         try:
-            return j.load()
+            got = j.load()
         except OSError:
             j.forget()
             return None, [], CORRUPT
+        self.found = j.found
+        return got
 
     def clear(self):
         """No match is running any more (the journal's segments stay)."""
@@ -288,13 +312,13 @@ class Storage:
             f.close()
         return self._head if n == _HEAD else None
 
-    def _any_match(self):
-        # True if a segment file shows a match was ever written to it.
+    def _match_file(self):
+        # The first segment file that shows a match was ever written to it, or -1.
         for i in range(self.segments):
             head = self._file_head(i)
             if head is not None and head[0] == 0x44 and head[1] == 0x4A:
-                return True
-        return False
+                return i
+        return -1
 
     def _make_area(self):
         # Fresh segment files through the filesystem, found on the raw flash.
