@@ -51,6 +51,7 @@ from host_tools.journal_image import (  # noqa: F401  (load_image, encode: the A
     segment_name,
 )
 from host_tools.registry_csv import from_registry_bin
+from sim.hostfile import special
 from sim.hw.norflash import BLOCK
 
 JOURNAL = "journal.bin"
@@ -68,6 +69,7 @@ REPLACED_WHOLE = "(it is replaced whole once the new one is complete)"
 MORE_THAN_A_BACKUP = "%s holds more than a backup (%s): --force replaces a backup only; %s"
 NOTHING_TO_BACK_UP = "the board has no journal and no registry.bin: nothing to back up"
 A_FILE = "%s is a file, not a backup folder (give the folder of journal.bin and registry.bin)"
+NOT_A_FOLDER = "%s is %s, not a backup folder (give the folder of journal.bin and registry.bin)"
 NOTHING_TO_RESTORE = "%s holds no journal.bin or registry.bin: nothing to restore (give a backup)"
 DAMAGED = "%s is damaged after action %d: restore takes a whole journal only (replay reads it)"
 BAD_REGISTRY = "%s does not load (its size, check code or a record is wrong): not a registry"
@@ -242,6 +244,9 @@ def check_backup(folder: str | Path) -> Backup:
     try:
         if not src.exists():
             raise RestoreError("no backup folder %s (give a folder that backup wrote)" % name)
+        kind = special(src)
+        if kind:
+            raise RestoreError(NOT_A_FOLDER % (name, kind))
         if not src.is_dir():
             raise RestoreError(A_FILE % name)
         present = {f for f in FILES if (src / f).exists()}

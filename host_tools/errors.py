@@ -22,6 +22,8 @@ import stat
 import tempfile
 from pathlib import Path
 
+from sim.hostfile import special
+
 
 class ToolError(Exception):
     """A refusal or a failed operation; the message is one line (exit status 1)."""
@@ -74,7 +76,7 @@ def size_text(n: int) -> str:
 def read_bytes(path: str | os.PathLike[str], what: str, limit: int) -> bytes:
     """The bytes of the host file at `path` (`what` names what it should be, e.g.
     'a CSV file of tags'); ToolError with one line if it is missing, a folder,
-    unreadable or larger than `limit`."""
+    a FIFO, a device or a socket, unreadable or larger than `limit`."""
     name = shown(path)
     try:
         info = os.stat(path)
@@ -84,6 +86,9 @@ def read_bytes(path: str | os.PathLike[str], what: str, limit: int) -> bytes:
         raise ToolError("%s: cannot read it: %s (give %s)" % (name, why(e), what)) from None
     if stat.S_ISDIR(info.st_mode):
         raise ToolError("%s is a folder (give %s)" % (name, what))
+    kind = special(path)  # a FIFO would block open() for ever, /dev/zero never end
+    if kind:
+        raise ToolError("%s: not a regular file (%s); give %s" % (name, kind, what))
     try:
         with open(path, "rb") as f:
             data = f.read(limit + 1)

@@ -53,6 +53,7 @@ from typing import Callable
 from hal.storage import FIRMWARE_FILE, ID_BITS
 from host_tools.board import Board
 from host_tools.errors import ToolError, shown, why
+from sim.hostfile import special
 
 ENTRY = ("boot.py", "main.py")
 MAINTENANCE_SET = ("pins.mpy", "maintenance.mpy", "boot.py")
@@ -93,6 +94,9 @@ def check_firmware(firmware_dir: str | Path) -> Path:
     try:
         if not root.exists():
             raise FlashError("no firmware folder %s (%s)" % (name, hint))
+        kind = special(root)
+        if kind:
+            raise FlashError("%s is %s, not a firmware folder (%s)" % (name, kind, hint))
         if not root.is_dir():
             raise FlashError("%s is a file, not a firmware folder (%s)" % (name, hint))
         missing = [r for r in REQUIRED if not (root / r).is_file()]
@@ -138,6 +142,10 @@ def build(firmware_dir: str | Path) -> dict[str, bytes]:
         sources = []
         for src in sorted(root.rglob("*.py")):
             rel = src.relative_to(root)
+            kind = special(src)  # a FIFO would block mpy-cross for ever
+            if kind:
+                message = "%s: not a regular file (%s); nothing was flashed"
+                raise FlashError(message % (shown(rel.as_posix()), kind))
             if (
                 "__pycache__" not in rel.parts
                 and rel.as_posix() not in HOST_ONLY

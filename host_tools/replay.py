@@ -23,11 +23,13 @@ from dicetable.match.engine import header_refusal
 from host_tools import journal_image
 from host_tools.errors import ToolError, shown, why
 from sim import matchfile
+from sim.hostfile import special
 from sim.play import replay
 
 JOURNAL_FILE = "journal.bin"
 NO_JOURNAL = "%s is a folder without a journal.bin (give a journal.bin, a backup or a match file)"
 A_REGISTRY = "%s is a registry.bin (the tags), not a match: give a journal.bin or a match file"
+NOT_REGULAR = "%s: not a regular file (%s); give a journal.bin, a backup folder or a match file"
 NEITHER = "neither a match file nor a journal.bin (one starts with the bytes DJ)"
 
 
@@ -67,6 +69,9 @@ def load(path: str | pathlib.Path) -> tuple[str, int, int, list[int], str]:
                 raise ReplayError(NO_JOURNAL % shown(path))
     except OSError as e:
         raise ReplayError("cannot read %s: %s" % (shown(path), why(e))) from None
+    kind = special(p)  # a FIFO would block _sniff() for ever
+    if kind:
+        raise ReplayError(NOT_REGULAR % (shown(p), kind))
     head = _sniff(p)
     if head == b"DR":
         raise ReplayError(A_REGISTRY % shown(p))

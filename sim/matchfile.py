@@ -35,6 +35,7 @@ from typing import NamedTuple
 
 from dicetable.match.actions import KIND_NAMES, TABLE, action, kind_of, seat_of, value_of
 from dicetable.match.engine import GAMES, header_refusal, malformed
+from sim.hostfile import special
 
 HEADER = ("game", "players", "options")
 SET_KEY = "challenges"  # the header's one optional line: Dicefull's set from a file
@@ -409,7 +410,11 @@ def _header(header, path, line, column, before):
 
 def load(path):
     """MatchFile of the file at `path`; MatchFileError for any problem, the file's own
-    (missing, a directory, unreadable) included."""
+    (missing, a directory, unreadable, a FIFO or a device) included."""
+    kind = special(path)  # a FIFO would block open() for ever
+    if kind:
+        message = "not a regular file (%s); give a match file, as python -m sim --save writes them"
+        raise MatchFileError(path, 0, 0, message % kind)
     try:
         with open(path, "rb") as f:
             data = f.read(LARGEST + 1)

@@ -7,6 +7,7 @@ from dicetable.app.games import title
 from dicetable.match.actions import REFUSAL_NAMES, TABLE, TABLE_BIT
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, new_match
 from sim import ismcts
+from sim.hostfile import special
 
 BOTS = ("random", "heuristic", "ismcts")
 
@@ -82,6 +83,12 @@ def read_challenges(path):
     with one line naming the file, the line and what is wrong."""
     from dicetable.games.dicefull import challenges
 
+    kind = special(path)  # a FIFO would block open() for ever
+    if kind:
+        raise ValueError(
+            "%s: not a regular file (%s); give a challenge set,"
+            " e.g. docs/examples/dicefull-challenges.txt" % (path, kind)
+        )
     try:
         with open(path, "rb") as f:
             return challenges.read(f, path)

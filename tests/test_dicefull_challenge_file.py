@@ -98,7 +98,14 @@ def test_the_set_word_tells_sets_apart_and_is_never_zero():
 
 # --- what a bad file is told ------------------------------------------------------------
 
-GOOD = "TOTALS, TOTAL_AT_LEAST, 300, 0, 2\n" * 11  # a twelfth row makes a set
+
+def distinct(n, first=301):
+    """n rows, no two the same challenge: a total of 30.1 or more, 30.2, ..."""
+    return "".join("TOTALS, TOTAL_AT_LEAST, %d, 0, 2\n" % k for k in range(first, first + n))
+
+
+GOOD = distinct(11)  # a twelfth row makes a set
+FORTY_FOUR = distinct(44)
 
 BAD = [
     ("COMPARE, MOST_TOTAL, 0, 0\n", "set.txt:1: 4 fields, not 5"),
@@ -127,14 +134,14 @@ BAD = [
     ("", "set.txt: 0 challenges, too few (at least 12"),
     ("# only a comment\n", "set.txt: 0 challenges, too few"),
     (GOOD, "set.txt: 11 challenges, too few"),
-    (GOOD * 4, "set.txt:41: a challenge over the 40 a set may hold"),
+    (FORTY_FOUR, "set.txt:41: a challenge over the 40 a set may hold"),
 ]
 
 
 def raw_of(text):
     """A bad case's bytes: the problem on line 1, a whole set after it."""
     raw = text if isinstance(text, bytes) else text.encode()
-    if text not in ("", GOOD, GOOD * 4) and not raw.startswith(b"#"):
+    if text not in ("", GOOD, FORTY_FOUR) and not raw.startswith(b"#"):
         raw = raw + GOOD.encode()
     return raw
 
@@ -146,6 +153,231 @@ def test_a_bad_file_is_one_line_and_changes_nothing(text, said):
     message = str(e.value)
     assert "\n" not in message and said in message
     assert data.CHALLENGES == BUILT_IN and data.SET_WORD == 0
+
+
+# Every rule, each message whole: the problem on line 3 (after a comment and a
+# good row), a whole set after it.  What each field takes:
+ZERO = "0 (the test does not read it)"
+NUMBER = "a whole number of tenths, -99999 to 99999 (15 is 1.5)"
+POSITIVE = "a whole number of tenths, 1 to 99999 (15 is 1.5; a multiple of 0 is none)"
+COUNT = "a count, 1 to 16 (a roll holds at most 16 results)"
+COUNT0 = "a count, 0 to 16 (a roll holds at most 16 results)"
+FACE = (
+    "a number of tenths below 10000 or a face: "
+    "BLANK, PLUS, MINUS, RED, BLACK, ANY_NUMBER, ANY_COLOUR, NO_VALUE"
+)
+VP = "a whole number of victory points, 1 to 99"
+HEAD = "# my set\nCOMPARE, MOST_TOTAL, 0, 0, 2\n"
+
+OUT_OF_RANGE = [
+    ("k-unread", "COMPARE, LEAST_TOTAL, 1, 0, 2", "k '1' for LEAST_TOTAL: it takes " + ZERO),
+    ("k-over", "COMPARE, CLOSEST_TOTAL, 100000, 0, 2", "k '100000' for CLOSEST_TOTAL: it takes "),
+    (
+        "k-under",
+        "HIGH_LOW, HIGH_AT_LEAST, -100000, 0, 1",
+        "k '-100000' for HIGH_AT_LEAST: it takes ",
+    ),
+    (
+        "k-7-digits",
+        "TOTALS, TOTAL_AT_MOST, 1000000, 0, 1",
+        "k '1000000' for TOTAL_AT_MOST: it takes ",
+    ),
+    ("multiple-0", "TOTALS, TOTAL_MULTIPLE, 0, 0, 2", "k '0' for TOTAL_MULTIPLE: it takes "),
+    ("multiple-neg", "TOTALS, TOTAL_MULTIPLE, -5, 0, 2", "k '-5' for TOTAL_MULTIPLE: it takes "),
+    (
+        "multiple-over",
+        "TOTALS, TOTAL_MULTIPLE, 100000, 0, 2",
+        "k '100000' for TOTAL_MULTIPLE: it takes ",
+    ),
+    ("same-0", "FACES, SAME_AT_LEAST, 0, 0, 1", "k '0' for SAME_AT_LEAST: it takes " + COUNT),
+    ("same-17", "FACES, SAME_AT_LEAST, 17, 0, 1", "k '17' for SAME_AT_LEAST: it takes " + COUNT),
+    ("different-0", "FACES, ALL_DIFFERENT, 0, 0, 2", "k '0' for ALL_DIFFERENT: it takes " + COUNT),
+    ("different-17", "FACES, ALL_DIFFERENT, 17, 0, 2", "k '17' for ALL_DIFFERENT: it takes "),
+    ("count-0", "FACES, COUNT_AT_LEAST, 0, RED, 1", "k '0' for COUNT_AT_LEAST: it takes " + COUNT),
+    ("count-17", "FACES, COUNT_AT_LEAST, 17, RED, 1", "k '17' for COUNT_AT_LEAST: it takes "),
+    ("exactly-neg", "SPECIAL, COUNT_EXACTLY, -1, RED, 1", "k '-1' for COUNT_EXACTLY: it takes "),
+    ("exactly-17", "SPECIAL, COUNT_EXACTLY, 17, RED, 1", "k '17' for COUNT_EXACTLY: it takes "),
+    ("all-v-neg", "HIGH_LOW, ALL_AT_LEAST, 40, -1, 2", "v '-1' for ALL_AT_LEAST: it takes "),
+    ("all-v-17", "HIGH_LOW, ALL_AT_MOST, 20, 17, 2", "v '17' for ALL_AT_MOST: it takes "),
+    ("v-unread", "TOTALS, TOTAL_AT_LEAST, 300, 1, 2", "v '1' for TOTAL_AT_LEAST: it takes " + ZERO),
+    (
+        "face-symbol",
+        "FACES, COUNT_AT_LEAST, 1, 10000, 1",
+        "v '10000' for COUNT_AT_LEAST: it takes ",
+    ),
+    (
+        "face-under",
+        "FACES, COUNT_AT_LEAST, 1, -100000, 1",
+        "v '-100000' for COUNT_AT_LEAST: it takes ",
+    ),
+    ("face-name", "FACES, COUNT_EXACTLY, 1, GREEN, 1", "v 'GREEN' for COUNT_EXACTLY: it takes "),
+    ("vp-0", "TOTALS, TOTAL_AT_LEAST, 300, 0, 0", "vp '0': " + VP),
+    ("vp-100", "TOTALS, TOTAL_AT_LEAST, 300, 0, 100", "vp '100': " + VP),
+    ("vp-neg", "TOTALS, TOTAL_AT_LEAST, 300, 0, -1", "vp '-1': " + VP),
+    ("vp-empty", "TOTALS, TOTAL_AT_LEAST, 300, 0, ,", "vp '': " + VP),
+]
+# The rest of each message: what the field takes.
+TAKES = {
+    "k-over": NUMBER,
+    "k-under": NUMBER,
+    "k-7-digits": NUMBER,
+    "multiple-0": POSITIVE,
+    "multiple-neg": POSITIVE,
+    "multiple-over": POSITIVE,
+    "different-17": COUNT,
+    "count-17": COUNT,
+    "exactly-neg": COUNT0,
+    "exactly-17": COUNT0,
+    "all-v-neg": COUNT0,
+    "all-v-17": COUNT0,
+    "face-symbol": FACE,
+    "face-under": FACE,
+    "face-name": FACE,
+}
+
+# No challenge twice: the same test, k and v, however the row is written, its
+# family and vp aside.  (text, the line of the second, the line of the first)
+TWICE = [
+    ("same-row", HEAD + "COMPARE, MOST_TOTAL, 0, 0, 2\n", 3, 2),
+    ("spacing", HEAD + "\tCOMPARE ,MOST_TOTAL,0 ,  0,2   \n", 3, 2),
+    ("brackets-comma", HEAD + "(COMPARE, MOST_TOTAL, 0, 0, 2),  # again\n", 3, 2),
+    ("crlf", HEAD.replace("\n", "\r\n") + "COMPARE, MOST_TOTAL, 0, 0, 2\r\n", 3, 2),
+    (
+        "leading-zeros",
+        HEAD + "TOTALS, TOTAL_AT_LEAST, 0300, 0, 2\nTOTALS, TOTAL_AT_LEAST, 300, 000, 02\n",
+        4,
+        3,
+    ),
+    (
+        "minus-zero",
+        HEAD + "SPECIAL, TOTAL_EXACTLY, 0, 0, 2\nSPECIAL, TOTAL_EXACTLY, -0, -0, 2\n",
+        4,
+        3,
+    ),
+    ("another-family", HEAD + "TOTALS, MOST_TOTAL, 0, 0, 2\n", 3, 2),
+    ("another-vp", HEAD + "COMPARE, MOST_TOTAL, 0, 0, 3\n", 3, 2),
+    (
+        "face-word",
+        HEAD + "FACES, COUNT_AT_LEAST, 1, RED, 1\n\n# again:\nFACES, COUNT_AT_LEAST, 01, RED, 1\n",
+        6,
+        3,
+    ),
+    (
+        "all-v-0-is-1",
+        HEAD + "HIGH_LOW, ALL_AT_LEAST, 40, 0, 2\nHIGH_LOW, ALL_AT_LEAST, 40, 1, 2\n",
+        4,
+        3,
+    ),
+    (
+        "all-v-1-is-0",
+        HEAD + "HIGH_LOW, ALL_AT_MOST, 20, 1, 2\nHIGH_LOW, ALL_AT_MOST, 20, 0, 2\n",
+        4,
+        3,
+    ),
+    ("last-of-40", distinct(39) + "TOTALS, TOTAL_AT_LEAST, 301, 0, 9\n", 40, 1),
+    ("copies-of-one-row", "TOTALS, TOTAL_AT_LEAST, 300, 0, 2\n" * 20, 2, 1),
+]
+TWICE_SAID = (
+    "set.txt:%d: the same challenge as line %d: the same test, k and v"
+    " (a set holds each challenge once, whatever its family and vp)"
+)
+# Rows that are alike but not the same challenge.
+NOT_TWICE = [
+    "COMPARE, MOST_TOTAL, 0, 0, 2\nCOMPARE, LEAST_TOTAL, 0, 0, 2\n",
+    "HIGH_LOW, ALL_AT_LEAST, 40, 1, 2\nHIGH_LOW, ALL_AT_LEAST, 40, 2, 2\n",
+    "HIGH_LOW, ALL_AT_LEAST, 40, 3, 2\nHIGH_LOW, ALL_AT_MOST, 40, 3, 2\n",
+    "FACES, COUNT_AT_LEAST, 1, RED, 1\nFACES, COUNT_EXACTLY, 1, RED, 1\n",
+    "FACES, COUNT_AT_LEAST, 1, RED, 1\nFACES, COUNT_AT_LEAST, 1, BLACK, 1\n",
+    "FACES, COUNT_AT_LEAST, 1, 10, 1\nFACES, COUNT_AT_LEAST, 1, -10, 1\n",
+    "SPECIAL, COUNT_EXACTLY, 0, ANY_NUMBER, 2\nSPECIAL, COUNT_EXACTLY, 0, 0, 2\n",
+]
+# Each bound, just in range.
+AT_THE_BOUNDS = [
+    "COMPARE, CLOSEST_TOTAL, 99999, 0, 1",
+    "COMPARE, CLOSEST_TOTAL, -99999, 0, 1",
+    "TOTALS, TOTAL_MULTIPLE, 1, 0, 99",
+    "TOTALS, TOTAL_MULTIPLE, 99999, 0, 1",
+    "FACES, SAME_AT_LEAST, 16, 0, 1",
+    "FACES, ALL_DIFFERENT, 1, 0, 1",
+    "SPECIAL, COUNT_EXACTLY, 16, 9999, 1",
+    "SPECIAL, COUNT_EXACTLY, 0, -99999, 1",
+    "HIGH_LOW, ALL_AT_MOST, 20, 16, 1",
+    "FACES, COUNT_AT_LEAST, 16, NO_VALUE, 1",
+]
+
+
+def refused_on_line_3(row):
+    return (HEAD + row + "\n" + GOOD).encode()
+
+
+def assert_refused_and_nothing_changed(raw, said, monkeypatch):
+    """read() refuses `raw` with exactly `said`; the board's load() says so in
+    one line and the set in use (a file's, OWN_ROWS) stays."""
+    with pytest.raises(ValueError) as e:
+        read_bytes(raw)
+    assert str(e.value) == said
+    ch.use(OWN_ROWS)
+    package = sys.modules["dicetable.games.dicefull"]
+    monkeypatch.setitem(sys.modules, ch.__name__, ch)  # load() forgets the module
+    monkeypatch.setattr(package, "challenges", ch)
+
+    class FS:
+        def open(self, path, mode):
+            return io.BytesIO(raw)
+
+    lines = []
+    ch.load(FS(), "set.txt", lines.append)
+    assert lines == ["challenges not read: %s; the set in use stays" % said]
+    assert data.CHALLENGES == OWN_ROWS and data.SET_WORD == ch.word(OWN_ROWS)
+
+
+@pytest.mark.parametrize("case, row, said", OUT_OF_RANGE, ids=[c[0] for c in OUT_OF_RANGE])
+def test_every_field_out_of_range_is_its_line_and_changes_nothing(case, row, said, monkeypatch):
+    said = "set.txt:3: " + said + TAKES.get(case, "")
+    assert_refused_and_nothing_changed(refused_on_line_3(row), said, monkeypatch)
+
+
+@pytest.mark.parametrize("text, line, first", [c[1:] for c in TWICE], ids=[c[0] for c in TWICE])
+def test_a_challenge_twice_is_refused_at_its_second_line(text, line, first, monkeypatch):
+    raw = text.encode() + GOOD.encode()
+    assert_refused_and_nothing_changed(raw, TWICE_SAID % (line, first), monkeypatch)
+
+
+@pytest.mark.parametrize(
+    "case, text, said",
+    [
+        (
+            "line-over-120",
+            HEAD + "#" * 121 + "\n" + GOOD,
+            "set.txt:3: a line over 120 bytes (one challenge a line)",
+        ),
+        ("a-41st", FORTY_FOUR, "set.txt:41: a challenge over the 40 a set may hold"),
+        (
+            "too-few",
+            HEAD + distinct(10),
+            "set.txt: 11 challenges, too few (at least 12: the longest game takes 12, none twice)",
+        ),
+        (
+            "fields",
+            HEAD + "COMPARE, MOST_TOTAL, 0, 0\n" + GOOD,
+            "set.txt:3: 4 fields, not 5 (family, test, k, v, vp, e.g."
+            " TOTALS, TOTAL_AT_LEAST, 300, 0, 2)",
+        ),
+    ],
+)
+def test_the_file_as_a_whole_is_checked_and_changes_nothing(case, text, said, monkeypatch):
+    assert_refused_and_nothing_changed(text.encode(), said, monkeypatch)
+
+
+@pytest.mark.parametrize("text", NOT_TWICE)
+def test_alike_rows_that_are_not_the_same_challenge_are_taken(text):
+    rows = read_bytes((text + GOOD[: -len(GOOD) // 11]).encode())
+    assert len(rows) == 12
+
+
+def test_every_bound_just_in_range_is_taken():
+    raw = ("\n".join(AT_THE_BOUNDS) + "\n" + distinct(2)).encode()
+    assert len(read_bytes(raw)) == 12
 
 
 def test_use_puts_the_rows_in_the_lists_every_part_reads():
@@ -175,6 +407,8 @@ for raw in %r:
 @pytest.mark.slow
 def test_the_reader_gives_the_same_on_micropython():
     cases = [EXAMPLE.read_bytes(), OWN] + [raw_of(t) for t, _ in BAD]
+    cases += [refused_on_line_3(row) for _, row, _ in OUT_OF_RANGE]
+    cases += [(text + GOOD).encode() for _, text, _, _ in TWICE]
     expected = []
     for raw in cases:
         try:
@@ -250,7 +484,9 @@ def test_sim_refuses_challenges_where_they_mean_nothing(tmp_path, capsys, args, 
     assert err.count("\n") == 1 and said in err
 
 
-FILE_CASES = BAD[:3] + BAD[-3:-1]
+FILE_CASES = (
+    BAD[:3] + BAD[-3:-1] + [(TWICE[0][1] + GOOD, "set.txt:3: the same challenge as line 2")]
+)
 
 
 @pytest.mark.parametrize("text, said", FILE_CASES, ids=[b[1][:30] for b in FILE_CASES])

@@ -20,6 +20,8 @@ import importlib
 import os
 import pathlib
 import signal
+import socket
+import stat
 import subprocess
 import sys
 import time
@@ -36,6 +38,7 @@ from host_tools import backup as bk
 from host_tools import registry_csv
 from host_tools.__main__ import main
 from host_tools.errors import ToolError
+from host_tools.flash import REQUIRED
 from host_tools.journal_image import JournalError, check_replays, encode, read_image
 from sim.play import play
 
@@ -800,6 +803,168 @@ def test_check_and_import_agree(tmp_path, capsys):
     assert main(["provision", "check", str(tmp_path / "t.csv")]) == 0
     assert capsys.readouterr().out == "%s/t.csv: 201 tags, all rows good\n" % tmp_path
     assert registry_csv.read_csv(tmp_path / "t.csv") == registry_csv.parse_csv(ALL_CSV)
+
+
+# --- what is not a regular file ------------------------------------------------------
+
+# Refused before it is opened (open() of a FIFO waits for ever, /dev/zero never
+# ends), by the real command with a timeout: a door that opens one fails here
+# instead of hanging.  A folder keeps each door's own words.  {path} is the
+# thing itself (or a folder's file that is it: b/journal.bin, fw/extra.py).
+KINDS = {
+    "fifo": "a FIFO",
+    "dev-null": "a character device",
+    "folder": None,
+    "socket": "a socket",
+    "link-to-fifo": "a FIFO",
+}
+SET = "not a regular file (%s); give a challenge set, e.g. docs/examples/dicefull-challenges.txt"
+CSV_TAGS = "a CSV file of tags (uid_hex,game,item)"
+FIRMWARE_HINT = "give the firmware folder, e.g. --firmware firmware (the default)"
+# door -> (argv, where the thing goes, the line for it, the line for a folder
+# (None: a folder is what the door takes there))
+FILE_DOORS = {
+    "challenges-check": (
+        ["challenges", "check", "{path}"],
+        "x",
+        "{path}: " + SET,
+        "{path}: a folder, not a challenge set (give a text file)",
+    ),
+    "challenges-put": (
+        ["challenges", "put", "{path}", "--port", NOBODY],
+        "x",
+        "{path}: " + SET,
+        "{path}: a folder, not a challenge set (give a text file)",
+    ),
+    "replay-challenges": (
+        ["replay", "{tmp}/none.match", "--challenges", "{path}"],
+        "x",
+        "{path}: " + SET,
+        "{path}: a folder, not a challenge set (give a text file)",
+    ),
+    "replay": (
+        ["replay", "{path}"],
+        "x",
+        "{path}: not a regular file (%s); give a journal.bin, a backup folder or a match file",
+        "{path} is a folder without a journal.bin (give a journal.bin, a backup or a match file)",
+    ),
+    "replay-backup": (
+        ["replay", "{tmp}/b"],
+        "b/journal.bin",
+        "{path}: not a regular file (%s); give a journal.bin, a backup folder or a match file",
+        "{path}: a folder, not a match file (python -m host_tools replay reads a backup folder)",
+    ),
+    "provision-check": (
+        ["provision", "check", "{path}"],
+        "x",
+        "{path}: not a regular file (%s); give " + CSV_TAGS,
+        "{path} is a folder (give %s)" % CSV_TAGS,
+    ),
+    "provision-import": (
+        ["provision", "import", "{path}", "--port", NOBODY],
+        "x",
+        "{path}: not a regular file (%s); give " + CSV_TAGS,
+        "{path} is a folder (give %s)" % CSV_TAGS,
+    ),
+    "restore": (
+        ["restore", "{path}", "--port", NOBODY],
+        "x",
+        "{path} is %s, not a backup folder (give the folder of journal.bin and registry.bin)",
+        None,
+    ),
+    "restore-journal": (
+        ["restore", "{tmp}/b", "--port", NOBODY],
+        "b/journal.bin",
+        "{path}: not a regular file (%s); give a journal image (journal.bin); nothing was restored",
+        "{path} is a folder (give a journal image (journal.bin)); nothing was restored",
+    ),
+    "restore-registry": (
+        ["restore", "{tmp}/b", "--port", NOBODY],
+        "b/registry.bin",
+        "{path}: not a regular file (%s); give a registry.bin (as backup saves it);"
+        " nothing was restored",
+        "{path} is a folder (give a registry.bin (as backup saves it)); nothing was restored",
+    ),
+    "flash": (
+        ["flash", "--firmware", "{path}", "--port", NOBODY],
+        "x",
+        "{path} is %s, not a firmware folder (" + FIRMWARE_HINT + ")",
+        None,
+    ),
+    "flash-source": (
+        ["flash", "--firmware", "{tmp}/fw", "--port", NOBODY],
+        "fw/extra.py",
+        "extra.py: not a regular file (%s); nothing was flashed",
+        None,
+    ),
+}
+FILE_CASES = [
+    (door, kind)
+    for door in sorted(FILE_DOORS)
+    for kind in sorted(KINDS)
+    if KINDS[kind] or FILE_DOORS[door][3]
+]
+
+
+def not_a_regular_file(kind, tmp, where, monkeypatch):
+    """tmp/where made what `kind` names; its path ('/dev/null' itself for
+    dev-null when the door takes the path)."""
+    path = tmp / where
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if kind == "dev-null":
+        if where == "x":
+            return "/dev/null"
+        path.symlink_to("/dev/null")
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "socket":  # bound by a short relative name: AF_UNIX paths are short
+        monkeypatch.chdir(path.parent)
+        with socket.socket(socket.AF_UNIX) as s:
+            s.bind(path.name)
+    else:
+        os.mkfifo(tmp / "real.fifo")
+        path.symlink_to(tmp / "real.fifo")
+    return str(path)
+
+
+@pytest.mark.parametrize("door, kind", FILE_CASES, ids=["%s-%s" % c for c in FILE_CASES])
+def test_what_is_not_a_regular_file_is_refused_before_it_is_opened(
+    door, kind, tmp_path, monkeypatch
+):
+    argv, where, line, folder_line = FILE_DOORS[door]
+    if door == "flash-source":  # the firmware's files, empty: extra.py is refused first
+        make_files(tmp_path, {"fw/" + name: "" for name in REQUIRED})
+    path = not_a_regular_file(kind, tmp_path, where, monkeypatch)
+    before = listing(tmp_path)
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "host_tools",
+            *(fill(a, tmp_path, NOBODY).replace("{path}", path) for a in argv),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        timeout=30,
+        check=False,
+        env={**os.environ, "DICETABLE_PORT": ""},
+    )
+    said = KINDS[kind]
+    expected = (line % said if said else folder_line).replace("{path}", path)
+    assert (p.returncode, p.stdout, p.stderr.decode()) == (1, b"", "error: %s\n" % expected)
+    assert listing(tmp_path) == before  # nothing written, nothing removed
+
+
+def listing(tmp):
+    """host_state() without opening what is not a regular file (a FIFO would block)."""
+    return {
+        p.relative_to(tmp).as_posix(): p.read_bytes()
+        if stat.S_ISREG(p.lstat().st_mode)
+        else stat.S_IFMT(p.lstat().st_mode)
+        for p in sorted(tmp.rglob("*"))
+    }
 
 
 # --- with a board -------------------------------------------------------------------

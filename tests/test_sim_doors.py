@@ -18,6 +18,7 @@ import pathlib
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -713,6 +714,94 @@ def test_the_command_refuses_with_one_line(tmp_path):
     out, err = p.communicate(timeout=60)
     assert p.returncode == 1 and out == b""
     assert err.decode().count("\n") == 1 and b"use python -m host_tools replay" in err
+
+
+# Whatever is not a regular file is refused before it is opened: open() of a
+# FIFO waits for a writer for ever, /dev/zero never ends.  Each door runs as
+# the real command with a timeout, so that a door that opens one fails here
+# instead of hanging.  A folder keeps the door's own words.
+NOT_REGULAR_KINDS = {
+    "fifo": "a FIFO",
+    "dev-null": "a character device",
+    "folder": None,
+    "socket": "a socket",
+    "link-to-fifo": "a FIFO",
+}
+GIVE_A_SET = "give a challenge set, e.g. docs/examples/dicefull-challenges.txt"
+A_FOLDER_NOT_A_SET = "a folder, not a challenge set (give a text file)"
+GIVE_A_MATCH = "give a match file, as python -m sim --save writes them"
+A_FOLDER_NOT_A_MATCH = (
+    "a folder, not a match file (python -m host_tools replay reads a backup folder)"
+)
+# door -> (argv, its prefix, what to give, what it says of a folder)
+FILE_DOORS = {
+    "challenges": (
+        ["sim", "--game", "dicefull", "--challenges", "{path}"],
+        PREFIX,
+        GIVE_A_SET,
+        A_FOLDER_NOT_A_SET,
+    ),
+    "balance-challenges": (
+        ["sim", "balance", "--game", "dicefull", "--challenges", "{path}", "--out", "{dir}/r"],
+        PREFIX,
+        GIVE_A_SET,
+        A_FOLDER_NOT_A_SET,
+    ),
+    "replay": (["sim", "--replay", "{path}"], PREFIX, GIVE_A_MATCH, A_FOLDER_NOT_A_MATCH),
+    "web-open": (
+        ["sim.web", "--open", "{path}", "--http-port", "0"],
+        "python -m sim.web: error: ",
+        GIVE_A_MATCH,
+        A_FOLDER_NOT_A_MATCH,
+    ),
+    "web-challenges": (
+        ["sim.web", "--challenges", "{path}", "--http-port", "0"],
+        "python -m sim.web: error: ",
+        GIVE_A_SET,
+        A_FOLDER_NOT_A_SET,
+    ),
+}
+
+
+def not_a_regular_file(kind, folder, monkeypatch):
+    """A path in `folder` to what `kind` names (/dev/null as it is)."""
+    if kind == "dev-null":
+        return "/dev/null"
+    path = folder / "x"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "socket":  # bound by a short relative name: AF_UNIX paths are short
+        monkeypatch.chdir(folder)
+        with socket.socket(socket.AF_UNIX) as s:
+            s.bind("x")
+    else:
+        os.mkfifo(folder / "real.fifo")
+        path.symlink_to(folder / "real.fifo")
+    return str(path)
+
+
+@pytest.mark.parametrize("kind", sorted(NOT_REGULAR_KINDS))
+@pytest.mark.parametrize("door", sorted(FILE_DOORS))
+def test_what_is_not_a_regular_file_is_refused_before_it_is_opened(
+    door, kind, tmp_path, monkeypatch
+):
+    argv, prefix, give, folder = FILE_DOORS[door]
+    path = not_a_regular_file(kind, tmp_path, monkeypatch)
+    argv = [a.replace("{path}", path).replace("{dir}", str(tmp_path)) for a in argv]
+    before = sorted(os.listdir(tmp_path))
+    p = subprocess.run(
+        [sys.executable, "-m", *argv], cwd=ROOT, capture_output=True, timeout=30, check=False
+    )
+    said = NOT_REGULAR_KINDS[kind]
+    expected = "%s%s: %s" % (
+        prefix,
+        path,
+        "not a regular file (%s); %s" % (said, give) if said else folder,
+    )
+    assert (p.returncode, p.stdout, p.stderr.decode()) == (1, b"", expected + "\n")
+    assert sorted(os.listdir(tmp_path)) == before  # no report folder, nothing written
 
 
 @pytest.mark.slow

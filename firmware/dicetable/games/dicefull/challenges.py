@@ -11,9 +11,11 @@ RED, ANY_NUMBER, ...), vp a whole number.  A row may keep the brackets and
 the trailing comma it has in data.py.  `#` starts a comment; blank lines are
 skipped.
 
-read() checks every row for what the rules core needs of it and raises
-ValueError with one line, 'NAME:LINE: what is wrong (what would be right)',
-at the first problem; nothing is changed until a whole file has been read.
+read() checks every row for what the rules core needs of it, and that no
+challenge is in the set twice (the same test, k and v, however written:
+a game reveals each challenge once), and raises ValueError with one line,
+'NAME:LINE: what is wrong (what would be right)', at the first problem;
+nothing is changed until a whole file has been read.
 use() then puts the rows in place of the set in use (data.CHALLENGES, the
 list the core, the engine and the transcripts read) and records its word
 (data.SET_WORD), which the journal keeps so that a match never resumes with
@@ -23,7 +25,8 @@ The board imports this module only to load() a file, which forgets it
 again: a table without a file pays nothing for it.  The file is read 32
 bytes at a time into one line buffer and parsed in place, so a line
 allocates nothing but its row (a comment, nothing at all); only a refusal
-makes strings.
+makes strings.  A row is compared with the rows read before it (at most
+40), and the line of each is kept in a list of small ints to name it.
 """
 
 from micropython import const
@@ -91,6 +94,10 @@ _RIGHT = (
     "a count, 0 to 16 (a roll holds at most 16 results)",
     "a number of tenths below 10000 or a face: ",
 )
+_TWICE = (
+    "the same challenge as line %d: the same test, k and v"
+    " (a set holds each challenge once, whatever its family and vp)"
+)
 _FIELDS = "family, test, k, v, vp, e.g. TOTALS, TOTAL_AT_LEAST, 300, 0, 2"
 _HASH = const(35)  # '#'
 _COMMA = const(44)
@@ -102,6 +109,7 @@ def read(f, name):
     messages): a list of (family, test, k, v, vp) tuples.  ValueError with
     one line at the first problem."""
     rows = []
+    lines = []  # the line of each row, to name it when another row repeats it
     line = bytearray(MAX_LINE)
     chunk = bytearray(32)
     n = 0  # bytes of the line so far
@@ -114,7 +122,7 @@ def read(f, name):
             b = chunk[i] if got else _NEWLINE  # the last line, without its end
             i += 1
             if b == _NEWLINE:
-                _row(line, n, name, number, rows)
+                _row(line, n, name, number, rows, lines)
                 n = 0
                 number += 1
             elif n == MAX_LINE:
@@ -174,7 +182,7 @@ def _span(line, n):
     return a, b
 
 
-def _row(line, n, name, number, rows):
+def _row(line, n, name, number, rows, lines):
     # One line: nothing, a comment, or a row appended to rows.
     a, b = _span(line, n)
     if a == b:
@@ -200,7 +208,21 @@ def _row(line, n, name, number, rows):
         if why is not None:
             _fail(name, number, why)
         a = e + 1
+    for i in range(len(rows)):
+        if _same(rows[i], row):
+            _fail(name, number, _TWICE % lines[i])
     rows.append(tuple(row))
+    lines.append(number)
+
+
+def _same(r, row):
+    # The same challenge: the same test, k and v (family and vp aside).
+    # ALL_AT_LEAST's and ALL_AT_MOST's v of 0 is 1: at least one number.
+    if r[1] != row[1] or r[2] != row[2]:
+        return False
+    if row[1] == d.ALL_AT_LEAST or row[1] == d.ALL_AT_MOST:
+        return (r[3] or 1) == (row[3] or 1)
+    return r[3] == row[3]
 
 
 def _field(line, a, b, k, row):
