@@ -235,6 +235,7 @@ def test_boot_a_journal_corrupt_after_its_header_resumes_what_it_read():
 
 FOUND_LINES = [
     # what the journal found (hal/journal.py), whether the match resumes, the line said
+    ((6, 1, 0, 0), True, "journal: segment 1's header copy damaged, the other read"),
     ((1, 2, 0, 0), True, "journal: segment 2's header damaged in both copies, mended"),
     (
         (2, 4, 0, 0),

@@ -27,6 +27,7 @@ from dicetable.app.rng import Rng
 from dicetable.app.table import Table
 from hal.journal import (
     BY_RECORDS,
+    COPY,
     FOREIGN,
     LOST,
     MENDED,
@@ -106,6 +107,17 @@ def damaged(written, changes):
 
 
 PAIRS = [(a, b) for a in CLASSES for b in CLASSES]
+
+
+@pytest.mark.parametrize("copy", [0, COPY_B])
+@pytest.mark.parametrize("where", sorted(CLASSES))
+def test_one_header_copy_damaged_the_other_is_read_and_said(written, copy, where):
+    seg = written[2]
+    bad = damaged(written, {copy + CLASSES[where]: 0x20})
+    table, lines, storage = boot(bad)
+    assert storage.found == [(COPY, seg, 0, 0)]
+    assert table.match.journal == ACTIONS
+    assert "journal: segment %d's header copy damaged, the other read" % seg in lines
 
 
 @pytest.mark.parametrize(("in_a", "in_b"), PAIRS, ids=["%s-%s" % p for p in PAIRS])

@@ -71,9 +71,10 @@ work ahead had no chance) compacts it, or ends the compaction under way, itself.
 
 LOAD.  The header pages tell the generations; the newest whole one (all of
 `need` present) is the match, unless it was cleared (NONE).  Either header
-copy will do; when both fail but differ in just two bytes, the copy with one
-of them taken from the other that checks is the header (MENDED).  Its
-records are read page by page into one 256-byte buffer.  A record that fails
+copy will do (one that fails, or differs from the other, is said: COPY);
+when both fail but differ in just two bytes, the copy with one of them
+taken from the other that checks is the header (MENDED).  Its records are
+read page by page into one 256-byte buffer.  A record that fails
 its check followed by one that checks with the same number was cut short and
 passed over; a failing record followed only by erased space (or failing
 ones) is a torn tail: TORN, dropped; anything else is damage: CORRUPT,
@@ -91,6 +92,7 @@ runs, unreadable and foreign segments are kept as they are (no spare is
 erased from them) until a player starts a new match.  load() lists what it
 found in `found`: (what, segment, a, b) tuples, one a damage, for the
 power-up's log (app/resume.py says them):
+  (COPY, seg, 0, 0)          one copy of the match's header damaged, the other read
   (MENDED, seg, 0, 0)        the match's header mended from its two copies
   (BY_RECORDS, seg, 0, 0)    the match's segment read by its records alone
   (UNREADABLE, seg, 0, 0)    a segment no match read
@@ -129,6 +131,7 @@ BY_RECORDS = const(2)
 UNREADABLE = const(3)
 FOREIGN = const(4)
 LOST = const(5)
+COPY = const(6)
 _ERASED = const(-2)
 _FAILS = const(-1)
 _NO_LIMIT = const(0x10000)
@@ -287,6 +290,8 @@ class Journal:
             mine = ours and i in self._segs
             if mine and self._damage[i] == MENDED:
                 found.append((MENDED, i, 0, 0))
+            elif mine and self._damage[i] == COPY:
+                found.append((COPY, i, 0, 0))
             elif mine and (self._damage[i] == UNREADABLE or self._damage[i] == FOREIGN):
                 found.append((BY_RECORDS, i, 0, 0))
             elif self._damage[i] == UNREADABLE:
@@ -474,6 +479,8 @@ class Journal:
             if at < 0:
                 at = self._mend(i)
                 self._damage[i] = MENDED if at >= 0 else self._damaged(i)
+            elif at == _COPY_B or self._differ():
+                self._damage[i] = COPY
             if at >= 0:
                 self._seq[i] = get32(page, at + 8)
                 self._gen[i] = get32(page, at + 12)
@@ -504,6 +511,14 @@ class Journal:
             ):
                 return at
         return -1
+
+    def _differ(self):
+        # Whether the two header copies in self._page differ (they are written alike).
+        page = self._page
+        for p in range(_CRC_AT + 2):
+            if page[p] != page[_COPY_B + p]:
+                return True
+        return False
 
     def _mend(self, seg):
         # 0 if copy A in self._page checks with one byte taken from copy B,

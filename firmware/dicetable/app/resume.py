@@ -34,6 +34,7 @@ BY_RECORDS = 2
 UNREADABLE = 3
 FOREIGN = 4
 LOST = 5
+COPY = 6
 
 
 def boot(t):
@@ -167,6 +168,8 @@ def _say_found(t, found, none):
                 )
                 return False
             t.say("journal: segment %d unreadable, not part of the match resumed" % f[1])
+        elif f[0] == COPY:
+            t.say("journal: segment %d's header copy damaged, the other read" % f[1])
         elif f[0] == MENDED:
             t.say("journal: segment %d's header damaged in both copies, mended" % f[1])
         elif f[0] == BY_RECORDS:
