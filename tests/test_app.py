@@ -1031,10 +1031,11 @@ def test_boot_drops_a_torn_tail_and_says_so():
 def test_boot_with_a_corrupt_journal_resumes_what_it_read():
     d = half_played()
     d.storage.status = 3
+    d.storage.found = [(5, 2, 7, 0)]  # LOST: damage in segment 2, 7 records from it on
     t, lines = reboot(d)
     assert t.mode == "play" and snapshot(t.match) == snapshot(d.match)
     n = len(d.match.journal)
-    assert "journal corrupt after action %d: resumed there, what followed lost" % n in lines
+    assert "journal corrupt at segment 2: resumed at action %d of %d, 7 lost" % (n, n + 7) in lines
 
 
 def test_boot_with_a_corrupt_registry_carries_on_with_an_empty_one():

@@ -25,17 +25,8 @@ from test_hw_storage import ACTIONS, HEADER, WORDS
 
 from dicetable.app.rng import Rng
 from dicetable.app.table import Table
-from hal.journal import (
-    BY_RECORDS,
-    COPY,
-    FOREIGN,
-    LOST,
-    MENDED,
-    RECORDS,
-    UNREADABLE,
-    VERSION,
-    crc16,
-)
+from hal.journal import RECORDS, VERSION, crc16
+from hal.journal_damage import BY_RECORDS, COPY, FOREIGN, LOST, MENDED, UNREADABLE
 from hal.storage import CORRUPT, NONE, OK, Storage
 from sim.hw.rig import Config
 from sim.hw.vflash import VFlash
@@ -287,7 +278,7 @@ def test_damage_in_a_segments_records_resumes_before_it_and_counts_the_rest(thre
     storage.append(actions[kept])
     again = Storage(bad.reboot())
     assert again.load() == (HEADER, list(WORDS) + actions[: kept + 1], OK)
-    assert again.found == []
+    assert not again.found
 
 
 def test_a_real_match_damaged_in_its_records_resumes_and_says_so(written):
@@ -307,7 +298,7 @@ def test_a_real_match_damaged_in_its_records_resumes_and_says_so(written):
 
 def test_a_flash_with_no_journal_is_the_only_silent_case():
     table, lines, storage = boot(VFlash())
-    assert storage.load() == (None, [], NONE) and storage.found == []
+    assert storage.load() == (None, [], NONE) and not storage.found
     assert [ln for ln in lines if ln.startswith("journal")] == []
 
 

@@ -125,13 +125,11 @@ _CRC_AT = const(44)
 _MARK = const(252)
 VERSION = const(2)  # of the segment format
 
-# What load() found (Journal.found; see DAMAGED HEADERS).
-MENDED = const(1)
-BY_RECORDS = const(2)
-UNREADABLE = const(3)
-FOREIGN = const(4)
-LOST = const(5)
-COPY = const(6)
+# Of what load() found (hal/journal_damage.py numbers them all), what a
+# segment's _damage may be that the journal itself looks at.
+_UNREADABLE = const(3)
+_FOREIGN = const(4)
+_ONE_COPY = const(6)
 _ERASED = const(-2)
 _FAILS = const(-1)
 _NO_LIMIT = const(0x10000)
@@ -208,6 +206,14 @@ def _match_block(header4, words):
     return bytes(block)
 
 
+def _damage():
+    # The reading of damage (hal/journal_damage.py): loaded only when there
+    # is some, and forgotten by its found() at the load's end.
+    from hal import journal_damage
+
+    return journal_damage
+
+
 def _room(segs, n):
     # segs as a list with room for n: appending to it allocates nothing.
     out = [0] * n
@@ -232,10 +238,9 @@ class Journal:
         self._need = [0] * n
         self._mark = [False] * n
         self._damage = bytearray(n)  # MENDED, UNREADABLE, FOREIGN or 0, by _scan()
-        self._version = bytearray(n)  # a FOREIGN segment's version
-        self.found = []  # what load() found: see DAMAGED HEADERS
-        self._bad = -1  # the segment where _read() met damage, and the records
-        self._lost = 0  # written from there on that it did not take
+        self.found = ()  # what load() found: see DAMAGED HEADERS
+        self._hurt = False  # _scan() found a damaged header
+        self._lost = None  # (segment, records) of the damage _read() met: where, how many lost
         self._page = bytearray(PAGE)  # the page last read
         self._at = -1  # which: segment * 16 + page; -1 none
         self._out = bytearray(b"\xff" * PAGE)  # a page to program: 0xFF but what changes
@@ -284,27 +289,11 @@ class Journal:
         """(header4 or None, actions, status): the words first, then the live
         actions; `found` lists the damage met (module docstring)."""
         got = self._load()
-        found = []
-        ours = got[0] is not None
-        for i in range(len(self.blocks)):
-            mine = ours and i in self._segs
-            if mine and self._damage[i] == MENDED:
-                found.append((MENDED, i, 0, 0))
-            elif mine and self._damage[i] == COPY:
-                found.append((COPY, i, 0, 0))
-            elif mine and (self._damage[i] == UNREADABLE or self._damage[i] == FOREIGN):
-                found.append((BY_RECORDS, i, 0, 0))
-            elif self._damage[i] == UNREADABLE:
-                found.append((UNREADABLE, i, 0, 0))
-            elif self._damage[i] == FOREIGN:
-                found.append((FOREIGN, i, self._version[i], VERSION))
-        if got[2] == CORRUPT and ours:
-            if self._bad >= 0:
-                found.append((LOST, self._bad, self._lost, 0))
-            else:  # a compacted generation short of records
-                found.append((LOST, self._wseg, self._need_cur - self._count, 0))
+        found = ()
+        if self._hurt or got[2] == CORRUPT:
+            found = _damage().found(self, got[0] is not None, got[2] == CORRUPT)
         self.found = found
-        if not ours and found:
+        if got[0] is None and found:
             return None, [], CORRUPT  # no match read, but one may be in what is damaged
         return got
 
@@ -470,17 +459,20 @@ class Journal:
         # Every segment's header page: which generation, where it starts.
         page = self._page
         self._at = -1
+        self._hurt = False
         for i in range(len(self.blocks)):
             self.dev.readblocks(self.blocks[i], page, 0)
             self._seq[i] = -1
             self._mark[i] = False
             self._damage[i] = 0
             at = self._copy(i)
-            if at < 0:
-                at = self._mend(i)
-                self._damage[i] = MENDED if at >= 0 else self._damaged(i)
-            elif at == _COPY_B or self._differ():
-                self._damage[i] = COPY
+            if at < 0 and self._differ(0xFF):
+                # Neither copy checks, and it is no spare nor a header page cut short.
+                at = _damage().assess(self, i)
+            elif at == _COPY_B or (at == 0 and self._differ(-1)):
+                self._damage[i] = _ONE_COPY
+            if self._damage[i]:
+                self._hurt = True
             if at >= 0:
                 self._seq[i] = get32(page, at + 8)
                 self._gen[i] = get32(page, at + 12)
@@ -512,113 +504,14 @@ class Journal:
                 return at
         return -1
 
-    def _differ(self):
-        # Whether the two header copies in self._page differ (they are written alike).
+    def _differ(self, byte):
+        # Whether header copy B in self._page differs from copy A (byte -1),
+        # or from an erased copy (byte 0xFF): no slice, nothing allocated.
         page = self._page
         for p in range(_CRC_AT + 2):
-            if page[p] != page[_COPY_B + p]:
+            if page[_COPY_B + p] != (page[p] if byte < 0 else byte):
                 return True
         return False
-
-    def _mend(self, seg):
-        # 0 if copy A in self._page checks with one byte taken from copy B,
-        # where they differ in just two bytes (then it does so); else -1.
-        page = self._page
-        d1 = d2 = -1
-        for p in range(_CRC_AT + 2):
-            if page[p] != page[_COPY_B + p]:
-                if d1 < 0:
-                    d1 = p
-                elif d2 < 0:
-                    d2 = p
-                else:
-                    return -1
-        if d2 < 0:
-            return -1
-        for p in (d1, d2):
-            mine = page[p]
-            page[p] = page[_COPY_B + p]
-            if self._copy(seg) == 0:
-                return 0
-            page[p] = mine
-        return -1
-
-    def _damaged(self, seg):
-        # UNREADABLE, FOREIGN (its version in _version) or 0 for a header page
-        # in self._page whose copies neither check nor mend.
-        page = self._page
-        kind = 0
-        for at in (0, _COPY_B):
-            blank = True
-            for p in range(at + 8, at + _CRC_AT + 2):
-                if page[p] != 0xFF:
-                    blank = False
-                    break
-            if blank:
-                return 0  # a spare, or a header page cut short
-            # This table's start but for at most one byte (random bytes
-            # match 7 of 8 once in 2**53): a cut erase leaves none.
-            wrong = (
-                (page[at] != 0x44)
-                + (page[at + 1] != 0x4A)
-                + (page[at + 3] != seg)
-                + (page[at + 4] != self.area & 0xFF)
-                + (page[at + 5] != (self.area >> 8) & 0xFF)
-                + (page[at + 6] != (self.area >> 16) & 0xFF)
-                + (page[at + 7] != self.area >> 24)
-            )
-            if wrong == 0 and page[at + 2] != VERSION:
-                if kind == 0:
-                    kind = FOREIGN
-                    self._version[seg] = page[at + 2]
-            elif wrong + (page[at + 2] != VERSION) <= 1:
-                kind = UNREADABLE
-        return kind
-
-    def _adopt(self, pre, n, segs, limits, at, limit):
-        # Put into segs at `at` (with `limit`) an unreadable segment whose
-        # records go on from number n of the generation whose CRC is `pre`:
-        # whether there was one.
-        d = self._orphan(pre, n, segs)
-        if d < 0:
-            return False
-        self._first[d] = n
-        segs.insert(at, d)
-        limits.insert(at, limit)
-        return True
-
-    def _orphan(self, pre, n, segs):
-        # An unreadable segment, not in segs, whose records go on from number
-        # n of the generation whose CRC is `pre`; -1 if there is none.
-        for i in range(len(self.blocks)):
-            damage = self._damage[i]
-            if (damage == UNREADABLE or damage == FOREIGN) and i not in segs:
-                slot = 0
-                while slot < RECORDS:
-                    word = self._record(i, slot, pre, n + slot)
-                    if word >= 0:
-                        return i
-                    if word == _ERASED:
-                        break
-                    slot += 1
-        return -1
-
-    def _lost_from(self, segs, limits, j, slot):
-        # The records written from slot `slot` of segs[j] on, that count.
-        lost = self._written(segs[j], slot)
-        for k in range(j + 1, len(segs)):
-            if self._first[segs[k]] < limits[k]:
-                lost += min(self._written(segs[k], 0), limits[k] - self._first[segs[k]])
-        return lost
-
-    def _written(self, seg, slot):
-        # How many records of `seg` from `slot` on were ever written.
-        n = 0
-        while slot < RECORDS:
-            if self._record(seg, slot, 0, 0) != _ERASED:
-                n += 1
-            slot += 1
-        return n
 
     def _read(self, gen):
         # The match of generation `gen`; self._short tells if it lacks records.
@@ -631,8 +524,7 @@ class Journal:
         n = 0
         status = OK
         slot = RECORDS
-        self._bad = -1
-        self._lost = 0
+        self._lost = None
         j = 0
         while j < len(segs):
             s = segs[j]
@@ -641,8 +533,12 @@ class Journal:
                 continue
             if self._first[s] != n:
                 # Records missing before s: a segment whose header is lost may hold them.
-                if self._first[s] > n and self._adopt(
-                    pre, n, segs, limits, j, min(limits[j], self._first[s])
+                if (
+                    self._hurt
+                    and self._first[s] > n
+                    and _damage().adopt(
+                        self, pre, n, segs, limits, j, min(limits[j], self._first[s])
+                    )
                 ):
                     continue
                 status = CORRUPT
@@ -654,7 +550,8 @@ class Journal:
                 status == OK
                 and slot >= RECORDS
                 and n < limits[j]
-                and self._adopt(pre, n, segs, limits, j + 1, limits[j])
+                and self._hurt
+                and _damage().adopt(self, pre, n, segs, limits, j + 1, limits[j])
             ):
                 j += 1
                 continue
@@ -664,8 +561,7 @@ class Journal:
                 break
             j += 1
         if status == CORRUPT:
-            self._bad = segs[j]
-            self._lost = self._lost_from(segs, limits, j, slot)
+            self._lost = (segs[j], _damage().lost_from(self, segs, limits, j, slot))
         elif self._damage[segs[-1]]:
             slot = RECORDS  # what follows goes to a segment with a header that checks
         self._short = n < need
@@ -764,7 +660,7 @@ class Journal:
         self.dev.readblocks(self.blocks[seg], page, 0)
         at = self._copy(seg)
         if at < 0:
-            at = self._mend(seg)
+            at = _damage().mend(self, seg)
         self._header = bytes(page[at + 20 : at + 24])
         self._match = bytes(page[at + 20 : at + 44])
         words = []
@@ -835,7 +731,7 @@ class Journal:
         for i in range(len(self.blocks)):
             if i == self._spare or (self._cur >= 0 and i in self._segs) or i in self._new:
                 continue
-            if idle and (self._damage[i] == UNREADABLE or self._damage[i] == FOREIGN):
+            if idle and (self._damage[i] == _UNREADABLE or self._damage[i] == _FOREIGN):
                 continue  # kept as it is until a player starts a new match
             if best < 0 or self._seq[i] < self._seq[best]:
                 best = i

@@ -66,7 +66,6 @@ from dicetable.app.registry import MAX_TAGS, RECORD, valid_record
 from hal.journal import (
     BLOCK,
     CORRUPT,
-    FOREIGN,
     NONE,
     OK,
     TORN,
@@ -115,7 +114,6 @@ class Storage:
         self._registry = prefix + "registry.bin"
         self._reg_tmp = prefix + "registry.tmp"
         self._journal = None
-        self.found = []  # what the last load() found (hal/journal.py)
         self.writes = 0  # journal writes so far: what hal/mirror.py watches
         self._head = bytearray(_HEAD)  # a segment file's first bytes
         self._raw = bytearray(_HEAD)  # the same bytes of a raw block
@@ -195,7 +193,7 @@ class Storage:
     def load(self):
         """(header4 or None, actions, status); never raises on bad data.
         `found` lists the damage met (hal/journal.py, DAMAGED HEADERS)."""
-        self.found = []
+        self.found = ()
         try:
             j = self._open()
         except OSError:
@@ -206,6 +204,8 @@ class Storage:
                 return None, [], NONE
             version = self._file_head(i)[2]
             if version != VERSION:
+                from hal.journal_damage import FOREIGN
+
                 self.found = [(FOREIGN, i, version, VERSION)]
             return None, [], CORRUPT
         try:

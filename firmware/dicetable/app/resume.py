@@ -28,14 +28,6 @@ STATUS_NONE = 1
 STATUS_TORN = 2
 STATUS_CORRUPT = 3
 
-# What the load found (storage.found), as hal/journal.py numbers it.
-MENDED = 1
-BY_RECORDS = 2
-UNREADABLE = 3
-FOREIGN = 4
-LOST = 5
-COPY = 6
-
 
 def boot(t):
     """Load table t's registry and journal: resume the match or show the menu."""
@@ -58,14 +50,12 @@ def boot(t):
     mask, seed, rewrite = _fold(t, header[0], m, actions)
     if torn:
         t.say("journal: torn last record dropped")  # storage cuts it off
-    n = len(m.journal)
-    if lost is not None and lost[1] >= 0:
+    if lost is not None:
+        n = len(m.journal)
         t.say(
             "journal corrupt at segment %d: resumed at action %d of %d, %d lost"
             % (lost[1], n, n + lost[2], lost[2])
         )
-    elif lost is not None:
-        t.say("journal corrupt after action %d: resumed there, what followed lost" % n)
     players = header[1]
     seats = [s for s in t.seats if (mask >> s) & 1]
     if len(seats) != players:
@@ -128,16 +118,17 @@ def _journal(t):
     except Exception as e:  # noqa: BLE001
         header, actions, status, found = None, [], "corrupt: %r" % (e,), ()
     word = status_word(status)
-    lost = _say_found(t, found, header is None)
-    if lost is False:
-        return None
+    lost = None
+    if found:
+        from dicetable.app.journal_lines import say_found
+
+        lost = say_found(t, found, header is None)
+        if lost is False:
+            return None
     if header is None:
         if word == "corrupt":
             t.say("journal corrupt: no match to resume; choose a new match")
         return None
-    if word == "corrupt" and lost is None:
-        # A storage that does not say where: what it read is resumed all the same.
-        lost = (LOST, -1, 0, 0)
     why = header_refusal(header)
     if why is not None:
         # Not resumed, not deleted: the journal stays on flash as it is
@@ -145,40 +136,6 @@ def _journal(t):
         t.say("journal not resumed: %s; choose a new match" % why)
         return None
     return header, actions, word == "torn", lost
-
-
-def _say_found(t, found, none):
-    # Say what the load found (`none`: it found no match): False if that
-    # ends the power-up at the menu, else the LOST entry or None.
-    lost = None
-    for f in found:
-        if f[0] == FOREIGN:
-            if none:
-                t.say(
-                    "journal not resumed: written in format version %d, this firmware"
-                    " reads version %d; choose a new match" % (f[2], f[3])
-                )
-                return False
-            t.say("journal: segment %d is of format version %d, not the match's" % (f[1], f[2]))
-        elif f[0] == UNREADABLE:
-            if none:
-                t.say(
-                    "journal corrupt: segment %d unreadable, no match to resume;"
-                    " choose a new match" % f[1]
-                )
-                return False
-            t.say("journal: segment %d unreadable, not part of the match resumed" % f[1])
-        elif f[0] == COPY:
-            t.say("journal: segment %d's header copy damaged, the other read" % f[1])
-        elif f[0] == MENDED:
-            t.say("journal: segment %d's header damaged in both copies, mended" % f[1])
-        elif f[0] == BY_RECORDS:
-            t.say(
-                "journal: segment %d's header unreadable, its records read by their checks" % f[1]
-            )
-        elif f[0] == LOST:
-            lost = f
-    return lost
 
 
 def _fold(t, g, m, actions):

@@ -79,8 +79,9 @@ def _forget(name, package="dicetable.app"):
     import sys
 
     full = package + "." + name
-    if full in sys.modules:
-        del sys.modules[full]
+    if full not in sys.modules:
+        return  # never imported (or forgotten): dir() below would make a list for nothing
+    del sys.modules[full]
     app = sys.modules.get(package)
     if app is not None and name in dir(app):
         delattr(app, name)
@@ -195,6 +196,7 @@ class Table:
         committed action, or show the menu.  Bad data is logged, never fatal."""
         _module("resume").boot(self)
         _forget("resume")
+        _forget("journal_lines")
 
     def _seat_mask(self):
         """The mask of the physical seats that play (the journal's SEATS record)."""
