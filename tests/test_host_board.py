@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from dicetable.app.registry import pack
-from host_tools.backup import RestoreError, backup, encode, load_image, restore
+from host_tools.backup import BACKUP_AREA, RestoreError, backup, encode, load_image, restore
 from host_tools.board import Board, NoBoard
 from host_tools.flash import _sha, build, flash
 from sim.vboard import VirtualBoard
@@ -255,7 +255,9 @@ def test_backup_restore_round_trip(vboard, tmp_path):
             b.write(name, data)
         assert backup(b, tmp_path / "bk") == ["journal.bin", "registry.bin"]
         image = (tmp_path / "bk" / "journal.bin").read_bytes()
-        assert image == b"".join(files["journal%d.seg" % i] for i in range(8))
+        # The match made afresh with the backup's area number, not the board's bytes.
+        assert image != b"".join(files["journal%d.seg" % i] for i in range(8))
+        assert image == encode(header, actions, area=BACKUP_AREA)
         assert load_image(image) == (header, actions, 0)
         b.remove("journal3.seg")
         b.write("registry.bin", b"junk")
@@ -263,7 +265,11 @@ def test_backup_restore_round_trip(vboard, tmp_path):
         assert b.read("registry.bin") == files["registry.bin"]
         assert not b.exists("journal.map")  # the board scans for the new segments
         again = b"".join(b.read("journal%d.seg" % i) for i in range(8))
+        # A new area number on the board, so that its scan never takes an old block for it.
         assert again != image and load_image(again) == (header, actions, 0)
+        assert backup(b, tmp_path / "bk2") == ["journal.bin", "registry.bin"]
+    for name in ("journal.bin", "registry.bin"):  # backup, restore, backup: byte for byte
+        assert (tmp_path / "bk2" / name).read_bytes() == (tmp_path / "bk" / name).read_bytes()
 
 
 @pytest.mark.slow
