@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from dicetable.app.play import FIRMWARE_RECORD, SET_RECORD
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD
@@ -218,7 +219,8 @@ def encode(
         for i in range(segments):
             made = bytearray(b"\xff" * BLOCK)
             made[:8] = b"DS" + bytes((VERSION, i)) + area.to_bytes(4, "little")
-            with flash.open(segment_name(i), "wb") as f:
+            f: Any = flash.open(segment_name(i), "wb")  # a writer: the mode says so
+            with f:
                 f.write(made)
     s = st.Storage(flash, segments=segments)
     s.new_match(header, tuple(words[:lead]))
