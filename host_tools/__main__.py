@@ -193,6 +193,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
         NOTHING_TO_BACK_UP,
         check_destination,
         describe,
+        normalised,
         read_board,
         write_folder,
     )
@@ -204,7 +205,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
         data = read_board(board)
         if not data:
             raise errors.ToolError(NOTHING_TO_BACK_UP + NOTHING_WRITTEN)
-        write_folder(args.folder, data, args.force)
+        write_folder(args.folder, normalised(data), args.force)
         say(
             "backed up %s to %s%s"
             % (

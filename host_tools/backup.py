@@ -3,8 +3,16 @@
 backup(board, folder) copies registry.bin and the journal into `folder` and
 returns the names written.  The board keeps the journal in segment files
 written in place on raw flash (firmware/hal/storage.py, hal/journal.py); the
-backup's journal.bin is their bytes one after the other, in segment order,
-as the board's filesystem reads them (a journal image: journal_image.py).
+backup's journal.bin is a journal image of 8 segments (journal_image.py).
+The board's segments are read one after the other, in segment order, and a
+journal that reads (its match, a torn last record dropped as the board drops
+it) is saved made afresh from its match, as restore writes it but with the
+area number BACKUP_AREA (normalised()): so the same match always gives the
+same journal.bin, whatever else the board's segments held (undone actions,
+older matches, the spare) and however they were laid out, and a backup, a
+restore and a backup again give the same file byte for byte.  A journal that
+does not read (damaged, no match in it) is saved as the board holds it, so
+that nothing of it is lost.  registry.bin is saved as it is.
 Everything is read from the board first; then the folder is written whole
 under a temporary name beside it and renamed into place, so a backup is
 never half-written and never mixes two boards.  An existing folder that is
@@ -59,6 +67,8 @@ REGISTRY = "registry.bin"
 FILES = (JOURNAL, REGISTRY)
 SEGMENTS = MAX_BLOCKS
 MAP = "journal.map"
+# The area number of the segments of a saved journal.bin (a restore draws a new one).
+BACKUP_AREA = 0x6B636142  # "Back"
 REGISTRY_LIMIT = 5 + 256 * 14 + 2  # header, MAX_TAGS records, crc
 WHAT_REGISTRY = "a registry.bin (as backup saves it)"
 
@@ -140,8 +150,28 @@ def describe(name: str, data: bytes) -> str:
     return f"{JOURNAL} ({journal.summary()}{note})"
 
 
+def normalised(data: dict[str, bytes]) -> dict[str, bytes]:
+    """The backup's files as they are saved: a journal image that reads (a
+    match in it, its last record perhaps torn) made afresh from its match,
+    its live actions in new segments with the area number BACKUP_AREA, so
+    that the same match always gives the same journal.bin (a restore and a
+    backup again give it byte for byte); one that does not read (damaged, no
+    match) as the board holds it; registry.bin as it is."""
+    out = dict(data)
+    image = out.get(JOURNAL)
+    if image is not None:
+        try:
+            journal = read_image(image)
+        except JournalError:
+            return out
+        if journal.status != st.CORRUPT:
+            out[JOURNAL] = encode(journal.header, journal.words, area=BACKUP_AREA)
+    return out
+
+
 def read_board(board: Board) -> dict[str, bytes]:
-    """{name: bytes} of the journal image and registry.bin, those the board has."""
+    """{name: bytes} of the journal image and registry.bin, those the board has
+    (as the board holds them: normalised() is what a backup saves)."""
     data = {}
     image = b""
     for i in range(SEGMENTS):
@@ -203,7 +233,7 @@ def backup(board: Board, folder: str | Path, force: bool = False) -> list[str]:
     data = read_board(board)
     if not data:
         raise ToolError(NOTHING_TO_BACK_UP + "; nothing was written")
-    write_folder(folder, data, force)
+    write_folder(folder, normalised(data), force)
     return list(data)
 
 

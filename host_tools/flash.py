@@ -19,8 +19,9 @@ into maintenance mode, and a second run repairs it:
    with what is beside it.
 3. Everything else (the app), then stale files are removed: any .py/.mpy (or
    left-over .tmp of one) on the board that the build does not have, such as
-   a source .py that would shadow its new .mpy.  Data files (journal.bin,
-   registry.bin and their .tmp) are never touched.
+   a source .py that would shadow its new .mpy; the .tmp of a file copied
+   in this run is not among them, as its copy renames it away.  Data files
+   (journal.bin, registry.bin and their .tmp) are never touched.
 4. firmware.id, drawn afresh: whenever anything changed, 5 random hex
    digits the table writes in each new journal (hal/storage.py), so that
    a power-up folds a journal this very firmware wrote without asking its
@@ -268,10 +269,13 @@ def flash_build(
     stale = sorted(p for p in on_board if p not in files and _is_code(p))
     if not changed and not stale:
         return [], []
-    removed = list(stale)
     files = dict(files)
     files[FIRMWARE_FILE] = b"%05x\n" % (1 + secrets.randbelow(ID_BITS))  # never 0: none
     todo = sorted(changed + [FIRMWARE_FILE], key=_order)
+    # A PATH.tmp a killed flash left of a file copied now is written again and
+    # renamed over PATH by that copy: it is gone before the stale files go.
+    stale = [p for p in stale if not (p.endswith(".tmp") and p[:-4] in todo)]
+    removed = list(stale)
     if "main.py" in on_board:
         # No app may start from a half-flashed board: main.py comes back last.
         board.remove("main.py")

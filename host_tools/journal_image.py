@@ -1,8 +1,9 @@
 """The board's journal on the host: the one reader of a journal image.
 
-A journal image is what `backup` saves as journal.bin: the board's journal
-segment files (journal0.seg ...) one after the other, each one 4096-byte
-flash block (hal/storage.py, hal/journal.py).  backup, restore and replay
+A journal image is what `backup` saves as journal.bin: a journal's segment
+files (journal0.seg ...) one after the other, each one 4096-byte flash block
+(hal/storage.py, hal/journal.py); backup saves the board's match made afresh
+by encode() (backup.normalised).  backup, restore and replay
 all read it here, with the board's own loader (hal.storage.Storage over the
 NOR flash model), so the host reads exactly what the board would.
 
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from dicetable.app.play import FIRMWARE_RECORD, SET_RECORD
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD
@@ -36,6 +38,7 @@ from dicetable.games.dicefull import data as dicefull_data
 from dicetable.match.actions import KIND_SHIFT, OK, REFUSAL_NAMES
 from dicetable.match.engine import journal_header, journal_header_refusal, malformed, new_match
 from hal import storage as st
+from hal.journal import VERSION
 from host_tools.errors import ToolError, read_bytes, size_text
 from sim.hw.norflash import BLOCK, NorFlash
 from sim.hw.vflash import VFlash
@@ -199,13 +202,26 @@ def check_replays(journal: Journal) -> int:
     return len(journal.actions)
 
 
-def encode(header: bytes, words: list[int], segments: int = MAX_BLOCKS) -> bytes:
+def encode(
+    header: bytes, words: list[int], segments: int = MAX_BLOCKS, area: int | None = None
+) -> bytes:
     """A fresh journal image of a match: its leading table records go with the
-    header, as the table writes them (at most 4)."""
+    header, as the table writes them (at most 4).  The segments' area number
+    is drawn at random (what restore writes to a board: hal/storage.py), or
+    is `area`: then the same match always gives the same bytes (the segment
+    files made as the storage makes them, "D" "S" version index area and
+    0xFF after, which it then finds and uses)."""
     lead = 0
     while lead < min(len(words), 4) and is_table_word(words[lead]):
         lead += 1
     flash = VFlash()
+    if area is not None:
+        for i in range(segments):
+            made = bytearray(b"\xff" * BLOCK)
+            made[:8] = b"DS" + bytes((VERSION, i)) + area.to_bytes(4, "little")
+            f: Any = flash.open(segment_name(i), "wb")  # a writer: the mode says so
+            with f:
+                f.write(made)
     s = st.Storage(flash, segments=segments)
     s.new_match(header, tuple(words[:lead]))
     for a in words[lead:]:

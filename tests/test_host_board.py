@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import pickle
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -12,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from dicetable.app.registry import pack
-from host_tools.backup import RestoreError, backup, encode, load_image, restore
+from host_tools.backup import BACKUP_AREA, RestoreError, backup, encode, load_image, restore
 from host_tools.board import Board, NoBoard
 from host_tools.flash import _sha, build, flash
 from sim.vboard import VirtualBoard
@@ -213,6 +215,156 @@ def test_interrupted_flash_keeps_maintenance_and_rerun_repairs(tmp_path, built):
             assert flash(b, FIRMWARE) == []
 
 
+# `python -m host_tools flash` (make flash's command) in a child process that
+# kills itself with SIGKILL, as a killed `make flash` dies, at one point of one
+# file's copy: its argv is STEP PATH BUILD then the CLI's.  STEP "copy": before
+# the file's last chunk goes (its PATH.tmp holds the others, or nothing);
+# "rename": with PATH.tmp whole, before its rename; "verify": once the board
+# has been sent the hash read-back of the renamed file, before its answer.
+# BUILD is the test's build (pickled), so that mpy-cross is not run each time.
+KILLED_FLASH = """
+import os, pickle, signal, sys
+from host_tools import board, flash
+from host_tools.__main__ import main
+
+step, target, build = sys.argv[1:4]
+with open(build, "rb") as f:
+    files = pickle.load(f)
+flash.build = lambda firmware_dir: dict(files)
+now = {"path": None, "chunks": 0, "written": None}
+
+
+def die():
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def write(self, path, data, real=board.Board.write):
+    now.update(path=path, chunks=-(-len(data) // board.WRITE_CHUNK), written=None)
+    real(self, path, data)
+    now["written"] = path
+
+
+def exec_raw(self, command, timeout=10, data_consumer=None, real=board._Link.exec_raw):
+    if now["path"] == target:
+        if step == "copy" and now["written"] is None and command.startswith("w("):
+            now["chunks"] -= 1
+            if now["chunks"] == 0:
+                die()
+        if step == "rename" and command.startswith("import os\\nos.rename("):
+            die()
+        if step == "verify" and now["written"] == target and "readinto" in command:
+            self.exec_raw_no_follow(command)
+            die()
+    return real(self, command, timeout, data_consumer)
+
+
+board.Board.write = write
+board._Link.exec_raw = exec_raw
+sys.exit(main(sys.argv[4:]))
+"""
+
+# The points sampled in each step: the first file a flash copies, one in the
+# middle (the app's), the last (main.py).
+KILL_AT = ("pins.mpy", "hal/storage.mpy", "main.py")
+
+
+def _boot_app(folder: Path) -> list[str]:
+    """The log of the table app powering up on the board's data files in
+    `folder` (its flash), in CPython: each segment file on a raw block of its
+    own, where journal.map says (the files were laid out so)."""
+    from dicetable.app.rng import Rng
+    from dicetable.app.table import Table
+    from hal.storage import Storage
+    from sim.hw.rig import Config
+    from sim.hw.vflash import VFlash
+
+    flash = VFlash()
+    for name in ("journal.map", "registry.bin", "firmware.id", *_SEGMENTS):
+        if (folder / name).exists():
+            with flash.open(name, "wb") as f:
+                f.write((folder / name).read_bytes())
+    storage = Storage(flash)
+    assert storage._read_map() is not None  # the map fits: nothing found again
+    lines: list[str] = []
+    Table(
+        Config([0, 1, 2, 3, 4], 8, 16), storage, Rng(1), lambda line: lines.append(line.text())
+    ).boot()
+    return lines
+
+
+_SEGMENTS = tuple("journal%d.seg" % i for i in range(8))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("step", ["copy", "rename", "verify"])
+def test_a_killed_flash_run_again_keeps_the_registry_and_the_match(tmp_path, built, step):
+    # An older firmware on the board (the maintenance set, app modules and
+    # main.py differ; a stale module), a match running and tags registered.
+    old_fw = tmp_path / "old"
+    shutil.copytree(FIRMWARE, old_fw, ignore=shutil.ignore_patterns("__pycache__"))
+    for rel in ("pins.py", "maintenance.py", "boot.py", "hal/storage.py", "main.py"):
+        with open(old_fw / rel, "a") as f:
+            f.write("\n_OLD = 1\n")
+    header, actions = _match(40)
+    data = {**_board_files(header, actions), "firmware.id": b"00abc\n"}
+    flash_dir = tmp_path / "flash"
+    _preload(flash_dir, {**build(old_fw), "stale_module.py": b"x = 1\n", **data})
+    pickled = tmp_path / "build.pickle"
+    pickled.write_bytes(pickle.dumps(built))
+    resumed = "resumed Nokosu at action %d" % (len(actions) - 1)  # less the SEATS record
+
+    def boots_and_keeps_the_data(app: bool) -> None:
+        vb.power_cycle()  # boot.py and main.py run on what the flash left
+        on_flash = {p.relative_to(flash_dir).as_posix() for p in flash_dir.rglob("*")}
+        assert ("main.py" in on_flash) == app
+        if app:
+            assert (flash_dir / "main.py").read_bytes() == built["main.py"]
+        for name, blob in data.items():
+            if name != "firmware.id":
+                assert (flash_dir / name).read_bytes() == blob, name
+        with Board(vb.url) as b:  # the board answers, its maintenance set whole
+            assert b.exec("exec(open('boot.py').read())").startswith("maintenance")
+            if app:
+                b.exec("from dicetable.app.table import Table")
+        lines = _boot_app(flash_dir)
+        assert "registry: 2 tags" in lines and resumed in lines, lines
+
+    with VirtualBoard(flash_dir) as vb:
+        for path in KILL_AT:
+            r = subprocess.run(
+                [sys.executable, "-c", KILLED_FLASH, step, path, str(pickled)]
+                + ["flash", "--port", vb.url],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                timeout=600,
+                check=False,
+            )
+            assert r.returncode == -signal.SIGKILL, (path, r.stderr)
+            assert "%s\n" % path not in r.stderr  # killed before its progress line
+            # main.py is on the board once its copy was renamed into place.
+            boots_and_keeps_the_data(app=path == "main.py" and step == "verify")
+            tmp = flash_dir / (path + ".tmp")  # the flash folder as the power cycle saved it
+            assert tmp.exists() == (step in ("copy", "rename")), path
+        r = subprocess.run(
+            [sys.executable, "-m", "host_tools", "flash", "--port", vb.url],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        # Killed in the verify of main.py, every file was in place already.
+        done = "the board already has" if step == "verify" else "files copied"
+        assert r.returncode == 0 and done in r.stderr, r.stderr
+        boots_and_keeps_the_data(app=True)
+    for path, blob in built.items():
+        assert (flash_dir / path).read_bytes() == blob, path
+    left = [p.name for p in flash_dir.rglob("*") if p.name.endswith(".tmp")]
+    assert left == [] and not (flash_dir / "stale_module.py").exists()
+    assert (flash_dir / "firmware.id").read_bytes() != b"00abc\n"
+
+
 def _match(n_actions: int) -> tuple[bytes, list[int]]:
     """A Nokosu match's header and its first actions, after the table's SEATS record."""
     from dicetable import games as registry
@@ -255,7 +407,9 @@ def test_backup_restore_round_trip(vboard, tmp_path):
             b.write(name, data)
         assert backup(b, tmp_path / "bk") == ["journal.bin", "registry.bin"]
         image = (tmp_path / "bk" / "journal.bin").read_bytes()
-        assert image == b"".join(files["journal%d.seg" % i] for i in range(8))
+        # The match made afresh with the backup's area number, not the board's bytes.
+        assert image != b"".join(files["journal%d.seg" % i] for i in range(8))
+        assert image == encode(header, actions, area=BACKUP_AREA)
         assert load_image(image) == (header, actions, 0)
         b.remove("journal3.seg")
         b.write("registry.bin", b"junk")
@@ -263,7 +417,11 @@ def test_backup_restore_round_trip(vboard, tmp_path):
         assert b.read("registry.bin") == files["registry.bin"]
         assert not b.exists("journal.map")  # the board scans for the new segments
         again = b"".join(b.read("journal%d.seg" % i) for i in range(8))
+        # A new area number on the board, so that its scan never takes an old block for it.
         assert again != image and load_image(again) == (header, actions, 0)
+        assert backup(b, tmp_path / "bk2") == ["journal.bin", "registry.bin"]
+    for name in ("journal.bin", "registry.bin"):  # backup, restore, backup: byte for byte
+        assert (tmp_path / "bk2" / name).read_bytes() == (tmp_path / "bk" / name).read_bytes()
 
 
 @pytest.mark.slow

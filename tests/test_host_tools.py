@@ -24,7 +24,7 @@ from hal.journal import RECORDS
 from hal.storage import Storage
 from host_tools import monitor, registry_csv
 from host_tools.__main__ import main
-from host_tools.backup import encode
+from host_tools.backup import BACKUP_AREA, encode, normalised
 from host_tools.registry_csv import CsvError
 from host_tools.replay import read_journal
 from sim.__main__ import main as sim_main
@@ -180,6 +180,29 @@ def test_torn_journal_replays_what_is_whole():
     game, players, options, actions, note = read_journal(bytes(data))
     assert (game, players, options) == ("dtt", 3, 0)
     assert actions == match.journal[:-1] and "torn" in note
+
+
+def test_backup_saves_the_match_made_afresh_and_damage_as_it_is():
+    # The same match gives the same journal.bin, however the board laid it out:
+    # what makes backup, restore, backup give the same file (test_host_board.py).
+    match = play("dtt", 3, 0, ["random"] * 3, 5)
+    words = [SEATS_RECORD | 7, SEED_RECORD | 1] + list(match.journal)
+    header = bytes(match.journal_bytes()[:4])
+    saved = encode(header, words, area=BACKUP_AREA)
+    assert saved == encode(header, words, area=BACKUP_AREA) != encode(header, words)
+    assert normalised({"journal.bin": encode(header, words)})["journal.bin"] == saved
+    torn = bytearray(journal_bin(match, 7, 1))
+    last = len(match.journal) - 1
+    at = (last // RECORDS) * 4096 + 256 + (last % RECORDS) * 8
+    torn[at + 5 : at + 8] = b"\xff\xff\xff"  # dropped, as the board drops it
+    assert normalised({"journal.bin": bytes(torn)})["journal.bin"] == encode(
+        header, words[:-1], area=BACKUP_AREA
+    )
+    damaged = bytearray(saved)
+    damaged[256 + 8 * 2 + 1] ^= 0xFF  # a record in the middle: nothing of it is lost
+    for image in (bytes(damaged), b"DJ\x01garbage", bytes(4096)):
+        data = {"journal.bin": image, "registry.bin": b"as it is"}
+        assert normalised(data) == data
 
 
 def test_replay_of_a_bad_file_is_a_clear_error(tmp_path, capsys):
