@@ -19,6 +19,8 @@ Storage and Table power up over it:
 - a sample of each under MicroPython with the Pico's heap.
 """
 
+import sys
+
 import mpy_wasm
 import pytest
 from test_hw_storage import ACTIONS, HEADER, WORDS
@@ -294,6 +296,8 @@ def test_a_real_match_damaged_in_its_records_resumes_and_says_so(written):
         in lines
     )
     assert "resumed %s at action 40" % TITLE in lines
+    # The lines' module is on the heap only while the power-up says them.
+    assert "dicetable.app.journal_lines" not in sys.modules
 
 
 def test_a_flash_with_no_journal_is_the_only_silent_case():
@@ -332,6 +336,8 @@ def test_a_sample_of_the_damage_under_micropython_with_the_picos_heap(three_segm
             "st = Storage(bad)\nh, got, status = st.load()\n"
             "print(%r, len(got), status, st.found)" % (k, sorted(changes.items()), name)
         )
+    # What reads the damage is on the heap only during the load.
+    parts.append("import sys\nprint('hal.journal_damage' in sys.modules)")
     out = mpy_wasm.run(mpy_wasm.parts(parts)).strip().split("\n")
     n = len(actions) + len(WORDS)
     expected = [
@@ -341,5 +347,6 @@ def test_a_sample_of_the_damage_under_micropython_with_the_picos_heap(three_segm
         % (n - 100, CORRUPT, BY_RECORDS, numbers[2], LOST, numbers[2]),
         "records %d %d [(%d, %d, %d, 0)]"
         % (RECORDS + 33 + len(WORDS), CORRUPT, LOST, numbers[1], len(actions) - RECORDS - 33),
+        "False",
     ]
     assert out == expected

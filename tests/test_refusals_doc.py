@@ -203,14 +203,14 @@ def test_the_engine_and_table_sections_are_checked(section, least):
 def test_the_check_finds_what_is_not_in_the_code():
     texts = source_texts()
     assert (
-        produced("journal not resumed: %s; choose a new match", texts)
+        produced("journal needs %d seats, the table has %d: choose a new match", texts)
         == "firmware/dicetable/app/resume.py"
     )
     assert (
         produced("%s is for %d to %d players, not %d", texts)
         == "firmware/dicetable/match/engine.py"
     )
-    assert produced("journal not resumed: %s; choose an old match", texts) is None
+    assert produced("journal needs %d seats, the table has %d: choose an old match", texts) is None
     assert produced("journal not resumed: %s; choose a new match (now)", texts) is None
     assert produced("%s is for %d to %d players, not %d; choose a new match", texts) is None
     assert pieces("%s refused: %s%s") == ["refused:"]

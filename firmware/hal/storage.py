@@ -202,11 +202,11 @@ class Storage:
             i = self._match_file()
             if i < 0:
                 return None, [], NONE
-            version = self._file_head(i)[2]
-            if version != VERSION:
+            head = self._file_head(i)
+            if head is not None and head[2] != VERSION:
                 from hal.journal_damage import FOREIGN
 
-                self.found = [(FOREIGN, i, version, VERSION)]
+                self.found = [(FOREIGN, i, head[2], VERSION)]
             return None, [], CORRUPT
         try:
             got = j.load()
