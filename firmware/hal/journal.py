@@ -328,7 +328,7 @@ class Journal:
             self.load()
         self._known = False
         self._stop(_IDLE)
-        self._damage = bytearray(len(self.blocks))  # a player asked: any may be erased
+        self._undamage()  # a player asked: any segment may be erased
         self._match = match
         self._hseg = -1  # a page built ahead holds another match's header
         gen = self._top + 1
@@ -346,6 +346,11 @@ class Journal:
         self._wslot = 0
         self._cleared = False
         self._known = True
+
+    def _undamage(self):
+        # Every segment's _damage forgotten, in place (a new match allocates nothing here).
+        for i in range(len(self.blocks)):
+            self._damage[i] = 0
 
     def append(self, word):
         """Program one record (an action, or UNDO) before returning."""
