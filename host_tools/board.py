@@ -29,7 +29,6 @@ prompt within the timeout), or when the connection is lost during a call.
 
 from __future__ import annotations
 
-import ast
 import errno
 import hashlib
 import os
@@ -177,10 +176,6 @@ class Board:
         if err:
             raise BoardError(err.decode(errors="replace").strip())
         return out.decode(errors="replace").replace("\r\n", "\n")
-
-    def eval(self, expr: str) -> Any:
-        """The value of a Python literal expression evaluated on the board."""
-        return ast.literal_eval(self.exec(f"print(repr({expr}))").strip())
 
     def soft_reset(self) -> None:
         """Soft-reset the board (boot.py runs again) and come back to the raw REPL."""

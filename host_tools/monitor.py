@@ -85,12 +85,6 @@ def format_line(raw: bytes | str, when: float) -> str | None:
     return "%s  %-*s  %s" % (stamp, _WIDTH, mark(line), line)
 
 
-def find_port() -> str:
-    """The first USB serial port that looks like a Pico (Raspberry Pi's USB
-    vendor id 0x2E8A), else the first USB serial port; NoBoard if none."""
-    return resolve_port("auto")
-
-
 def open_port(url: str, timeout: float = 0.2):
     """A pyserial port for a device path or a URL ('socket://127.0.0.1:4000');
     'auto' picks the board's USB port."""

@@ -11,11 +11,6 @@ SYMBOL_NAMES = {df.BLANK: "blank", df.PLUS: "+", df.MINUS: "-", df.RED: "red", d
 FAMILY_NAMES = ("compare", "high/low", "special", "faces", "totals")
 
 
-def kind_name(kind):
-    """A kind of die in the table's words ('doubling', '+- die')."""
-    return table.KINDS[kind] if kind < len(table.KINDS) else "kind %d" % kind
-
-
 def describe(item):
     """A die: 'd20', 'double', or 'd6 #2' for a second die of a kind: the
     table's words (table.item_words), as the board logs it."""
