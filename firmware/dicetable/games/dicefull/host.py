@@ -1,20 +1,19 @@
 """Dicefull on the host: dice and challenge names, transcript lines and the heuristic bot."""
 
-from dicetable.app.line import words
 from dicetable.games.dicefull import match as engine
 from dicetable.games.dicefull import rules as df
 from dicetable.games.dicefull import table
 from dicetable.match.actions import PASS, PICK, TABLE, action, kind_of, seat_of, value_of
-from sim import ismcts
+from sim.gamehost import describe_of, nothing
+from sim.gamehost import determinize as determinize  # the shared one: from view
 
 SYMBOL_NAMES = {df.BLANK: "blank", df.PLUS: "+", df.MINUS: "-", df.RED: "red", df.BLACK: "black"}
 FAMILY_NAMES = ("compare", "high/low", "special", "faces", "totals")
 
 
-def describe(item):
-    """A die: 'd20', 'double', or 'd6 #2' for a second die of a kind: the
-    table's words (table.item_words), as the board logs it."""
-    return words(table.item_words, item, True)
+# describe(item), a die: 'd20', 'double', or 'd6 #2' for a second die of a kind: the
+# table's words (table.item_words), as the board logs it.
+describe = describe_of(table)
 
 
 def tenths(value):
@@ -312,13 +311,4 @@ def chance_outcomes(match, rng):
 
 def view(match, seat, rng):
     """(prefix, sample): the whole journal, and nothing to draw."""
-    return list(match.journal), _nothing
-
-
-def determinize(match, seat, rng):
-    """A new match equal to `match`: nothing in it is hidden from `seat`."""
-    return ismcts.replay(match, list(match.journal))
-
-
-def _nothing(rng):
-    return []
+    return list(match.journal), nothing

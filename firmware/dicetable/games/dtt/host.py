@@ -1,6 +1,5 @@
 """d-TT on the host: card names, transcript lines and the heuristic bot."""
 
-from dicetable.app.line import words
 from dicetable.games.dtt import match as engine
 from dicetable.games.dtt import rules as dtt
 from dicetable.games.dtt import table
@@ -17,11 +16,12 @@ from dicetable.match.actions import (
 )
 from dicetable.rules.trick import Trick
 from sim import ismcts
+from sim.gamehost import describe_of, nothing
+from sim.gamehost import determinize as determinize  # the shared one: from view
 
-
-def describe(item):
-    """'spades A', 'hearts 3': the table's words (table.item_words), as the board logs it."""
-    return words(table.item_words, item, True)
+# describe(item): 'spades A', 'hearts 3': the table's words (table.item_words),
+# as the board logs it.
+describe = describe_of(table)
 
 
 def sort_key(item):
@@ -315,7 +315,7 @@ def view(match, seat, rng):
     as that seat's decision."""
     journal = match.journal
     if match.open:  # the engine holds no hand: nothing is hidden in it
-        return list(journal), _nothing
+        return list(journal), nothing
     seen = _packets_seen(match, seat)
     starts = [
         i
@@ -326,21 +326,8 @@ def view(match, seat, rng):
     for d in range(len(starts) - 1):
         prefix += _DealView(journal[starts[d] : starts[d + 1]], seat, seen[d], False).sample(rng)
     if not starts:
-        return prefix, _nothing
+        return prefix, nothing
     return prefix, _DealView(journal[starts[-1] :], seat, seen[-1], True).sample
-
-
-def determinize(match, seat, rng):
-    """A new match consistent with what `seat` sees (view), drawn with `rng`."""
-    prefix, sample = view(match, seat, rng)
-    out = ismcts.replay(match, prefix + sample(rng))
-    if out is None:
-        raise RuntimeError("a determinization the engine refuses")
-    return out
-
-
-def _nothing(rng):
-    return []
 
 
 def _packets_seen(match, seat):

@@ -23,6 +23,8 @@ from dicetable.match.actions import (
 from dicetable.match.engine import OPEN_PLAY
 from dicetable.rules.trick import Trick
 from sim import ismcts
+from sim.gamehost import describe_of, nothing
+from sim.gamehost import determinize as determinize  # the shared one: from view
 
 
 def describe_die(item):
@@ -30,10 +32,9 @@ def describe_die(item):
     return words(table.item_words, item, False)
 
 
-def describe(item):
-    """'red d6:4', or for a white die played: 'white d8:3 as blue' (the
-    table's words: table.item_words, as the board logs it)."""
-    return words(table.item_words, item, True)
+# describe(item): 'red d6:4', or for a white die played: 'white d8:3 as blue' (the
+# table's words: table.item_words, as the board logs it).
+describe = describe_of(table)
 
 
 def _who(seat):
@@ -272,26 +273,13 @@ def view(match, seat, rng):
     public dice, every die played, and who could not follow which lead)."""
     journal = match.journal
     if match.open:  # nothing is registered: nothing is hidden in the engine
-        return list(journal), _nothing
+        return list(journal), nothing
     starts = _game_starts(journal)
     prefix = []
     for i in range(len(starts) - 1):
         prefix += _GameView(journal[starts[i] : starts[i + 1]], seat, match.players, False).known()
     current = _GameView(journal[starts[-1] :] if starts else [], seat, match.players, True)
     return prefix, current.sample
-
-
-def determinize(match, seat, rng):
-    """A new match consistent with what `seat` sees (view), drawn with `rng`."""
-    prefix, sample = view(match, seat, rng)
-    out = ismcts.replay(match, prefix + sample(rng))
-    if out is None:
-        raise RuntimeError("a determinization the engine refuses")
-    return out
-
-
-def _nothing(rng):
-    return []
 
 
 def _game_starts(journal):

@@ -1,7 +1,6 @@
 """Nokosu Dice on the host: item names, transcript lines, the heuristic bot,
 and the open-play journal of a registered match."""
 
-from dicetable.app.line import words
 from dicetable.games.nokosu import match as engine
 from dicetable.games.nokosu import rules as core
 from dicetable.games.nokosu import table
@@ -21,13 +20,13 @@ from dicetable.match.actions import (
 )
 from dicetable.rules.trick import Trick
 from sim import ismcts
+from sim.gamehost import describe_of, nothing
+from sim.gamehost import determinize as determinize  # the shared one: from view
 
-
-def describe(item):
-    """'red card 7', 'red die 2:4' (the second red die, showing 4), 'red die 2'
-    (not rolled yet), 'black die 1': the table's words (table.item_words), as
-    the board logs it."""
-    return words(table.item_words, item, True)
+# describe(item): 'red card 7', 'red die 2:4' (the second red die, showing 4), 'red die 2'
+# (not rolled yet), 'black die 1': the table's words (table.item_words), as
+# the board logs it.
+describe = describe_of(table)
 
 
 def _items(items):
@@ -307,28 +306,15 @@ def view(match, seat, rng):
     every item played, and who could not follow)."""
     journal = match.journal
     if match.open:  # the engine holds no cards: nothing is hidden in it
-        return list(journal), _nothing
+        return list(journal), nothing
     starts = _round_starts(journal)
     prefix = list(journal[: starts[0]]) if starts else list(journal)
     for i in range(len(starts) - 1):
         done = _RoundView(journal[starts[i] : starts[i + 1]], seat, match, current=False)
         prefix += done.journal([[] for _ in range(match.players)])
     if not starts:
-        return prefix, _nothing
+        return prefix, nothing
     return prefix, _RoundView(journal[starts[-1] :], seat, match, current=True).sample
-
-
-def determinize(match, seat, rng):
-    """A new match consistent with what `seat` sees (view), drawn with `rng`."""
-    prefix, sample = view(match, seat, rng)
-    out = ismcts.replay(match, prefix + sample(rng))
-    if out is None:
-        raise RuntimeError("a determinization the engine refuses")
-    return out
-
-
-def _nothing(rng):
-    return []
 
 
 def _is_card_deal(a):

@@ -1,17 +1,17 @@
 """Seltsam-Walzer on the host: card names, transcript lines and the heuristic bot."""
 
-from dicetable.app.line import words
 from dicetable.games.walzer import match as engine
 from dicetable.games.walzer import rules as walzer
 from dicetable.games.walzer import table
 from dicetable.match.actions import DEAL, PASS_ITEM, PLAY, action, kind_of, seat_of, value_of
 from dicetable.rules.trick import Trick
 from sim import ismcts
+from sim.gamehost import describe_of, nothing
+from sim.gamehost import determinize as determinize  # the shared one: from view
 
-
-def describe(item):
-    """'red 7', 'blue 11', 'X2': the table's words (table.item_words), as the board logs it."""
-    return words(table.item_words, item, True)
+# describe(item): 'red 7', 'blue 11', 'X2': the table's words (table.item_words),
+# as the board logs it.
+describe = describe_of(table)
 
 
 def sort_key(item):
@@ -229,7 +229,7 @@ def view(match, seat, rng):
     makes it again, unseen, as that seat's decision."""
     journal = match.journal
     if match.open:  # the engine holds no hand: nothing is hidden in it
-        return list(journal), _nothing
+        return list(journal), nothing
     starts = _round_starts(journal)
     prefix = []
     for i in range(len(starts) - 1):
@@ -237,19 +237,6 @@ def view(match, seat, rng):
         prefix += done.journal([[] for _ in range(match.players)])
     current = _RoundView(journal[starts[-1] :] if starts else [], seat, match, finished=False)
     return prefix, current.sample
-
-
-def determinize(match, seat, rng):
-    """A new match consistent with what `seat` sees (view), drawn with `rng`."""
-    prefix, sample = view(match, seat, rng)
-    out = ismcts.replay(match, prefix + sample(rng))
-    if out is None:
-        raise RuntimeError("a determinization the engine refuses")
-    return out
-
-
-def _nothing(rng):
-    return []
 
 
 def _round_starts(journal):
