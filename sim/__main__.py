@@ -249,6 +249,7 @@ def check_play(args):
     args.options = check_options(args, game)
     check_challenges(args)
     args.bots = check_bots(args.bots, args.players)
+    check_game_bots(game, args.bots)
     args.seed = 1 if args.seed is None else args.seed
     args.matches = args.matches or 1
     if args.seed + args.matches - 1 > SEED_MAX:
@@ -337,6 +338,15 @@ def check_bots(text, players):
         message = "argument --bots: %d bots for %d players (one a seat at most, repeated to fill)"
         raise usage(message % (len(names), players))
     return [names[s % len(names)] for s in range(players)]
+
+
+def check_game_bots(game, bots):
+    """Each bot finds in the game's host.py the parts it needs (a game added
+    with only a heuristic cannot be searched): else one line."""
+    refusal = getattr(sim.play, "bots_refusal", None)
+    why = refusal(game, bots) if refusal is not None else None
+    if why:
+        raise usage(why)
 
 
 def bot_refusal(name, right):
@@ -507,6 +517,7 @@ def check_balance(args):
             raise usage("argument --sweep: %s" % why)
     args.bot_names = [n.strip() for n in args.bots.split(",")] if args.bots else ["heuristic"]
     args.seat_bots = {n: check_bots(args.bots, n) for n in args.players}
+    check_game_bots(game, args.bot_names)
     total = len(args.configs) * args.matches
     if total > REPORT_MAX:
         raise usage(

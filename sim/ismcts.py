@@ -45,18 +45,13 @@ import time
 from dicetable import games as registry
 from dicetable.match.actions import DEAL, OK, ROLL, SEAT_SHIFT, TABLE, TABLE_BIT, kind_of
 from dicetable.match.engine import places_of
+from sim import gamehost
 
-DEFAULT_PLAYOUTS = 0  # a bare "ismcts": the game's own budget, GAME_PLAYOUTS
-# Playouts a decision per game, chosen by measurement (docs/bots.md, "What
-# was measured"): the smallest budget measured to beat the heuristic.
-GAME_PLAYOUTS = {"walzer": 100, "dtt": 100, "nokosu": 100, "dtwww": 200, "dicefull": 100}
+DEFAULT_PLAYOUTS = 0  # a bare "ismcts": the game's own budget, game_playouts()
 UCB_C = 0.7  # rewards are in 0..1; sqrt(2)/2, the usual constant at that scale
 POLICIES = ("heuristic", "random")
 REWARDS = ("win", "rank", "lead")
 LEAD_SCALE = 1.0  # points: "lead" gives 0.5 to a tie, 0.27 a point behind, 0.12 two
-# Search options per game, chosen by measurement (docs/bots.md, "What was
-# measured"); choose()'s own options override them.
-GAME_OPTIONS = {"dtwww": {"paired": True}, "dicefull": {"reward": "lead"}}
 HORIZONS = ("round", "match")
 _TRIES = 50  # determinizations the engine may refuse in a row before giving up
 BIAS = 1.0  # the heuristic's prior in UCB (see Search.select); 0: none
@@ -67,6 +62,21 @@ WORLDS = 32  # determinizations drawn per decision, then reused (Search.determin
 def host_of(match):
     """The game's host module (determinization, observation, heuristic)."""
     return registry.part(registry.number(match.GAME), "host")
+
+
+def game_playouts(game):
+    """The playouts a decision of a bare `ismcts` in game `game` (its key):
+    its host.py's ISMCTS_PLAYOUTS, chosen by measurement (docs/bots.md, "What
+    was measured": the smallest budget measured to beat the heuristic), else
+    gamehost.ISMCTS_PLAYOUTS."""
+    return gamehost.part(registry.part(registry.number(game), "host"), "ISMCTS_PLAYOUTS")
+
+
+def game_options(game):
+    """The search options of game `game` (its key): its host.py's
+    ISMCTS_OPTIONS, chosen by measurement (docs/bots.md), else none;
+    choose()'s own options override them."""
+    return dict(gamehost.part(registry.part(registry.number(game), "host"), "ISMCTS_OPTIONS"))
 
 
 def masked(a):
@@ -191,6 +201,7 @@ class Search:
         worlds=WORLDS,
         paired=False,
     ):
+        gamehost.check(match.GAME, "ismcts")  # a part missing: one line, CannotPlay
         self.host = host_of(match)
         self.seat = seat
         self.rng = rng
@@ -203,7 +214,8 @@ class Search:
         self.world_count = max(1, worlds)
         self.paired = bool(paired)
         self.hidden = self.host.HIDDEN_DECISIONS
-        self.uniform_draws = getattr(self.host, "UNIFORM_DRAWS", False)
+        self.uniform_draws = gamehost.part(self.host, "UNIFORM_DRAWS")
+        self.only_chance_left = gamehost.part(self.host, "only_chance_left")
         prefix, self.sample = self.host.view(match, seat, rng)
         base = replay(match, prefix)
         if base is None:
@@ -386,7 +398,7 @@ class Search:
         last = self.rounds and len(m.history) + 1 == start + self.rounds
         if self.completions < 2 or not last:
             return False
-        return self.host.only_chance_left(m)
+        return self.only_chance_left(m)
 
     def chance_mean(self, m, start):
         outcomes = getattr(self.host, "chance_outcomes", None)
@@ -445,17 +457,20 @@ class Search:
 def choose(match, seat, rng, playouts=0, ms=0, **options):
     """The ISMCTS bot's action for `seat` (one of the seats waited on).  A
     budget of `playouts` playouts, or of `ms` milliseconds, or the game's
-    GAME_PLAYOUTS; `options`: Search's (policy, reward, c, horizon,
-    completions, bias, worlds, paired), over the game's GAME_OPTIONS."""
+    game_playouts(); `options`: Search's (policy, reward, c, horizon,
+    completions, bias, worlds, paired), over the game's game_options().
+    gamehost.CannotPlay (one line) for a game whose host.py lacks a part
+    the search needs."""
+    gamehost.check(match.GAME, "ismcts")
     legal = match.legal_actions(seat)
     if len(legal) == 1:
         return legal[0]
     if is_chance(seat, legal):
         return host_of(match).heuristic(match, seat, legal, rng)
-    options = {**GAME_OPTIONS.get(match.GAME, {}), **options}
+    options = {**game_options(match.GAME), **options}
     search = Search(match, seat, random.Random(rng.getrandbits(64)), **options)
     if not playouts and not ms:
-        playouts = GAME_PLAYOUTS[match.GAME]
+        playouts = game_playouts(match.GAME)
     search.run(playouts, ms)
     return search.best(legal)
 

@@ -6,7 +6,7 @@ from dicetable import games as registry
 from dicetable.app.games import title
 from dicetable.match.actions import REFUSAL_NAMES, TABLE, TABLE_BIT
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, new_match
-from sim import ismcts
+from sim import gamehost, ismcts
 from sim.hostfile import special
 
 BOTS = ("random", "heuristic", "ismcts")
@@ -30,6 +30,17 @@ def parse_bot(name):
     if not digits.isdigit() or not 0 < int(digits) <= 10**7:
         raise ValueError("bad budget in %r: playouts or milliseconds from 1 (%s)" % (name, right))
     return (bot, 0, int(digits)) if ms else (bot, int(digits), 0)
+
+
+def bots_refusal(game, bots):
+    """Why one of `bots` (names as parse_bot() takes them) cannot play the
+    game `game`, or None: the one line of sim/gamehost.py's refusal() for the
+    first part of its host.py a bot needs and does not find."""
+    for bot in dict.fromkeys(bots):
+        why = gamehost.refusal(game, bot)
+        if why:
+            return why
+    return None
 
 
 class RefusedAction(Exception):

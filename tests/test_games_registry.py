@@ -18,6 +18,8 @@ from dicetable.app.inputs import Inputs
 from dicetable.app.registry import pack
 from dicetable.match.actions import PLAY, TABLE, TABLE_BIT, kind_of
 from dicetable.match.engine import OPEN_PLAY, header_refusal, new_match
+from sim import gamehost, ismcts
+from sim.__main__ import main
 from sim.hw import hands
 from sim.hw.rig import VirtualTable
 from sim.play import play
@@ -126,6 +128,57 @@ def test_the_simulator_plays_and_narrates_a_registered_game(high_card):
     assert match.over() and out[0] == "High card, 3 players, registered hands, seed 4"
     assert sum(line.endswith("wins the trick") for line in out) == 3
     assert new_match("highcard", 2).players == 2
+
+
+NO_VIEW = (
+    "python -m sim: error: game highcard gives no view: ismcts cannot play it"
+    " (its host.py lists what the bots need: docs/architecture.md)\n"
+)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--game", "highcard", "--bots", "ismcts"],
+        ["--game", "highcard", "--bots", "heuristic,ismcts:20"],
+        ["--game", "highcard", "--bots", "ismcts", "--matches", "2", "--jobs", "1"],
+        ["balance", "--game", "highcard", "--bots", "ismcts", "--out", "{dir}"],
+    ],
+    ids=["bare", "one-seat", "batch", "balance"],
+)
+def test_ismcts_on_a_game_without_the_parts_it_needs_is_one_line(high_card, argv, capsys, tmp_path):
+    # The toy game's host.py gives a heuristic and no view: the heuristic bot
+    # plays it, the search refuses it before anything is played or written.
+    status = main([a.replace("{dir}", str(tmp_path / "out")) for a in argv])
+    out, err = capsys.readouterr()
+    assert (status, out, err) == (2, "", NO_VIEW)
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(gamehost.CannotPlay, match="^game highcard gives no view: ismcts"):
+        ismcts.choose(new_match("highcard", 2), 0, random.Random(1))
+
+
+def test_ismcts_plays_a_registered_game_once_its_host_gives_the_parts(high_card, monkeypatch):
+    from toy_game import host
+
+    # High card with every hand shown: nothing hidden, so the view is the
+    # journal itself and an action is seen as it is.
+    monkeypatch.setattr(
+        host, "view", lambda m, seat, rng: (list(m.journal), gamehost.nothing), raising=False
+    )
+    monkeypatch.setattr(host, "observe", lambda m, seat, a: a, raising=False)
+    monkeypatch.setattr(host, "HIDDEN_DECISIONS", (), raising=False)
+    monkeypatch.setattr(host, "ISMCTS_PLAYOUTS", 20, raising=False)
+    assert gamehost.refusal("highcard", "ismcts") is None
+    assert ismcts.game_playouts("highcard") == 20 and ismcts.game_options("highcard") == {}
+    out = []
+    match = play("highcard", 3, 0, ("ismcts", "heuristic", "ismcts:30"), 5, out)
+    assert match.over() and sum(line.endswith("wins the trick") for line in out) == 3
+
+
+def test_every_game_of_the_table_gives_what_every_bot_needs():
+    for key in registry.GAMES:
+        for bot in ("random", "heuristic", "ismcts"):
+            assert gamehost.refusal(key, bot) is None, (key, bot)
 
 
 PART_HEAP = """

@@ -247,14 +247,15 @@ def main(argv=None):
     )
     if parse_bot(args.budget)[1:] == (0, 0):
         print(
-            "ismcts's own budget per game (sim/ismcts.py): %s"
-            % ", ".join("%s %d playouts" % kv for kv in ismcts.GAME_PLAYOUTS.items())
+            "ismcts's own budget per game (each host.py's ISMCTS_PLAYOUTS): %s"
+            % ", ".join("%s %d playouts" % (g, ismcts.game_playouts(g)) for g in GAMES)
         )
     print(
-        "ismcts's own options (ismcts.GAME_OPTIONS, under --set): %s"
+        "ismcts's own options (each host.py's ISMCTS_OPTIONS, under --set): %s"
         % ", ".join(
-            "%s %s" % (game, " ".join("%s=%s" % kv for kv in opts.items()))
-            for game, opts in ismcts.GAME_OPTIONS.items()
+            "%s %s" % (game, " ".join("%s=%s" % kv for kv in ismcts.game_options(game).items()))
+            for game in GAMES
+            if ismcts.game_options(game)
         )
     )
     if args.decisions:

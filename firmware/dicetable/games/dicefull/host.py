@@ -241,6 +241,14 @@ def open_play_journal(journal, players, options):
     return list(journal)
 
 
+# --- the ISMCTS bot's tuning (sim/ismcts.py), chosen by measurement (docs/bots.md,
+# "What was measured"): the smallest budget measured to beat the heuristic,
+# and the search's own options.
+
+ISMCTS_PLAYOUTS = 100
+ISMCTS_OPTIONS = {"reward": "lead"}
+
+
 # --- what a seat sees: determinizations for the ISMCTS bot (sim/ismcts.py) -------------
 #
 # Dicefull hides nothing: the dice are picked from the open centre, passes are

@@ -201,6 +201,14 @@ def open_play_journal(journal, players, options):
     return out
 
 
+# --- the ISMCTS bot's tuning (sim/ismcts.py), chosen by measurement (docs/bots.md,
+# "What was measured"): the smallest budget measured to beat the heuristic,
+# and the search's own options.
+
+ISMCTS_PLAYOUTS = 200
+ISMCTS_OPTIONS = {"paired": True}
+
+
 # --- what a seat sees: determinizations for the ISMCTS bot (sim/ismcts.py) -------------
 #
 # Public: every seat's first three dice (outside its screen) with their numbers,

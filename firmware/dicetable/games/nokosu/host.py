@@ -275,6 +275,12 @@ def open_play_journal(journal, players, options):
     return [a for a in journal if not (kind_of(a) == DEAL and not core.is_die(value_of(a)))]
 
 
+# --- the ISMCTS bot's tuning (sim/ismcts.py), chosen by measurement (docs/bots.md,
+# "What was measured"): the smallest budget measured to beat the heuristic.
+
+ISMCTS_PLAYOUTS = 100
+
+
 # --- what a seat sees: determinizations for the ISMCTS bot (sim/ismcts.py) -------------
 #
 # Dice lie face up and every action but the card deal is public, so a seat sees

@@ -194,6 +194,12 @@ def open_play_journal(journal, players, options):
     return [a for a in journal if kind_of(a) == PLAY]
 
 
+# --- the ISMCTS bot's tuning (sim/ismcts.py), chosen by measurement (docs/bots.md,
+# "What was measured"): the smallest budget measured to beat the heuristic.
+
+ISMCTS_PLAYOUTS = 100
+
+
 # --- what a seat sees: determinizations for the ISMCTS bot (sim/ismcts.py) -------------
 #
 # A seat sees its own deal and passes, the two cards its right neighbour passes
