@@ -233,3 +233,12 @@ def test_the_rooms_a_game_declares_hold_what_its_matches_list(key):
                 if flag == 0:
                     longest = max(longest, len(m.journal))
     assert longest <= registry.part(g, "table").JOURNAL_ROOM
+
+
+def test_the_architecture_page_lists_every_part_a_bot_asks_a_host_for():
+    page = (ROOT / "docs" / "architecture.md").read_text()
+    checklist = page.split("### What a game's `host.py` supplies")[1].split("\n## ")[0]
+    names = {n for needs in gamehost.NEEDS.values() for n in needs}
+    names |= set(gamehost.DEFAULTS) | {"narrate", "describe", "last_round", "chance_outcomes"}
+    for name in sorted(names):
+        assert "`%s" % name in checklist, name
