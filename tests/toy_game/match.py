@@ -17,7 +17,7 @@ from dicetable.match.actions import (
     seat_of,
     value_of,
 )
-from dicetable.match.engine import EVERY, Match, check_header, fill, malformed
+from dicetable.match.engine import EVERY, Match, check_header, malformed
 from dicetable.rules.trick import Trick
 from toy_game import rules
 
@@ -47,9 +47,7 @@ class HighCardMatch(Match):
         for s in range(self.players):
             self.hand_n[s] = 0
             self.totals[s] = 0
-        fill(self.trick.items, 0)  # a new match's trick: undo is checked against it
-        fill(self.trick.seats, 0)
-        self.trick.clear()
+        self.trick.clear()  # zeroed too: undo is checked against a new match
         self.reset_history()  # emptied and zeroed, its room kept
         self.turn = -1
         self.tricks_done = 0
