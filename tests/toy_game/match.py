@@ -110,7 +110,13 @@ class HighCardMatch(Match):
         if self.turn == -2:
             return 0
         if self._dealing():
-            return sum(1 << s for s in range(self.players) if self.hand_n[s] < rules.HAND)
+            # A loop, not sum() of a generator: waiting() runs at every play,
+            # and a generator is an allocation each time (tests/cases/highcard.py).
+            w = 0
+            for s in range(self.players):
+                if self.hand_n[s] < rules.HAND:
+                    w |= 1 << s
+            return w
         return 1 << self.turn
 
     def legal_actions(self, seat, out=None):
