@@ -4,7 +4,8 @@ Shared helpers are plain modules beside the tests, imported by name (pytest's
 pythonpath in pyproject.toml holds cpython/, firmware/, tests/, tools/bench/,
 tools/ and the repository): mpy_wasm (real MicroPython with the Pico's heap),
 board_parts (the MicroPython-only modules hal/board.py imports, made of virtual
-parts), match_helpers (playing matches out), forked (a test in a forked child);
+parts), match_helpers (playing matches out), forked (a test in a forked child),
+every_game (the games a per-game test runs over: the registry's and the toy game);
 and the packages cases (the conformance cases) and toy_game (a game added
 through the registry alone).  Frame sizes read from what mpy-cross writes are
 sim/mpy_code.py's (the C-stack meter reads them too).
@@ -22,11 +23,24 @@ registers it): `make check` runs ruff, pyright and the rest, under a minute on
 two cores; `make test` runs everything, as CI does.
 """
 
+import every_game
 import pytest
 
 from dicetable.games.dicefull import data
 
 BUILT_IN_CHALLENGES = list(data.CHALLENGES)
+
+
+@pytest.fixture(autouse=True)
+def _toy_game_registered(request):
+    """A test given the toy game's key (a per-game test parametrized over
+    every_game.KEYS) runs with the toy game registered, and only that test."""
+    callspec = getattr(request.node, "callspec", None)
+    if callspec is None or every_game.TOY not in callspec.params.values():
+        yield
+        return
+    with every_game.registered(every_game.TOY):
+        yield
 
 
 @pytest.fixture

@@ -245,7 +245,7 @@ def test_the_boot_needs_no_free_block_larger_than_a_few_kb():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", ["dtwww", "walzer", "dicefull", "dtt", "nokosu"])
+@pytest.mark.parametrize("game", list(GAMES))
 def test_no_game_at_its_longest_makes_a_longer_journal(game):
     # Each game's MAX_COUNT is chosen for this: the journal above is the longest
     # a power-up has to read back.

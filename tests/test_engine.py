@@ -1,14 +1,13 @@
 """The journal machinery every game shares: bytes and back, undo, damaged journals."""
 
-import importlib
 import random
 
 import pytest
+from every_game import KEYS, match_class
 from match_helpers import new_match, play_random, snapshot
 
 from dicetable.match.actions import NOTHING_TO_UNDO, OK
 from dicetable.match.engine import (
-    GAMES,
     OPEN_PLAY,
     TABLE_ROLLS,
     VARIANT,
@@ -20,15 +19,11 @@ from dicetable.match.engine import (
 )
 
 
-def match_class(game):
-    return importlib.import_module("dicetable.games.%s.match" % game).MATCH
-
-
 def played(game, options=0, seed=3):
     return play_random(new_match(game, 3, options), random.Random(seed))
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", KEYS)
 def test_journal_bytes_restore_the_same_match(game):
     flags = match_class(game).OPTIONS  # every option the game reads
     match = played(game, flags)
@@ -40,7 +35,7 @@ def test_journal_bytes_restore_the_same_match(game):
     assert snapshot(again) == snapshot(match)
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", KEYS)
 def test_a_torn_last_record_is_dropped_and_the_rest_restores(game):
     match = played(game)
     data = match.journal_bytes()
@@ -52,7 +47,7 @@ def test_a_torn_last_record_is_dropped_and_the_rest_restores(game):
     assert snapshot(again) == snapshot(match)
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", KEYS)
 def test_a_corrupt_action_stops_the_replay_and_keeps_what_came_before(game):
     flags = match_class(game).OPTIONS & OPEN_PLAY  # open play where the game has it
     match = played(game, flags)
@@ -71,7 +66,7 @@ def test_undo_with_nothing_to_undo_is_refused():
     assert snapshot(match) == before
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", KEYS)
 def test_undo_all_the_way_back_gives_a_new_match(game):
     match = played(game)
     fresh = snapshot(new_match(game, 3))
@@ -85,7 +80,7 @@ def test_undo_all_the_way_back_gives_a_new_match(game):
 # --- headers: every door that makes a match asks header_refusal() ------------------------
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", KEYS)
 def test_every_header_a_game_refuses_says_why_and_raises_on_new(game):
     cls = match_class(game)
     for players in range(256):

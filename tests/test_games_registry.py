@@ -6,7 +6,10 @@ simulator (tests/toy_game/, "High card")."""
 
 import pathlib
 import random
+import subprocess
+import sys
 
+import every_game
 import mpy_wasm
 import pytest
 
@@ -74,27 +77,21 @@ def test_a_key_is_registered_once():
 
 @pytest.fixture
 def high_card():
-    from toy_game import ENTRY
-
-    g = registry.register(ENTRY, "toy_game")
-    try:
+    with every_game.registered("highcard") as g:
         yield g
-    finally:
-        registry.forget(g)
-        registry.unregister("highcard")
     assert registry.number("highcard") == -1
 
 
 def test_a_toy_game_added_through_the_registry_alone_is_played_on_the_virtual_table(high_card):
     g = high_card
-    assert registry.GAMES[g] == "highcard" and g == 5
+    assert registry.GAMES[g] == "highcard" and g == len(registry.GAMES) - 1
     assert header_refusal("highcard", 4, 0) == "highcard is for 2 to 3 players, not 4"
     vt = VirtualTable(seats=(0, 1, 2, 3, 4))
     vt.storage.save_registry(pack(hands.full_registry()))  # its cards are tagged too
     vt.boot()
     t = vt.table
     for _ in range(g):
-        vt.press(t.lead, PLUS)  # the menu offers it after the five games
+        vt.press(t.lead, PLUS)  # the menu offers it after the table's games
     assert ">game: High card" in t.text
     assert vt.leds(CENTRE)[len(vt.leds(CENTRE)) * g // (g + 2)] == (40, 40, 40)
     for _ in range(g):
@@ -179,6 +176,62 @@ def test_every_game_of_the_table_gives_what_every_bot_needs():
     for key in registry.GAMES:
         for bot in ("random", "heuristic", "ismcts"):
             assert gamehost.refusal(key, bot) is None, (key, bot)
+
+
+# The per-game tests: each runs once per game of every_game.KEYS.
+PER_GAME = {
+    "test_conformance.py": ("test_every_registered_game_has_its_conformance_cases", "test_cases"),
+    "test_micropython.py": ("test_micropython_matches_cpython",),
+    "test_golden.py": ("test_transcript_is_the_reviewed_one",),
+    "test_engine.py": ("test_undo_all_the_way_back_gives_a_new_match",),
+    "test_match_heap.py": (
+        "test_undo_of_a_count_is_that_many_undos_in_one_fold",
+        "test_undo_allocates_nothing_under_micropython",
+        "test_undo_and_every_reset_keep_their_frames_on_the_c_stack",
+    ),
+    "test_match_action_words.py": (
+        "test_every_flipped_bit_is_refused_or_another_legal_action",
+        "test_seats_8_to_15_are_not_seats_0_to_7",
+    ),
+    "test_board_frames.py": (
+        "test_per_play_frames_fit_on_the_c_stack",
+        "test_every_play_of_a_match_keeps_its_frames_on_the_c_stack",
+    ),
+    "test_game_stack.py": ("test_no_function_of_the_rules_core_reaches_itself",),
+}
+
+
+@pytest.mark.slow
+def test_a_sixth_game_registered_gets_every_per_game_test():
+    # High card is registered after the table's games: the per-game tests are
+    # collected for it as for them, with no test naming it.
+    assert every_game.KEYS == list(registry.GAMES) + ["highcard"]
+    tests = pathlib.Path(__file__).resolve().parent
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            "-o",
+            "addopts=",
+            "-p",
+            "no:randomly",
+        ]
+        + [str(tests / name) for name in PER_GAME],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tests.parent,
+    ).stdout
+    ids = [line.split("::", 1)[1] for line in out.splitlines() if "::" in line]
+    for functions in PER_GAME.values():
+        for function in functions:
+            for key in every_game.KEYS:
+                assert any(i.startswith(function + "[") and key in i for i in ids), (
+                    "%s does not run on %s" % (function, key)
+                )
 
 
 PART_HEAP = """

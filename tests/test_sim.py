@@ -2,6 +2,7 @@
 
 import pytest
 
+from dicetable.games import GAMES
 from dicetable.match.engine import header_refusal
 from sim.__main__ import main
 
@@ -31,10 +32,11 @@ FLAGS = {
 }
 
 
-@pytest.mark.parametrize("game", ["dtwww", "walzer", "dicefull", "dtt", "nokosu"])
+@pytest.mark.parametrize("game", list(GAMES))
 def test_a_saved_match_replays_to_the_same_transcript(capsys, tmp_path, game):
     path = str(tmp_path / "m.match")
-    code, played, _ = run(capsys, "--game", game, "--seed", "2", *FLAGS[game], "--save", path)
+    flags = FLAGS.get(game, ())
+    code, played, _ = run(capsys, "--game", game, "--seed", "2", *flags, "--save", path)
     assert code == 0
     code, replayed, _ = run(capsys, "--replay", path)
     assert code == 0

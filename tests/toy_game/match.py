@@ -17,7 +17,7 @@ from dicetable.match.actions import (
     seat_of,
     value_of,
 )
-from dicetable.match.engine import EVERY, Match, check_header, fill, malformed
+from dicetable.match.engine import EVERY, Match, check_header, malformed
 from dicetable.rules.trick import Trick
 from toy_game import rules
 
@@ -47,9 +47,7 @@ class HighCardMatch(Match):
         for s in range(self.players):
             self.hand_n[s] = 0
             self.totals[s] = 0
-        fill(self.trick.items, 0)  # a new match's trick: undo is checked against it
-        fill(self.trick.seats, 0)
-        self.trick.clear()
+        self.trick.clear()  # zeroed too: undo is checked against a new match
         self.reset_history()  # emptied and zeroed, its room kept
         self.turn = -1
         self.tricks_done = 0
@@ -80,39 +78,60 @@ class HighCardMatch(Match):
             return OUT_OF_TURN
         return OK if self.place[card] == s else NOT_IN_HAND
 
+    # Small methods and while loops: a frame over 11 words is taken from the
+    # heap at every call on the board (tests/test_board_frames.py).
     def apply(self, a):
-        k, s, card = kind_of(a), seat_of(a), value_of(a)
-        if k == DEAL:
-            self.place[card] = s
-            self.hand_n[s] += 1
-            if sum(self.hand_n) == rules.HAND * self.players:
-                self.turn = 0
-            return
+        if kind_of(a) == DEAL:
+            self._deal(seat_of(a), value_of(a))
+        else:
+            self._play(seat_of(a), value_of(a))
+
+    def _deal(self, s, card):
+        self.place[card] = s
+        self.hand_n[s] += 1
+        if sum(self.hand_n) == rules.HAND * self.players:
+            self.turn = 0
+
+    def _play(self, s, card):
+        t = self.trick
         self.place[card] = NOWHERE - 1  # played
-        self.trick.add(s, card)
-        if self.trick.count < self.players:
+        t.add(s, card)
+        if t.count < self.players:
             self.turn = (s + 1) % self.players
             return
         best = 0
-        for i in range(1, self.trick.count):
-            if rules.beats(self.trick.items[i], self.trick.items[best]):
+        i = 1
+        while i < t.count:
+            if rules.beats(t.items[i], t.items[best]):
                 best = i
-        self.last_winner = self.trick.seats[best]
-        self.totals[self.last_winner] += 1
+            i += 1
+        self._take(t.seats[best])
+
+    def _take(self, winner):
+        self.last_winner = winner
+        self.totals[winner] += 1
         self.trick.clear()
         self.tricks_done += 1
-        self.turn = self.last_winner
+        self.turn = winner
         if self.tricks_done == rules.HAND:
             row = self.next_row()  # history's row, made once
-            for s in range(self.players):
+            s = 0
+            while s < self.players:
                 row[s] = self.totals[s]
+                s += 1
             self.turn = -2  # over
 
     def waiting(self):
         if self.turn == -2:
             return 0
         if self._dealing():
-            return sum(1 << s for s in range(self.players) if self.hand_n[s] < rules.HAND)
+            # A loop, not sum() of a generator: waiting() runs at every play,
+            # and a generator is an allocation each time (tests/cases/highcard.py).
+            w = 0
+            for s in range(self.players):
+                if self.hand_n[s] < rules.HAND:
+                    w |= 1 << s
+            return w
         return 1 << self.turn
 
     def legal_actions(self, seat, out=None):
@@ -124,12 +143,17 @@ class HighCardMatch(Match):
         if seat == TABLE or not (self.waiting() >> seat) & 1:
             return out
         # Dealing: a card still NOWHERE, scanned; then a card the seat holds, played.
-        kind, place = PLAY, seat
         if self._dealing():
-            kind, place = DEAL, NOWHERE
-        for c in range(1, rules.CARDS + 1):
+            return self._list(out, action(DEAL, seat, 0), NOWHERE)
+        return self._list(out, action(PLAY, seat, 0), seat)
+
+    def _list(self, out, base, place):
+        """Into `out`, base | card (the action on it) of every card at `place`."""
+        c = 1
+        while c <= rules.CARDS:
             if self.place[c] == place:
-                out.append(action(kind, seat, c))
+                out.append(base | c)
+            c += 1
         return out
 
     def hand(self, seat):
@@ -142,13 +166,21 @@ class HighCardMatch(Match):
             out = []
         else:
             del out[EVERY]
-        for mine in self.totals:
-            place = 1
-            for t in self.totals:
-                if t > mine:
-                    place += 1
-            out.append(place)
+        totals = self.totals
+        s = 0
+        while s < len(totals):
+            out.append(self._place(totals[s]))
+            s += 1
         return out
+
+    def _place(self, mine):
+        place = 1
+        t = 0
+        while t < len(self.totals):
+            if self.totals[t] > mine:
+                place += 1
+            t += 1
+        return place
 
     def all_items(self):
         return list(range(1, rules.CARDS + 1))

@@ -17,7 +17,19 @@ class Trick:
         self.count = 0
 
     def clear(self):
-        """Empty the trick for the next one."""
+        """Empty the trick for the next one, its buffers zeroed: a match made
+        new and the same match undone back to its start hold the same bytes
+        (undo is checked against a new match), so no game's reset() zeroes
+        them itself.  Only add() writes them, in order, so past `count` they
+        are zero already.  In place, allocating nothing, and calling nothing
+        (a call's C frame would weigh on the games' C-stack budget)."""
+        items = self.items
+        seats = self.seats
+        i = self.count
+        while i:
+            i -= 1
+            items[i] = 0
+            seats[i] = 0
         self.count = 0
 
     def add(self, seat, item):

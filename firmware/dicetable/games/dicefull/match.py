@@ -208,8 +208,6 @@ class DicefullMatch(Match):
         self.round = 0  # rounds scored
         fill(self.totals, 0)
         self.reset_history()
-        fill(self.trick.items, 0)
-        fill(self.trick.seats, 0)
         self.trick.clear()
         self.last_leader = NOBODY  # start player of the round last scored
         self.last_first_passer = NOBODY  # its first passer (NOBODY: none, R6)

@@ -104,7 +104,9 @@ def _pick_out(m, draw):
             append(PASS_OF[seat])
         else:
             if c == full:
-                count = 0  # the round's first pick: the last round's picks go
+                for j in range(count):  # the round's first pick: the last round's picks go
+                    items[j] = seats[j] = 0  # zeroed, as Trick.clear leaves them
+                count = 0
             item = left[i]
             del left[i]
             hands[seat][h] = item

@@ -271,7 +271,6 @@ class DttMatch(Match):
             fill(self.won[s], 0)
             self.hand_n[s] = self.packet_n[s] = self.kept[s] = 0
             self.bids[s] = self.taken[s] = self.won_n[s] = self.totals[s] = 0
-            trick.items[s] = trick.seats[s] = 0
             self.last_trick_items[s] = self.last_trick_seats[s] = 0
         self.pick = 0
         self.passed = 0

@@ -304,8 +304,6 @@ class DtwwwMatch(Match):
             fill(self.hands[s], 0)
             fill(self.score[s], 0)
             fill(self.game_dice[s], 0)
-        fill(self.trick.items, 0)
-        fill(self.trick.seats, 0)
         self.last_winner = -1
         self.last_leader = -1
         fill(self.last_trick_items, 0)

@@ -294,8 +294,9 @@ def _play_out(m, draw, dealt):
     last_seats = m.last_trick_seats
     for i in range(n):
         a = last[i]
-        items[i] = last_items[i] = a & _VALUE_BITS
-        seats[i] = last_seats[i] = a >> SEAT_SHIFT & 15
+        last_items[i] = a & _VALUE_BITS
+        last_seats[i] = a >> SEAT_SHIFT & 15
+        items[i] = seats[i] = 0  # the last trick's end zeroes it (Trick.clear)
     trick.count = 0
     m.played_n[:] = PLAYED[:n]
     m.hand_n[:] = NO_SEATS[:n]
@@ -506,7 +507,7 @@ def _score_game(m, game_totals, ranks):
         m.played_n[:] = zeros
         m.score_n[:] = zeros
         m.score_rolled[:] = zeros
-        m.trick.count = 0
+        m.trick.clear()
         m.tricks_played = 0
         m.turn = leader
         m.leader = leader

@@ -350,8 +350,6 @@ class NokosuMatch(Match):
         fill(self.face, 0)  # a coloured die's face, 0 unrolled
         fill(self.cards_left, 0)  # cards a seat holds
         fill(self.tricks, 0)  # tricks taken this round
-        fill(self.trick.items, 0)
-        fill(self.trick.seats, 0)
         self.trick.clear()
         fill(self.last_trick_items, 0)
         fill(self.last_trick_seats, 0)

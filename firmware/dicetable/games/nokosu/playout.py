@@ -269,8 +269,7 @@ def _play_out(m, draw):
             loc[_SLOT[tr[j]]] = WON + seat
         m.tricks[seat] += 1
     for j in range(n):
-        t.items[j] = tr[j]
-        t.seats[j] = ts[j]
+        t.items[j] = t.seats[j] = 0  # the last trick's end zeroes it (Trick.clear)
         m.last_trick_items[j] = tr[j]
         m.last_trick_seats[j] = ts[j]
         m.cards_left[j] = 0

@@ -167,8 +167,6 @@ class WalzerMatch(Match):
         self.open = self.flag(OPEN_PLAY)
         self.hand_size = walzer.hand_size(n)
         self.rounds = self.count_option(walzer.rounds(n))
-        fill(self.trick.items, 0)
-        fill(self.trick.seats, 0)
         self.trick.clear()
         fill(self.last_trick_items, 0)
         fill(self.last_trick_seats, 0)

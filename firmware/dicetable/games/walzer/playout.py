@@ -296,8 +296,7 @@ def _end(m, items, seats, winner):
     _score_round): the match over."""
     t = m.trick
     for j in range(m.players):
-        t.items[j] = items[j]
-        t.seats[j] = seats[j]
+        t.items[j] = t.seats[j] = 0  # the last trick's end zeroes it (Trick.clear)
         m.last_trick_items[j] = items[j]
         m.last_trick_seats[j] = seats[j]
         m.hand_n[j] = 0
