@@ -7,7 +7,6 @@ simulator (tests/toy_game/, "High card")."""
 import pathlib
 import random
 
-import mpy_wasm
 import pytest
 
 from dicetable import games as registry
@@ -18,6 +17,7 @@ from dicetable.app.inputs import Inputs
 from dicetable.app.registry import pack
 from dicetable.match.actions import PLAY, TABLE, TABLE_BIT, kind_of
 from dicetable.match.engine import OPEN_PLAY, header_refusal, new_match
+from sim import mpy_wasm
 from sim.hw import hands
 from sim.hw.rig import VirtualTable
 from sim.play import play

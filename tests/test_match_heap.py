@@ -13,12 +13,12 @@ matches with undos under MicroPython.)
 
 import ast
 
-import mpy_wasm
 import pytest
 from match_helpers import new_match, snapshot
 
 from dicetable.match.actions import NOTHING_TO_UNDO, OK
 from dicetable.match.engine import GAMES
+from sim import mpy_wasm
 from sim.mpy_code import C_STACK_FRAME_WORDS, frame_words, function_frames, reached, source
 from sim.play import play
 

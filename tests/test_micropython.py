@@ -1,9 +1,10 @@
 """The same conformance cases under real MicroPython give CPython's results,
 and the per-play calls allocate no heap there."""
 
-import mpy_wasm
 import pytest
 from cases import GAMES, game_module
+
+from sim import mpy_wasm
 
 CASES_SCRIPT = """
 from cases import game_module

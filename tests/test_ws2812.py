@@ -16,11 +16,11 @@ import time
 from collections import deque
 from dataclasses import replace
 
-import mpy_wasm
 import pytest
 from pioemu import State, emulate
 
 from hal.pixels import Pixels
+from sim import mpy_wasm
 from sim.hw.vrp2 import VRP2, unpack_ctrl
 from sim.mpy_code import C_STACK_FRAME_WORDS, frame_words, function_frames
 

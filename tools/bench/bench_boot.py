@@ -17,7 +17,7 @@ THE MODEL.  Time from reset = START + k_c x the C work's cycles / 125 MHz
 + s x the Python (timed under MicroPython) + the hardware's own times:
 
 1. The trace (trace()): boot.py and main.py run under MicroPython (the
-   WebAssembly build, tests/mpy_wasm.py) as on the board, the files as
+   WebAssembly build, sim/mpy_wasm.py) as on the board, the files as
    `make flash` builds them (host_tools.flash.build: .mpy; boot.py and
    main.py as source) served by a filesystem mounted as the current
    directory that logs every call MicroPython's import and the firmware make
@@ -127,8 +127,9 @@ import tempfile
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
 
-import mpy_wasm  # noqa: E402
 import pico_cost  # noqa: E402
+
+from sim import mpy_wasm  # noqa: E402
 
 CALIBRATED = "74a722b"
 # Measured on the Pico's MicroPython v1.28.0 firmware at commit 74a722b (an

@@ -22,9 +22,10 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
 
-import mpy_wasm  # noqa: E402
 import pico_cost  # noqa: E402
 from cases import GAMES, game_module  # noqa: E402
+
+from sim import mpy_wasm  # noqa: E402
 
 CALLS = 1000
 TIMED_CALLS = 20000

@@ -50,11 +50,11 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
 
-import mpy_wasm  # noqa: E402
 import pico_cost  # noqa: E402
 from match_helpers import new_match  # noqa: E402
 
 from dicetable.match.actions import TABLE, TABLE_BIT  # noqa: E402
+from sim import mpy_wasm  # noqa: E402
 from sim.play import play  # noqa: E402
 
 # Each action runs in its own part of the script ("#: next run", see

@@ -23,10 +23,10 @@ from collections import deque
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
 
-import mpy_wasm  # noqa: E402
 from pioemu import State, emulate  # noqa: E402
 from test_ws2812 import Clock, emulator_settings, runs, wire_levels  # noqa: E402
 
+from sim import mpy_wasm  # noqa: E402
 from sim.hw.vrp2 import VRP2  # noqa: E402
 
 LEDS = 56

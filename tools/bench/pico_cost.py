@@ -42,7 +42,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT)]  # mpy_wasm, and sim for it
 
-import mpy_wasm  # noqa: E402
+from sim import mpy_wasm  # noqa: E402
 
 UNIT_CYCLES = 574
 CPU_HZ = 125_000_000
