@@ -124,12 +124,12 @@ import sys
 import tarfile
 import tempfile
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
+import pico_cost
 
-import pico_cost  # noqa: E402
+import sim
+from sim import mpy_wasm
 
-from sim import mpy_wasm  # noqa: E402
+ROOT = sim.ROOT
 
 CALIBRATED = "74a722b"
 # Measured on the Pico's MicroPython v1.28.0 firmware at commit 74a722b (an
@@ -536,11 +536,11 @@ class BoardVFS:
 
 
 # --- machine and rp2 ---------------------------------------------------------------------
-from sim.hw.clock import Clock  # noqa: E402
-from sim.hw.vmfrc522 import VMFRC522  # noqa: E402
-from sim.hw.vpin import VDecoder, VPin  # noqa: E402
-from sim.hw.vrp2 import VRP2  # noqa: E402
-from sim.hw.vspi import VSIO, VSPI  # noqa: E402
+from sim.hw.clock import Clock
+from sim.hw.vmfrc522 import VMFRC522
+from sim.hw.vpin import VDecoder, VPin
+from sim.hw.vrp2 import VRP2
+from sim.hw.vspi import VSIO, VSPI
 CS_LINE = (1, 2, 3, 4, 5, 6, 7)
 CS_ADDRESS = (17, 20, 21)
 

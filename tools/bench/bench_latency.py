@@ -78,21 +78,18 @@ then weigh the awaited readers' period (and the period of the looks at
 every reader, nothing awaited) against the CPU they take at idle.
 """
 
-import pathlib
 import random
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
+import bench_loop
+import bench_readers
+import pico_cost
+import table_config
 
-import bench_loop  # noqa: E402
-import bench_readers  # noqa: E402
-import pico_cost  # noqa: E402
-import table_config  # noqa: E402
-
-from hal.mainloop import BUTTON_MS, FRAME_MS, GC_MS, YIELD_MS  # noqa: E402
-from hal.readers import AWAITED_MS, PERIOD_MS  # noqa: E402
-from sim.hw import hands, vrp2  # noqa: E402
+import sim  # noqa: F401  (first: it puts the board's code, firmware/, on sys.path)
+from hal.mainloop import BUTTON_MS, FRAME_MS, GC_MS, YIELD_MS
+from hal.readers import AWAITED_MS, PERIOD_MS
+from sim.hw import hands, vrp2
 
 sys.modules.setdefault("rp2", vrp2.VRP2())  # hal.ws2812's timing constants only
 from hal.ws2812 import LATCH_US, US_PER_LED  # noqa: E402

@@ -15,19 +15,15 @@
 """
 
 import importlib
-import pathlib
 import sys
 import time
 from collections import deque
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
+from pioemu import State, emulate
 
-from pioemu import State, emulate  # noqa: E402
-
-from sim import mpy_wasm  # noqa: E402
-from sim.hw.vrp2 import VRP2  # noqa: E402
-from sim.hw.ws2812_wire import Clock, emulator_settings, runs, wire_levels  # noqa: E402
+from sim import mpy_wasm
+from sim.hw.vrp2 import VRP2
+from sim.hw.ws2812_wire import Clock, emulator_settings, runs, wire_levels
 
 LEDS = 56
 PICO_US_PER_UNIT = 4.6
