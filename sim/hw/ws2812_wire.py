@@ -6,11 +6,12 @@ with these; tools/bench/bench_ws2812.py times a frame with them.
 
 from collections import deque
 from dataclasses import replace
+from typing import Any
 
 from pioemu import State, emulate
 
 
-def emulator_settings(program):
+def emulator_settings(program) -> dict[str, Any]:
     """The emulator's settings from what asm_pio gives StateMachine: the
     EXECCTRL and SHIFTCTRL fields and the side-set pins (RP2040 datasheet 3.7)."""
     execctrl, shiftctrl, sideset_init = program[3], program[4], program[7]
