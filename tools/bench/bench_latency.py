@@ -87,6 +87,7 @@ import pico_cost
 import table_config
 
 import sim  # noqa: F401  (first: it puts the board's code, firmware/, on sys.path)
+from dicetable.app.frames import led_count
 from hal.mainloop import BUTTON_MS, FRAME_MS, GC_MS, YIELD_MS
 from hal.readers import AWAITED_MS, PERIOD_MS
 from sim.hw import hands, vrp2
@@ -101,7 +102,7 @@ EVENTS = 3  # ... each with this many accepted and refused events
 RUNS = 3  # runs of the same events: each event's fastest
 TRIALS = 20000
 GC_US = GC_MS * 1000
-LEDS = (max(table_config.seats) + 1) * table_config.LEDS_PER_SEAT + table_config.RING_LEDS
+LEDS = led_count(table_config)
 LED_WIRE_US = LEDS * US_PER_LED + LATCH_US
 TARGET_MS = 50
 PERIODS_MS = (10, 15, 20, 25, 30)

@@ -25,7 +25,18 @@ from sim import mpy_wasm
 from sim.hw.vrp2 import VRP2
 from sim.hw.ws2812_wire import Clock, emulator_settings, runs, wire_levels
 
-LEDS = 56
+
+def chain_leds():
+    """The standard build's LED chain (firmware/table_config.py), imported once
+    sim (above) has put firmware/ on sys.path."""
+    import table_config
+
+    from dicetable.app.frames import led_count
+
+    return led_count(table_config)
+
+
+LEDS = chain_leds()
 PICO_US_PER_UNIT = 4.6
 FIFO_DEPTH = 4
 
