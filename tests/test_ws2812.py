@@ -19,8 +19,8 @@ import pytest
 from hal.pixels import Pixels
 from sim import mpy_wasm
 from sim.hw.vrp2 import VRP2, unpack_ctrl
-from sim.hw.ws2812_wire import Clock, emulator_settings, runs, wire_levels
 from sim.mpy_code import C_STACK_FRAME_WORDS, frame_words, function_frames
+from sim.ws2812_wire import Clock, emulator_settings, runs, wire_levels
 
 # WS2812B datasheet: (nominal ns, tolerance ns) of each part of a bit, and the
 # shortest low the LEDs take as the end of a frame (latch).
@@ -30,7 +30,7 @@ BITS_PER_LED = 24
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-# -- the emulated wire (sim/hw/ws2812_wire.py runs it) ---------------------
+# -- the emulated wire (sim/ws2812_wire.py runs it) ---------------------
 
 
 def within(cycles, freq, nominal_ns):

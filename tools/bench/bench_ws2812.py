@@ -23,7 +23,7 @@ from pioemu import State, emulate
 
 from sim import mpy_wasm
 from sim.hw.vrp2 import VRP2
-from sim.hw.ws2812_wire import Clock, emulator_settings, runs, wire_levels
+from sim.ws2812_wire import Clock, emulator_settings, runs, wire_levels
 
 
 def chain_leds():
