@@ -8,7 +8,7 @@ package.json (@micropython/micropython-webassembly-pyscript 1.29.0-6): the
 loader's area includes the collector's own tables, so the figure belongs to
 that build (1.27.0 needed 251664).  It is the smallest heapsize that gives
 GC_HEAP (253583 gives 245824, 253660 gives 245952).  Every MicroPython run
-of the project (tests/mpy_wasm.py, sim/vboard) gets it and checks the pair.
+of the project (sim/mpy_wasm.py, sim/vboard) gets it and checks the pair.
 
 THE C STACK.  On the rp2 port every Python call nests C frames on one
 8,192-byte stack; the firmware raises "maximum recursion depth exceeded" at

@@ -1,5 +1,5 @@
 """Driving the simulator's web page (sim/web) in headless Chromium, for
-tests/test_web_browser.py.
+tests/test_web_browser.py (the browser itself: sim/web/chromium.py).
 
 The browser is Debian's `chromium` package (/usr/bin/chromium, which the
 Makefile's `chromium` target installs), driven by Playwright for Python; the
@@ -14,63 +14,18 @@ session's virtual strip itself).  The session's clock follows the wall clock
 checked: a check counts only when the version did not move during it.
 """
 
-import json
 import math
-import pathlib
 import re
 import time
-import urllib.request
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from dicetable.app.events import CENTRE, LONG, MINUS, OK, PLUS
+from sim.web.chromium import get_state
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",  # CI runs as root
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-proxy-server",  # the page is on 127.0.0.1: no proxy from the environment
-]
 BUTTON_NAMES = {MINUS: "minus", PLUS: "plus", OK: "ok"}
 HOLD_MS = 800  # a long press held (the page takes 700 ms or more)
 SETTLE_S = 15.0  # at most, for the server and then the page to show one input
-
-# Without a proxy whatever the environment says: the server is on 127.0.0.1.
-_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-
-
-def launch(playwright, user_data_dir):
-    """A fresh headless Chromium (a new profile in `user_data_dir`), as a
-    Playwright browser context."""
-    if not pathlib.Path(CHROMIUM).exists():
-        raise RuntimeError(
-            "%s is missing: make test and make check install it (apt-get install chromium)"
-            % CHROMIUM
-        )
-    return playwright.chromium.launch_persistent_context(
-        str(user_data_dir),
-        executable_path=CHROMIUM,
-        headless=True,
-        args=CHROMIUM_ARGS,
-        viewport={"width": 1400, "height": 1000},
-    )
-
-
-def base_url(server):
-    host, port = server.server_address[:2]
-    return "http://%s:%d" % (host, port)
-
-
-def get_state(base):
-    """The server's GET /state, decoded."""
-    with _OPENER.open(base + "/state", timeout=10) as r:
-        return json.loads(r.read().decode())
 
 
 def wait_state(base, test, timeout=SETTLE_S):

@@ -2,13 +2,14 @@
 
 Shared helpers are plain modules beside the tests, imported by name (pytest's
 pythonpath in pyproject.toml holds cpython/, firmware/, tests/, tools/bench/,
-tools/ and the repository): mpy_wasm (real MicroPython with the Pico's heap),
-board_parts (the MicroPython-only modules hal/board.py imports, made of virtual
-parts), match_helpers (playing matches out), forked (a test in a forked child),
-every_game (the games a per-game test runs over: the registry's and the toy game);
+tools/ and the repository): board_parts (the MicroPython-only modules
+hal/board.py imports, made of virtual parts), match_helpers (playing matches
+out), forked (a test in a forked child), every_game (the games a per-game test
+runs over: the registry's and the toy game);
 and the packages cases (the conformance cases) and toy_game (a game added
 through the registry alone).  Frame sizes read from what mpy-cross writes are
-sim/mpy_code.py's (the C-stack meter reads them too).
+sim/mpy_code.py's (the C-stack meter reads them too); real MicroPython with
+the Pico's heap is sim/mpy_wasm.py's (the benches run it too).
 A fixture belongs here only once two modules would otherwise each define it:
 test_host_board and test_host_tools each have a `vboard` (a virtual board on an
 empty temporary flash), the first to move here; test_watchdog_vboard's flashes

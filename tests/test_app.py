@@ -11,7 +11,6 @@ import ast
 import pathlib
 import random
 
-import mpy_wasm
 import pytest
 from match_helpers import snapshot
 
@@ -78,6 +77,7 @@ from dicetable.match.engine import (
     malformed,
     options,
 )
+from sim import mpy_wasm
 from sim.hw import hands
 from sim.hw.hands import choose_in_menu, full_registry, uid_for
 from sim.play import play

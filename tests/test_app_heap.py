@@ -9,11 +9,11 @@ benches).  tools/bench/bench_heap.py plays the matches and prints the figures.
 """
 
 import bench_heap
-import mpy_wasm
 import pytest
 
 from dicetable.app import games
 from dicetable.app.registry import RECORD, pack
+from sim import mpy_wasm
 from sim.hw import hands
 
 # An action allocates nothing, an undo and a round's end included (the

@@ -17,7 +17,6 @@ its one write, or after it), and the next boot still resumes with every
 accepted action."""
 
 import bench_heap
-import mpy_wasm
 import pytest
 
 from dicetable import games as registry
@@ -26,6 +25,7 @@ from dicetable.app.registry import pack
 from dicetable.app.rng import draw
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD
 from dicetable.match.engine import GAMES, TABLE_ROLLS, options
+from sim import mpy_wasm
 from sim.hw import hands
 from sim.play import play
 

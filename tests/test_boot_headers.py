@@ -15,7 +15,6 @@ same under MicroPython with the Pico's heap.
 
 import random
 
-import mpy_wasm
 import pytest
 
 from dicetable import games as registry
@@ -25,6 +24,7 @@ from dicetable.app.rng import Rng
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD, Table
 from dicetable.match.engine import GAMES, header_refusal, journal_header_refusal
 from hal.storage import Storage
+from sim import mpy_wasm
 from sim.hw import hands
 from sim.hw.rig import Config, VirtualTable
 

@@ -6,11 +6,11 @@ heap, every frame on the C stack."""
 
 import pathlib
 
-import mpy_wasm
 import pytest
 
 from hal.console import PACKET, Console
 from host_tools.monitor import format_line
+from sim import mpy_wasm
 from sim.hw.clock import Clock
 from sim.hw.vconsole import FIFO, TIMEOUT_MS, Host, VConsole
 from sim.mpy_code import C_STACK_FRAME_WORDS, frame_words, function_frames

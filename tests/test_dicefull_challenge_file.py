@@ -9,7 +9,6 @@ import pathlib
 import re
 import sys
 
-import mpy_wasm
 import pytest
 from test_app import DICEFULL, Driver, FakeStorage, reboot
 from test_portable_subset import PORTABLE_IMPORTS, float_or_division, imported_modules
@@ -20,6 +19,7 @@ from dicetable.games.dicefull import data
 from dicetable.games.dicefull import match as engine
 from dicetable.games.dicefull import table as df_table
 from host_tools.__main__ import main as tools_main
+from sim import mpy_wasm
 from sim.__main__ import main as sim_main
 from sim.hw.vflash import VFlash
 from sim.play import play, replay

@@ -18,12 +18,12 @@ import pathlib
 import random
 from fractions import Fraction
 
-import mpy_wasm
 import pytest
 from match_helpers import new_match, recorded, seats_waiting, snapshot, take_to_the_end
 
 from dicetable.match.actions import OK, TABLE
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT
+from sim import mpy_wasm
 
 # The games whose engines have random_action: (players, options) to test.
 FAST = {

@@ -10,7 +10,6 @@ import subprocess
 import sys
 
 import every_game
-import mpy_wasm
 import pytest
 
 from dicetable import games as registry
@@ -21,7 +20,7 @@ from dicetable.app.inputs import Inputs
 from dicetable.app.registry import pack
 from dicetable.match.actions import PLAY, TABLE, TABLE_BIT, kind_of
 from dicetable.match.engine import OPEN_PLAY, header_refusal, new_match
-from sim import gamehost, ismcts
+from sim import gamehost, ismcts, mpy_wasm
 from sim.__main__ import main
 from sim.hw import hands
 from sim.hw.rig import VirtualTable

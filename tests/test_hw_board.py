@@ -7,7 +7,6 @@ import re
 import sys
 import types
 
-import mpy_wasm
 import pins
 import pytest
 from hypothesis import given, settings
@@ -19,6 +18,7 @@ from hal.buttons import Buttons, input_pins
 from hal.display import Display
 from hal.pixels import Pixels, estimate_ma
 from hardware.rp2040 import PICO_GPIOS
+from sim import mpy_wasm
 from sim.hw.rig import take_presses
 from sim.hw.vbuttons import VButtons
 from sim.hw.vpin import VDecoder, VPin

@@ -8,13 +8,13 @@ heap there.
 
 import random
 
-import mpy_wasm
 import pytest
 
 from dicetable.app import events
 from hal import mfrc522 as drv
 from hal import readers as readers_mod
 from hal.readers import Readers
+from sim import mpy_wasm
 from sim.hw import vmfrc522 as vm
 from sim.hw.clock import Clock
 from sim.hw.rig import take_events

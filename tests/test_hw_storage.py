@@ -12,7 +12,6 @@ import pathlib
 import random
 import tempfile
 
-import mpy_wasm
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -21,6 +20,7 @@ from dicetable.app.registry import MAX_TAGS, RECORD, Registry, pack, unpack
 from dicetable.match.engine import GAMES, options
 from hal.journal import PAGE, RECORDS
 from hal.storage import CORRUPT, NONE, OK, TORN, UNDO, FlashFS, Storage, crc16
+from sim import mpy_wasm
 from sim.hw.norflash import BLOCK, ERASE_US, NorFlash
 from sim.hw.norflash import PowerLost as NorPowerLost
 from sim.hw.vflash import PowerLost, VFlash

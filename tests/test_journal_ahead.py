@@ -8,13 +8,13 @@ Figures (times) are printed by tools/bench/bench_flash.py, not asserted here.
 import random
 import struct
 
-import mpy_wasm
 import pytest
 from test_hw_storage import COMMITTED, HEADER, OPS, WORDS, long_script
 
 from hal import journal
 from hal.journal import PAGE, RECORDS, VERSION
 from hal.storage import OK, TORN, Storage
+from sim import mpy_wasm
 from sim.hw.vflash import PowerLost, VFlash
 from sim.play import play
 

@@ -21,7 +21,6 @@ Storage and Table power up over it:
 
 import sys
 
-import mpy_wasm
 import pytest
 from test_hw_storage import ACTIONS, HEADER, WORDS
 
@@ -30,6 +29,7 @@ from dicetable.app.table import Table
 from hal.journal import RECORDS, VERSION, crc16
 from hal.journal_damage import BY_RECORDS, COPY, FOREIGN, LOST, MENDED, UNREADABLE
 from hal.storage import CORRUPT, NONE, OK, Storage
+from sim import mpy_wasm
 from sim.hw.rig import Config
 from sim.hw.vflash import VFlash
 

@@ -7,7 +7,6 @@ under MicroPython."""
 
 import gc
 
-import mpy_wasm
 import pytest
 
 from dicetable.app import games
@@ -16,6 +15,7 @@ from dicetable.app.registry import pack
 from dicetable.match.actions import kind_of, seat_of, value_of
 from hal.mainloop import BUTTON_MS, FRAME_MS, GC_MS, MainLoop
 from hal.readers import AWAITED_MS, MENU_MS, PERIOD_MS
+from sim import mpy_wasm
 from sim.hw import hands
 from sim.hw.rig import VirtualTable
 from sim.hw.vloop import VirtualLoop

@@ -14,12 +14,12 @@ MicroPython.)
 
 import ast
 
-import mpy_wasm
 import pytest
 from every_game import KEYS, match_source, package
 from match_helpers import new_match, snapshot
 
 from dicetable.match.actions import NOTHING_TO_UNDO, OK
+from sim import mpy_wasm
 from sim.mpy_code import C_STACK_FRAME_WORDS, frame_words, function_frames, reached, source
 from sim.play import play
 

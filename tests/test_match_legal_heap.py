@@ -5,7 +5,7 @@ and of the table, several times a play.  Given a list of the caller's as
 `out`, legal_actions empties it in place (its capacity kept) and lists into
 it, so a play on the board allocates nothing there.
 
-Under real MicroPython with the Pico's heap (tests/mpy_wasm.py), for every
+Under real MicroPython with the Pico's heap (sim/mpy_wasm.py), for every
 game at its fewest and most players, and at its most with every option it
 reads, a complete random match: at every step, for every seat waited on and
 for TABLE, legal_actions(seat, out) into that seat's list, made once before
@@ -19,12 +19,12 @@ what legal_actions(seat) lists, and the match is unchanged.
 import importlib
 import random
 
-import mpy_wasm
 import pytest
 from match_helpers import new_match, seats_waiting, snapshot
 
 from dicetable.match.actions import TABLE
 from dicetable.match.engine import GAMES, OPEN_PLAY, TABLE_ROLLS, VARIANT
+from sim import mpy_wasm
 from sim.play import player_range
 
 

@@ -3,10 +3,10 @@ to the same scores, totals and standings."""
 
 import importlib
 
-import mpy_wasm
 import pytest
 
 from dicetable.match.engine import GAMES, OPEN_PLAY, TABLE_ROLLS, VARIANT
+from sim import mpy_wasm
 from sim.play import play, player_range
 
 SAMPLES = 3

@@ -7,7 +7,7 @@ action ends a round (history's row, the rules core's scoring), not when an
 undo folds the journal again (reset() and every round scored again), not
 when the standings are listed into the caller's list.
 
-Under real MicroPython with the Pico's heap (tests/mpy_wasm.py), for every
+Under real MicroPython with the Pico's heap (sim/mpy_wasm.py), for every
 game at its fewest and most players, and at its most with every option it
 reads and its longest length (MAX_COUNT): a seeded random complete match,
 the journal's list given room first, where
@@ -39,13 +39,13 @@ what standings() lists.
 import importlib
 import random
 
-import mpy_wasm
 import pytest
 from match_helpers import new_match, snapshot
 
 from dicetable.match.actions import TABLE
 from dicetable.match.engine import GAMES, OPEN_PLAY, TABLE_ROLLS, VARIANT
 from dicetable.match.engine import options as packed
+from sim import mpy_wasm
 from sim.play import player_range
 
 UNDO_EVERY = 40

@@ -1,10 +1,11 @@
 """The same conformance cases under real MicroPython give CPython's results,
 and the per-play calls allocate no heap there."""
 
-import mpy_wasm
 import pytest
 from cases import game_module
 from every_game import KEYS
+
+from sim import mpy_wasm
 
 CASES_SCRIPT = """
 from cases import game_module

@@ -7,7 +7,6 @@ heap and C stack."""
 
 import pathlib
 
-import mpy_wasm
 import pytest
 
 from dicetable.app.frames import ORDER
@@ -16,6 +15,7 @@ from dicetable.app.table import SEATS_RECORD, SEED_RECORD
 from dicetable.games import GAMES
 from hal.console import PACKET, Console
 from hal.mirror import BUDGET, KEYFRAME_MS, MEMORY, WORDS, Mirror
+from sim import mpy_wasm
 from sim.hw import hands
 from sim.hw.clock import Clock
 from sim.hw.vconsole import Host, VConsole

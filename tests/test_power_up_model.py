@@ -7,9 +7,9 @@ import subprocess
 
 import bench_boot
 import littlefs
-import mpy_wasm
 import pytest
 
+from sim import mpy_wasm
 from sim.hw.norflash import NorFlash
 
 

@@ -6,7 +6,6 @@ only, and the LEDs are read from the frames the strip received."""
 
 import random
 
-import mpy_wasm
 import pytest
 from match_helpers import snapshot
 
@@ -14,6 +13,7 @@ from dicetable.app import frames as fr
 from dicetable.app.events import CENTRE, OK
 from dicetable.app.registry import pack
 from dicetable.match.actions import OUT_OF_TURN, PLAY, REFUSAL_NAMES, kind_of
+from sim import mpy_wasm
 from sim.hw import hands, scripted
 from sim.hw.rig import VirtualTable
 from sim.hw.vtag import VTag

@@ -18,13 +18,13 @@ import sys
 import types
 from pathlib import Path
 
-import mpy_wasm
 import pins
 import pytest
 from board_parts import Parts
 from forked import in_a_fork
 
 from hal.readers import MENU_MS, Readers
+from sim import mpy_wasm
 from sim.hw.vpico import u_names
 from sim.mpy_code import C_STACK_FRAME_WORDS, frame_words, function_frames
 

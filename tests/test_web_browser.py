@@ -36,16 +36,14 @@ from browser import (
     ClickSurface,
     Console,
     Watcher,
-    base_url,
     find_session,
-    get_state,
-    launch,
     wait_state,
 )
 from playwright.sync_api import sync_playwright
 
 from dicetable.app.events import OK, PLUS
 from sim.hw import hands
+from sim.web.chromium import base_url, get_state, launch
 from sim.web.server import serve
 
 pytestmark = pytest.mark.slow

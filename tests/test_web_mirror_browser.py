@@ -8,12 +8,13 @@ import time
 
 import pytest
 import vboard_table
-from browser import Console, Watcher, base_url, launch
+from browser import Console, Watcher
 from playwright.sync_api import sync_playwright
 
 from dicetable.app.frames import ORDER
 from dicetable.games import GAMES
 from sim.vboard import VirtualBoard
+from sim.web.chromium import base_url, launch
 from sim.web.mirror import MirrorSession
 from sim.web.server import serve
 

@@ -19,11 +19,10 @@ left to play while a mirror reads its console.
 import pathlib
 import shutil
 
-import mpy_wasm
-
 from dicetable.app.registry import pack
 from hal.console import Console
 from host_tools.board import Board
+from sim import mpy_wasm
 from sim.hw import hands
 from sim.hw.vconsole import VConsole
 from sim.vboard.table_app import TableApp

@@ -13,18 +13,16 @@ The output depends on nothing but the code: the same bytes on every run, so
 that tests/test_legend.py can tell a stale picture.
 """
 
-import pathlib
 import re
 import sys
 import textwrap
 from xml.sax.saxutils import escape
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+import sim
+from hardware import pinmap, rp2040
+from sim import legend
 
-from hardware import pinmap, rp2040  # noqa: E402
-from sim import legend  # noqa: E402
+ROOT = sim.ROOT
 
 LEGEND = ROOT / "docs" / "img" / "led-legend.svg"
 WIRING = ROOT / "hardware" / "wiring.svg"

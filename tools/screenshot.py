@@ -3,21 +3,19 @@
 python tools/screenshot.py (make pictures runs it after tools/pictures.py).
 It starts the page's server on a free loopback port, starts a 3-player d-TT
 match with bots, lets them play into the first deal's tricks, pauses, and
-photographs the page in Debian's headless chromium (tests/browser.py launches
-it). The picture is for the README; nothing checks its bytes.
+photographs the page in Debian's headless chromium (sim/web/chromium.py
+launches it). The picture is for the README; nothing checks its bytes.
 """
 
-import pathlib
-import sys
 import tempfile
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
+from playwright.sync_api import sync_playwright
 
-import browser  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
+import sim
+from sim.web import chromium
+from sim.web.server import serve
 
-from sim.web.server import serve  # noqa: E402
+ROOT = sim.ROOT
 
 OUT = ROOT / "docs" / "img" / "table.png"
 TRICKS = 3  # into the first deal: a trick on the table, scores and a log to see
@@ -38,12 +36,12 @@ def main():
     server, _ = serve(0)
     try:
         play_into_a_match(server.session)
-        base = browser.base_url(server)
+        base = chromium.base_url(server)
         with tempfile.TemporaryDirectory() as profile, sync_playwright() as p:
-            context = browser.launch(p, profile)
+            context = chromium.launch(p, profile)
             page = context.new_page()
             page.goto(base + "/")
-            lines = len(browser.get_state(base)["log"])
+            lines = len(chromium.get_state(base)["log"])
             page.wait_for_function(
                 "n => document.querySelectorAll('ol#log > li').length >= n", arg=lines
             )

@@ -18,7 +18,7 @@
 // must give (sim/pico.py pins the Raspberry Pi Pico's pair); the board exits
 // at start if it does not.  This build never collects garbage inside a call
 // into the interpreter and grows its heap instead where the Pico would
-// collect, and where the Pico raises MemoryError (tests/mpy_wasm.mjs).  So
+// collect, and where the Pico raises MemoryError (sim/mpy_wasm.mjs).  So
 // garbage is collected after every call the board makes (a chunk of input
 // from the client, a timer's callback, boot.py and main.py), as the Pico's
 // collector would before running out, and any growth after that is a heap

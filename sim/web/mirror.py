@@ -45,9 +45,11 @@ import re
 import string
 import threading
 
+import table_config
+
 from dicetable.app import games
 from dicetable.app.events import CENTRE
-from dicetable.app.frames import ORDER
+from dicetable.app.frames import ORDER, led_count
 from dicetable.app.play import SET_KIND, SET_RECORD
 from dicetable.app.table import SEATS_RECORD, SEED_BITS, SEED_RECORD
 from dicetable.games import GAMES, part
@@ -60,8 +62,8 @@ from host_tools.monitor import clean, lost_text, open_port
 from sim.web import view
 from sim.web.session import SEATS, ActError, new_table
 
-SEAT_LEDS = 8  # each seat's segment, then the ring (firmware/table_config.py)
-RING_LEDS = 16
+SEAT_LEDS = table_config.LEDS_PER_SEAT  # each seat's segment, then the ring
+RING_LEDS = table_config.RING_LEDS
 HEADER_BYTES = 4  # game, players, options low byte, options high byte
 WORD_BYTES = 3  # a journal word, big-endian
 KEPT_LINES = 2000  # the log the page shows: the board's last lines
@@ -403,7 +405,7 @@ class MirrorSession:
         self.why = "not opened yet"
         self.lines = 0  # every non-empty line read
         self.log = []
-        self.leds = [(0, 0, 0)] * (len(SEATS) * SEAT_LEDS + RING_LEDS)
+        self.leds = [(0, 0, 0)] * led_count(table_config)
         self.head = None  # the header and words (hex) of the keyframe followed; None: no match
         self.actions = []  # the actions of that match the mirror has
         self.told = 0  # the actions the mirror needs to show the match (the keyframe's M)

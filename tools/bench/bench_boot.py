@@ -17,7 +17,7 @@ THE MODEL.  Time from reset = START + k_c x the C work's cycles / 125 MHz
 + s x the Python (timed under MicroPython) + the hardware's own times:
 
 1. The trace (trace()): boot.py and main.py run under MicroPython (the
-   WebAssembly build, tests/mpy_wasm.py) as on the board, the files as
+   WebAssembly build, sim/mpy_wasm.py) as on the board, the files as
    `make flash` builds them (host_tools.flash.build: .mpy; boot.py and
    main.py as source) served by a filesystem mounted as the current
    directory that logs every call MicroPython's import and the firmware make
@@ -124,11 +124,12 @@ import sys
 import tarfile
 import tempfile
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
+import pico_cost
 
-import mpy_wasm  # noqa: E402
-import pico_cost  # noqa: E402
+import sim
+from sim import mpy_wasm
+
+ROOT = sim.ROOT
 
 CALIBRATED = "74a722b"
 # Measured on the Pico's MicroPython v1.28.0 firmware at commit 74a722b (an
@@ -535,11 +536,11 @@ class BoardVFS:
 
 
 # --- machine and rp2 ---------------------------------------------------------------------
-from sim.hw.clock import Clock  # noqa: E402
-from sim.hw.vmfrc522 import VMFRC522  # noqa: E402
-from sim.hw.vpin import VDecoder, VPin  # noqa: E402
-from sim.hw.vrp2 import VRP2  # noqa: E402
-from sim.hw.vspi import VSIO, VSPI  # noqa: E402
+from sim.hw.clock import Clock
+from sim.hw.vmfrc522 import VMFRC522
+from sim.hw.vpin import VDecoder, VPin
+from sim.hw.vrp2 import VRP2
+from sim.hw.vspi import VSIO, VSPI
 CS_LINE = (1, 2, 3, 4, 5, 6, 7)
 CS_ADDRESS = (17, 20, 21)
 

@@ -19,19 +19,16 @@ player count (positions from a heuristic match), the budget's cost per game.
 import argparse
 import math
 import multiprocessing
-import pathlib
 import random
 import sys
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT)]
-
-from dicetable.games import GAMES  # noqa: E402
-from dicetable.match.actions import TABLE  # noqa: E402
-from dicetable.match.engine import new_match  # noqa: E402
-from sim import ismcts  # noqa: E402
-from sim.play import choose, parse_bot, player_range, waiting_seats  # noqa: E402
+import sim  # noqa: F401  (first: it puts the board's code, firmware/, on sys.path)
+from dicetable.games import GAMES
+from dicetable.match.actions import TABLE
+from dicetable.match.engine import new_match
+from sim import ismcts
+from sim.play import choose, parse_bot, player_range, waiting_seats
 
 OPPONENTS = ("heuristic", "random")
 MATCHES = 40  # per game, player count and opponent: the default run takes about an hour on 2 cores

@@ -12,6 +12,7 @@ timed at every state of one seeded match (the seat waited on drawing, the
 median call), with a draw in small ints, as the board's would be.
 """
 
+import importlib.util
 import pathlib
 import platform
 import subprocess
@@ -19,12 +20,12 @@ import sys
 import tempfile
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
+import pico_cost
 
-import mpy_wasm  # noqa: E402
-import pico_cost  # noqa: E402
-from cases import GAMES, game_module  # noqa: E402
+import sim
+from sim import mpy_wasm
+
+ROOT = sim.ROOT
 
 CALLS = 1000
 TIMED_CALLS = 20000
@@ -139,6 +140,21 @@ def game_match(game):
     return type(new_match(game, 3))
 
 
+def conformance_cases():
+    """tests/cases, the conformance cases whose hot calls this bench times: the
+    tests' own package, imported from its folder (no sys.path change)."""
+    if "cases" not in sys.modules:
+        folder = ROOT / "tests" / "cases"
+        spec = importlib.util.spec_from_file_location(
+            "cases", folder / "__init__.py", submodule_search_locations=[str(folder)]
+        )
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["cases"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["cases"]
+
+
 def compiled_sizes():
     """Board bytes of the rules core: each game's rules.py (and Dicefull's data) and
     the shared rules/ modules, as mpy-cross compiles them."""
@@ -172,9 +188,10 @@ def main():
             "Pico us/call",
         )
     )
-    for game in GAMES:
+    cases = conformance_cases()
+    for game in cases.GAMES:
         on_micropython = micropython_figures(game)
-        for label, fn in game_module(game).hot_calls():
+        for label, fn in cases.game_module(game).hot_calls():
             heap, mp_ns, pico = on_micropython[label]
             print(
                 "%-9s %-13s %20d %16d %20d %12.0f"
@@ -185,7 +202,7 @@ def main():
         "the match's random_action at every state of a match (most players; the seat waited"
         " on): most heap of 20 calls, median Pico us of a call"
     )
-    for game in GAMES:
+    for game in cases.GAMES:
         cls = game_match(game)
         figures = random_action_figures(game, cls.MAX_PLAYERS)
         if figures is None:

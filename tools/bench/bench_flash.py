@@ -46,18 +46,17 @@ second).
 
 import pathlib
 import subprocess
-import sys
 import tempfile
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
+import pico_cost
 
-import pico_cost  # noqa: E402
+import sim
+from hal.storage import Storage
+from sim.hw.norflash import CALL_US, ERASE_US, PROGRAM_US, NorFlash
+from sim.hw.vflash import VFlash
+from sim.play import play
 
-from hal.storage import Storage  # noqa: E402
-from sim.hw.norflash import CALL_US, ERASE_US, PROGRAM_US, NorFlash  # noqa: E402
-from sim.hw.vflash import VFlash  # noqa: E402
-from sim.play import play  # noqa: E402
+ROOT = sim.ROOT
 
 ENDURANCE = 100000
 WORDS = (0xF0001F, 0xE00001)

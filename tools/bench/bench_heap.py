@@ -42,26 +42,25 @@ stand-ins, which are measured first and taken off; asyncio is frozen into
 the rp2 firmware, so its code takes no heap there.
 
 This WebAssembly build collects garbage only between the parts of a script
-("#: next run", tests/mpy_wasm.mjs), so every action is played in a part of
+("#: next run", sim/mpy_wasm.mjs), so every action is played in a part of
 its own, and what it allocated is gc.mem_alloc() after less before.
 """
 
 import json
-import pathlib
 import re
 import subprocess
 import sys
 import tempfile
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
+import measured
 
-import measured  # noqa: E402
-import mpy_wasm  # noqa: E402
+import sim
+from dicetable.app import games
+from dicetable.match.engine import GAMES
+from sim import mpy_wasm
+from sim.hw import hands
 
-from dicetable.app import games  # noqa: E402
-from dicetable.match.engine import GAMES  # noqa: E402
-from sim.hw import hands  # noqa: E402
+ROOT = sim.ROOT
 
 BLOCK = 16  # bytes per block of MicroPython's heap (on the Pico too)
 LINE_BLOCKS = 64  # blocks per line of the heap map

@@ -78,21 +78,19 @@ then weigh the awaited readers' period (and the period of the looks at
 every reader, nothing awaited) against the CPU they take at idle.
 """
 
-import pathlib
 import random
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
+import bench_loop
+import bench_readers
+import pico_cost
+import table_config
 
-import bench_loop  # noqa: E402
-import bench_readers  # noqa: E402
-import pico_cost  # noqa: E402
-import table_config  # noqa: E402
-
-from hal.mainloop import BUTTON_MS, FRAME_MS, GC_MS, YIELD_MS  # noqa: E402
-from hal.readers import AWAITED_MS, PERIOD_MS  # noqa: E402
-from sim.hw import hands, vrp2  # noqa: E402
+import sim  # noqa: F401  (first: it puts the board's code, firmware/, on sys.path)
+from dicetable.app.frames import led_count
+from hal.mainloop import BUTTON_MS, FRAME_MS, GC_MS, YIELD_MS
+from hal.readers import AWAITED_MS, PERIOD_MS
+from sim.hw import hands, vrp2
 
 sys.modules.setdefault("rp2", vrp2.VRP2())  # hal.ws2812's timing constants only
 from hal.ws2812 import LATCH_US, US_PER_LED  # noqa: E402
@@ -104,7 +102,7 @@ EVENTS = 3  # ... each with this many accepted and refused events
 RUNS = 3  # runs of the same events: each event's fastest
 TRIALS = 20000
 GC_US = GC_MS * 1000
-LEDS = (max(table_config.seats) + 1) * table_config.LEDS_PER_SEAT + table_config.RING_LEDS
+LEDS = led_count(table_config)
 LED_WIRE_US = LEDS * US_PER_LED + LATCH_US
 TARGET_MS = 50
 PERIODS_MS = (10, 15, 20, 25, 30)

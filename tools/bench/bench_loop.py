@@ -88,19 +88,22 @@ the safe side for today's, which never wait).
 """
 
 import json
+import os
 import pathlib
 import shutil
 import subprocess
 import sys
 import tempfile
 
+import pico_cost
+
+import sim  # noqa: F401  (first: it puts the board's code, firmware/, on sys.path)
+from hal.mainloop import BUTTON_MS, FRAME_MS, YIELD_MS
+from hal.mirror import KEYFRAME_MS
+
+# The tree this file is in: it also runs copied into 74a722b's tree (bench_loop's
+# old_tree), whose code measure_old puts first on that run's sys.path.
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
-
-import pico_cost  # noqa: E402
-
-from hal.mainloop import BUTTON_MS, FRAME_MS, YIELD_MS  # noqa: E402
-from hal.mirror import KEYFRAME_MS  # noqa: E402
 
 OLD = "74a722b"  # the firmware the board was measured with
 # % of the CPU busy, measured on the Pico's MicroPython v1.28.0 firmware at commit 74a722b
@@ -556,6 +559,7 @@ def measure_old(scale):
     [bench_readers.Call]}, "period": ms}."""
     import bench_readers
 
+    inherited = os.environ.get("PYTHONPATH", "")
     with tempfile.TemporaryDirectory() as folder:
         folder = pathlib.Path(folder)
         old_tree(folder)
@@ -567,6 +571,11 @@ def measure_old(scale):
                 str(scale),
             ],
             cwd=folder,
+            # That tree's sim (and through it its firmware/), not the installed
+            # checkout's: this file imports sim and edits no sys.path.
+            env=dict(
+                os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(folder), inherited]))
+            ),
             capture_output=True,
             text=True,
             timeout=1800,

@@ -47,15 +47,15 @@ import tarfile
 import tempfile
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
+import pico_cost
 
-import mpy_wasm  # noqa: E402
-import pico_cost  # noqa: E402
-from match_helpers import new_match  # noqa: E402
+import sim
+from dicetable.match.actions import TABLE, TABLE_BIT
+from dicetable.match.engine import new_match
+from sim import mpy_wasm
+from sim.play import play
 
-from dicetable.match.actions import TABLE, TABLE_BIT  # noqa: E402
-from sim.play import play  # noqa: E402
+ROOT = sim.ROOT
 
 # Each action runs in its own part of the script ("#: next run", see
 # mpy_wasm.mjs), so that the collection before the reading frees everything
@@ -297,7 +297,7 @@ PER_GAME_ROUNDS = 50
 WORKER = """
 import random, sys, time
 sys.path[:0] = [%(root)r + p for p in ("/cpython", "/firmware", "/tests", "")]
-from match_helpers import new_match
+from dicetable.match.engine import new_match
 from dicetable.match.actions import TABLE, TABLE_BIT
 LOWEST = [TABLE if w & TABLE_BIT else (w & -w).bit_length() - 1 for w in range(256)]
 %(listing)s

@@ -52,14 +52,14 @@ import subprocess
 import sys
 import tempfile
 
+import measured
+import pico_cost
+
+import sim
+from hal.mirror import BUDGET
+
+ROOT = sim.ROOT
 HERE = pathlib.Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
-sys.path[:0] = [str(HERE), str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT)]
-
-import measured  # noqa: E402
-import pico_cost  # noqa: E402
-
-from hal.mirror import BUDGET  # noqa: E402
 
 OLD = "74a722b"  # the firmware the board was measured with
 # ms of Pico CPU, measured on the Pico's MicroPython v1.28.0 firmware at commit 74a722b

@@ -55,26 +55,27 @@ import ast
 import pathlib
 import statistics
 import subprocess
-import sys
 
+import pico_cost
+import pins
+import table_config
+
+import sim  # noqa: F401  (first: it puts the board's code, firmware/, on sys.path)
+from dicetable.app.events import CENTRE
+from hal import mfrc522 as new_driver
+from hal import readers as readers_module
+from hal.chipselect import decoder_selects
+from hal.mainloop import GC_MS
+from hal.readers import AWAITED_MS, PERIOD_MS, Readers
+from sim.hw import vmfrc522 as vm
+from sim.hw.clock import Clock
+from sim.hw.vpin import VDecoder
+from sim.hw.vspi import VSIO, VSPI
+from sim.hw.vtag import VTag
+
+# The tree this file is in: it also runs copied into 74a722b's tree (bench_loop's
+# old_tree), whose code measure_old puts first on that run's sys.path.
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
-
-import pico_cost  # noqa: E402
-import pins  # noqa: E402
-import table_config  # noqa: E402
-
-from dicetable.app.events import CENTRE  # noqa: E402
-from hal import mfrc522 as new_driver  # noqa: E402
-from hal import readers as readers_module  # noqa: E402
-from hal.chipselect import decoder_selects  # noqa: E402
-from hal.mainloop import GC_MS  # noqa: E402
-from hal.readers import AWAITED_MS, PERIOD_MS, Readers  # noqa: E402
-from sim.hw import vmfrc522 as vm  # noqa: E402
-from sim.hw.clock import Clock  # noqa: E402
-from sim.hw.vpin import VDecoder  # noqa: E402
-from sim.hw.vspi import VSIO, VSPI  # noqa: E402
-from sim.hw.vtag import VTag  # noqa: E402
 
 OLD = "1bfedd1"  # the driver the board was timed with (issue 9)
 MEASURED_MS = {"full read, 4-byte UID": 13.0, "full read, 7-byte UID": 23.2}

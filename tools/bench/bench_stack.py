@@ -30,20 +30,20 @@ import tempfile
 
 import measured
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT)]
+import sim
+from dicetable.app.registry import pack
+from dicetable.app.rng import Rng
+from dicetable.app.table import Table
+from dicetable.games import GAMES
+from hal.storage import Storage
+from sim import cstack, pico
+from sim.cstack import StackMeter
+from sim.hw import hands, scenes
+from sim.hw.rig import Config
+from sim.hw.vflash import VFlash
+from sim.play import player_range
 
-from dicetable.app.registry import pack  # noqa: E402
-from dicetable.app.rng import Rng  # noqa: E402
-from dicetable.app.table import Table  # noqa: E402
-from dicetable.games import GAMES  # noqa: E402
-from hal.storage import Storage  # noqa: E402
-from sim import cstack, pico  # noqa: E402
-from sim.cstack import StackMeter  # noqa: E402
-from sim.hw import hands, scenes  # noqa: E402
-from sim.hw.rig import Config  # noqa: E402
-from sim.hw.vflash import VFlash  # noqa: E402
-from sim.play import player_range  # noqa: E402
+ROOT = sim.ROOT
 
 FIRMWARE = ROOT / "firmware"
 GAME_CODE = ("dicetable/games/", "dicetable/match/", "dicetable/rules/")

@@ -15,21 +15,28 @@
 """
 
 import importlib
-import pathlib
 import sys
 import time
 from collections import deque
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT)]
+from pioemu import State, emulate
 
-import mpy_wasm  # noqa: E402
-from pioemu import State, emulate  # noqa: E402
-from test_ws2812 import Clock, emulator_settings, runs, wire_levels  # noqa: E402
+from sim import mpy_wasm
+from sim.hw.vrp2 import VRP2
+from sim.ws2812_wire import Clock, emulator_settings, runs, wire_levels
 
-from sim.hw.vrp2 import VRP2  # noqa: E402
 
-LEDS = 56
+def chain_leds():
+    """The standard build's LED chain (firmware/table_config.py), imported once
+    sim (above) has put firmware/ on sys.path."""
+    import table_config
+
+    from dicetable.app.frames import led_count
+
+    return led_count(table_config)
+
+
+LEDS = chain_leds()
 PICO_US_PER_UNIT = 4.6
 FIFO_DEPTH = 4
 

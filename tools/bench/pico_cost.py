@@ -36,13 +36,7 @@ unit loop's time over a run's first seconds).  run(source) passes NODE_ARGS
 to node: V8's optimising compiler from the start, a few % faster after.
 """
 
-import pathlib
-import sys
-
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "tests"), str(ROOT)]  # mpy_wasm, and sim for it
-
-import mpy_wasm  # noqa: E402
+from sim import mpy_wasm
 
 UNIT_CYCLES = 574
 CPU_HZ = 125_000_000

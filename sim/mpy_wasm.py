@@ -35,7 +35,7 @@ import tempfile
 from sim import pico
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-RUNNER = ROOT / "tests" / "mpy_wasm.mjs"
+RUNNER = ROOT / "sim" / "mpy_wasm.mjs"
 
 # The loader's `heapsize` that gives the Pico's GC heap in this build, and
 # that heap: pinned in sim/pico.py, shared with the virtual board.

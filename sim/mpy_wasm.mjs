@@ -1,11 +1,11 @@
 // Runs a Python script under the official MicroPython WebAssembly build.
 //
-//   node tests/mpy_wasm.mjs SCRIPT.py HEAPSIZE GC_HEAP FILES.json [ROMFS]
+//   node sim/mpy_wasm.mjs SCRIPT.py HEAPSIZE GC_HEAP FILES.json [ROMFS]
 //
 // THE HEAP.  HEAPSIZE is the loader's `heapsize`: the raw area, of which the
 // collector keeps a part for its tables.  GC_HEAP is the gc.mem_free() +
 // gc.mem_alloc() that setting must give, checked at start (0: not checked).
-// tests/mpy_wasm.py pins the pair that gives the Raspberry Pi Pico's heap.
+// sim/mpy_wasm.py pins the pair that gives the Raspberry Pi Pico's heap.
 //
 // This build grows its heap by itself when an allocation fails (a "split
 // heap"), exactly where the Pico raises MemoryError; and it collects garbage
@@ -22,7 +22,7 @@
 //
 // FILES.json lists [path in MicroPython's filesystem, file on the host]: the
 // firmware as the board has it, the virtual hardware (sim/hw) and the
-// portable conformance cases (tests/mpy_wasm.py makes the list).  ROMFS, if
+// portable conformance cases (sim/mpy_wasm.py makes the list).  ROMFS, if
 // given, is a ROMFS image mounted at /rom and put first on sys.path: this
 // build imports a .mpy from it in place, its bytecode left in the image (as a
 // frozen module's is left in the board's flash).  A Python exception exits
