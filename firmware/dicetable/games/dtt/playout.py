@@ -404,14 +404,17 @@ def _deal_played(m, items, leader, best, played):
     s1 = NEXT[leader]
     s2 = NEXT[s1]
     winner = (leader, s1, s2)[best]
-    for buf in (m.trick.items, m.last_trick_items):
-        buf[0] = c0
-        buf[1] = c1
-        buf[2] = c2
-    for buf in (m.trick.seats, m.last_trick_seats):
-        buf[0] = leader
-        buf[1] = s1
-        buf[2] = s2
+    last = m.last_trick_items
+    last[0] = c0
+    last[1] = c1
+    last[2] = c2
+    last = m.last_trick_seats
+    last[0] = leader
+    last[1] = s1
+    last[2] = s2
+    trick = m.trick  # the last trick's end zeroes it (Trick.clear)
+    trick.items[0] = trick.items[1] = trick.items[2] = 0
+    trick.seats[0] = trick.seats[1] = trick.seats[2] = 0
     m.hand_n[0] = m.hand_n[1] = m.hand_n[2] = 0
     held = m.held
     for j in range(3 * SUITS):
