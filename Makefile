@@ -10,7 +10,7 @@ PY     := $(VENV)/bin/python
 # and each `python -m sim` a test starts, on every run (__pycache__/ is git-ignored).
 PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest
 
-.PHONY: pictures test check lint pyright-board pyright-host sim table bench bench-bots golden deps clean flash
+.PHONY: pictures test check lint pyright-board pyright-host sim table bench bench-bots golden deps clean flash new-game
 
 # Everything, lint first: what .ci/run runs.
 test: deps chromium lint
@@ -90,6 +90,12 @@ $(VENV)/.bench-installed: requirements-bench.txt $(VENV)/.installed
 pictures: $(VENV)/.installed chromium
 	$(PY) tools/pictures.py
 	$(PY) tools/screenshot.py
+
+# make new-game NAME=key TITLE="Title": a new game made from High card (the tests' toy
+# game) that plays and passes make test as it is; then make it yours
+# (docs/architecture.md, "Adding a game").
+new-game: $(VENV)/.installed
+	$(PY) tools/new_game.py '$(NAME)' $(if $(TITLE),--title '$(TITLE)')
 
 # Rewrite the reviewed golden transcripts (tests/golden/) after a deliberate change.
 golden: deps

@@ -26,8 +26,8 @@ import os
 include("$(PORT_DIR)/boards/manifest.py")
 
 # Layers 2 to 4: the portable package (table app, match engine, rules core),
-# without each game's host.py and playout.py (the simulator's side, never run
-# on the board).
+# without each game's playout.py (the designers' random playouts, never run on
+# the board).
 # MicroPython's build runs this file from its own folder.
 package(
     "dicetable",
@@ -35,7 +35,7 @@ package(
         os.path.relpath(os.path.join(folder, name), "dicetable")
         for folder, _, names in os.walk("dicetable")
         for name in names
-        if name.endswith(".py") and name not in ("host.py", "playout.py")
+        if name.endswith(".py") and name != "playout.py"
     ),
 )
 # Layer 1: the board's drivers and main loop.

@@ -65,10 +65,10 @@ Progress = Callable[[int, int, str], None]
 # What a folder must hold to be the table's firmware (a flash removes from the
 # board every code file the build does not have).
 # Never imported on the board: the manifest is read by a frozen firmware's build
-# (docs/firmware.md); a game's host.py and playout.py are the simulator's side
-# of the game (transcripts, bots, the designers' random playouts).
+# (docs/firmware.md); a game's playout.py is the simulator's (the designers'
+# random playouts).
 HOST_ONLY = ("manifest.py",)
-HOST_ONLY_NAMES = ("host.py", "playout.py")
+HOST_ONLY_NAMES = ("playout.py",)
 REQUIRED = (
     "boot.py",
     "main.py",

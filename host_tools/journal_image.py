@@ -11,7 +11,7 @@ read_image(data) checks the image whole and returns a Journal, or raises
 JournalError with one line naming the first problem: a size that is not 1
 to MAX_BLOCKS whole blocks, no match in it (the board had cleared it, or it
 is not a journal), a header the match engine refuses
-(engine.journal_header_refusal, as the table at power-up: a game number past
+(games.journal_header_refusal, as the table at power-up: a game number past
 the games, a player count or option bits the game does not take).  A
 torn last record (a power cut while writing it) is dropped as the board
 drops it; damage further in stops the journal there: `status` says which,
@@ -34,9 +34,10 @@ from typing import Any
 
 from dicetable.app.play import FIRMWARE_RECORD, SET_RECORD
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD
+from dicetable.games import journal_header, journal_header_refusal, new_match
 from dicetable.games.dicefull import data as dicefull_data
 from dicetable.match.actions import KIND_SHIFT, OK, REFUSAL_NAMES
-from dicetable.match.engine import journal_header, journal_header_refusal, malformed, new_match
+from dicetable.match.engine import malformed
 from hal import storage as st
 from hal.journal import VERSION
 from host_tools.errors import ToolError, read_bytes, size_text

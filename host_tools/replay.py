@@ -5,7 +5,7 @@ writes: its segments one after the other; or a backup folder holding one) or
 a match file written by `python -m sim --save`.  The journal is read by
 journal_image.py, the match file by sim/matchfile.py: each the one reader of
 its kind, and each refuses a header the match engine refuses
-(engine.header_refusal) with one line, and so a Dicefull match played with
+(games.header_refusal) with one line, and so a Dicefull match played with
 another challenge set than the one on hand (--challenges, else the
 built-in).  The journal's own records of the table (SEATS, SEED and SET: see
 dicetable/app/play.py) are not the game's and are skipped; what is left is
@@ -18,8 +18,8 @@ from __future__ import annotations
 import os
 import pathlib
 
+from dicetable.games import header_refusal
 from dicetable.games.dicefull import data as dicefull_data
-from dicetable.match.engine import header_refusal
 from host_tools import journal_image
 from host_tools.errors import ToolError, shown, why
 from sim import matchfile

@@ -27,15 +27,8 @@ import tempfile
 
 try:
     import sim.play
-    from dicetable.match.engine import (
-        GAMES,
-        LONGEST,
-        OPEN_PLAY,
-        TABLE_ROLLS,
-        VARIANT,
-        header_refusal,
-        options,
-    )
+    from dicetable.games import GAMES, header_refusal
+    from dicetable.match.engine import LONGEST, OPEN_PLAY, TABLE_ROLLS, VARIANT, options
     from sim import balance, matchfile, report
     from sim.play import RefusedAction, play, player_range, replay
 except KeyboardInterrupt:  # Ctrl-C before main() could take it

@@ -1,22 +1,25 @@
-"""The parts every game's host.py shares, in one place.
+"""A game's side in the simulator: what it declares, what it supplies, and the
+defaults of what it may leave out, in one place.
 
-A game's host.py (firmware/dicetable/games/<key>/host.py) is the simulator's
-side of the game, kept in its package but never run on the board
-(firmware/manifest.py leaves it out, as it leaves out playout.py).  What
-several games' host.py wrote alike lives here, and a host.py takes it or
-writes its own: docs/architecture.md lists what a host.py supplies and what
-it gets for free.  Simulator code only: nothing on the board imports sim.
+Each game's host side is one module, sim/games/<key>.py (never flashed: the
+board's code never imports sim), which ends with its declaration:
+
+    HOST = GameHost("dtwww", hidden_hands=True, chance=True, narrate=narrate, ...)
+
+GameHost is the contract (as OpenSpiel's GameType and KMK's Module): every
+part has a slot here, with a default where one makes sense; a part without a
+default that a game leaves out is None, and a bot that needs it refuses the
+game in one line (refusal()), never a traceback in the middle of a match.
+docs/architecture.md lists the parts ("What a game supplies").  host(key)
+finds a game's declaration: sim/games/<key>.py for the table's games, the
+module register() names for a game added at run time (the tests' toy game).
 """
 
+import importlib
 from typing import Any
 
 from dicetable import games as registry
 from dicetable.app.line import words
-
-
-def host_of(match):
-    """The host.py module of `match`'s game."""
-    return registry.part(registry.number(match.GAME), "host")
 
 
 def describe_of(table):
@@ -35,75 +38,149 @@ def nothing(rng):
     return []
 
 
-def determinize(match, seat, rng):
-    """A new match consistent with what `seat` sees (the game's host.view),
-    drawn with `rng`: its known journal and a sample of what is hidden."""
-    from sim import ismcts
-
-    prefix, sample = host_of(match).view(match, seat, rng)
-    out = ismcts.replay(match, prefix + sample(rng))
-    if out is None:
-        raise RuntimeError("a determinization the engine refuses")
-    return out
-
-
-# --- what the bots need of a host.py --------------------------------------------
-#
-# A bot plays a game only with the parts it needs; a part missing is one line
-# (refusal()), never a traceback in the middle of a match.  Parts with a
-# default (DEFAULTS) may be left out.  docs/architecture.md lists them all.
-
-GUIDE = "its host.py lists what the bots need: docs/architecture.md"
-NEEDS = {
-    "random": (),
-    "heuristic": ("heuristic",),
-    # view: what a seat sees and how to draw the rest (determinize is built
-    # on it); observe: an action as the observer sees it; HIDDEN_DECISIONS:
-    # the kinds of action another seat takes unseen.
-    "ismcts": ("heuristic", "view", "observe", "HIDDEN_DECISIONS"),
-}
-ISMCTS_PLAYOUTS = 100  # a decision's playouts when a game names no budget of its own
-
-
 def _never(match):
     return False
 
 
-DEFAULTS = {
-    "ISMCTS_PLAYOUTS": ISMCTS_PLAYOUTS,  # the budget of a bare `ismcts`
-    "ISMCTS_OPTIONS": {},  # the search's options (sim/ismcts.py, Search): none
-    "UNIFORM_DRAWS": False,  # a seat's draws are listed, not drawn by random_action
-    "only_chance_left": _never,  # the search never averages a round's chance
+def _own_hand(match, seat):
+    return list(match.hand(seat))
+
+
+def _no_centre(match):
+    return []
+
+
+ISMCTS_PLAYOUTS = 100  # a decision's playouts when a game names no budget of its own
+GUIDE = "docs/architecture.md lists what the bots need"
+
+
+class GameHost:
+    """One game's declaration and parts.  `hidden_hands`: a seat holds items
+    the others do not see (the search must draw them); `chance`: dice are
+    rolled or cards dealt at random.  What the game reads of the table's
+    options, its players and lengths are its registry entry's
+    (dicetable/games/__init__.py): facts the board needs too.
+
+    Each part below is given as a keyword; the class holds its default, or
+    None for a part with none (the bots that need it refuse the game: NEEDS).
+    The functions are staticmethods: a part is called as the game wrote it."""
+
+    # Transcript lines for an action just accepted: narrate(match, action).
+    narrate: Any = None
+    # An item in words, as the board logs it: describe_of(table) gives it.
+    describe: Any = None
+    # A seat's items in hand (values) and the items on the table's centre: the
+    # terminal table and the web page show them.  Default: the engine's own
+    # hand(seat), and no centre.
+    hand: Any = staticmethod(_own_hand)
+    centre: Any = staticmethod(_no_centre)
+    # The heuristic bot, and the model of every decision a search cannot see.
+    heuristic: Any = None
+    # What the search bot needs (sim/ismcts.py, docs/bots.md).
+    view: Any = None
+    observe: Any = None
+    hidden_decisions: Any = None
+    last_round: Any = None
+    ismcts_playouts: Any = ISMCTS_PLAYOUTS
+    ismcts_options: Any = {}
+    only_chance_left: Any = staticmethod(_never)
+    chance_outcomes: Any = None
+    uniform_draws: Any = False
+    # The same match in open play, for the game's own tests.
+    open_play_journal: Any = None
+
+    def __init__(self, key, hidden_hands, chance, **parts):
+        unknown = sorted(set(parts) - set(PARTS))
+        if unknown:
+            raise TypeError("%s: no such part of a game: %s" % (key, ", ".join(unknown)))
+        self.key = key
+        self.hidden_hands = hidden_hands
+        self.chance = chance
+        for name, part in parts.items():
+            setattr(self, name, part)
+
+    def missing(self, bot):
+        """The first part `bot` needs that this game does not give, or None.
+        A game that lists its chance (chance_outcomes) must say which round
+        is the last (last_round)."""
+        bot = bot.partition(":")[0]
+        needs = NEEDS.get(bot, ())
+        if bot == "ismcts" and self.chance_outcomes is not None:
+            needs += ("last_round",)
+        for name in needs:
+            if getattr(self, name) is None:
+                return name
+        return None
+
+    def bots(self):
+        """The bots that can play this game, in NEEDS's order."""
+        return [bot for bot in NEEDS if self.missing(bot) is None]
+
+    def determinize(self, match, seat, rng):
+        """A new match consistent with what `seat` sees (view), drawn with
+        `rng`: its known journal and a sample of what is hidden."""
+        from sim import ismcts
+
+        prefix, sample = self.view(match, seat, rng)
+        out = ismcts.replay(match, prefix + sample(rng))
+        if out is None:
+            raise RuntimeError("a determinization the engine refuses")
+        return out
+
+
+PARTS = tuple(GameHost.__annotations__)  # every part a game may give
+NEEDS = {
+    "random": (),
+    "heuristic": ("heuristic",),
+    # view: what a seat sees and how to draw the rest (determinize is built
+    # on it); observe: an action as the observer sees it; hidden_decisions:
+    # the kinds of action another seat takes unseen.
+    "ismcts": ("heuristic", "view", "observe", "hidden_decisions"),
 }
 
 
+_REGISTERED: dict = {}  # key -> module of a game registered at run time
+
+
+def register(key, module):
+    """Name the module (dotted) holding HOST for a game added at run time
+    with dicetable.games.register(); unregister(key) forgets it."""
+    _REGISTERED[key] = module
+
+
+def unregister(key):
+    _REGISTERED.pop(key, None)
+
+
+def host(key) -> Any:
+    """The GameHost of the game `key` (imported on first use)."""
+    if registry.number(key) < 0:
+        raise KeyError("no game %r" % key)
+    return importlib.import_module(_REGISTERED.get(key) or "sim.games." + key).HOST
+
+
+def host_of(match) -> Any:
+    """The GameHost of `match`'s game."""
+    return host(match.GAME)
+
+
 class CannotPlay(ValueError):
-    """A bot asked to play a game whose host.py lacks a part it needs; the
-    message is the one line refusal() gives."""
-
-
-def part(host, name) -> Any:
-    """The host.py's `name`, or its default (DEFAULTS; KeyError for a part
-    with none: the bots check those first, refusal())."""
-    if hasattr(host, name):
-        return getattr(host, name)
-    return DEFAULTS[name]
+    """A bot asked to play a game that lacks a part it needs; the message is
+    the one line refusal() gives."""
 
 
 def refusal(game, bot):
     """Why `bot` (random, heuristic, ismcts; a budget after ':' is ignored)
-    cannot play the game `game` (its key), or None: the first part it needs
-    that the game's host.py does not give.  A game that lists its chance
-    (chance_outcomes) must say which round is the last (last_round)."""
-    bot = bot.partition(":")[0]
-    host = registry.part(registry.number(game), "host")
-    needs = NEEDS.get(bot, ())
-    if bot == "ismcts" and hasattr(host, "chance_outcomes"):
-        needs += ("last_round",)
-    for name in needs:
-        if not hasattr(host, name):
-            return "game %s gives no %s: %s cannot play it (%s)" % (game, name, bot, GUIDE)
-    return None
+    cannot play the game `game` (its key), or None."""
+    name = host(game).missing(bot)
+    if name is None:
+        return None
+    return "game %s gives no %s: %s cannot play it (%s)" % (
+        game,
+        name,
+        bot.partition(":")[0],
+        GUIDE,
+    )
 
 
 def check(game, bot):

@@ -8,7 +8,7 @@ iteration:
    sees at the table (its own hand, every public action, the trick, the
    centre, the scores), the rest (other hands, undealt cards, dice behind a
    screen) drawn among the states consistent with that view: the game's
-   host.view() (firmware/dicetable/games/<key>/host.py) says what is hidden;
+   the game's view (sim/games/<key>.py) says what is hidden;
 2. descends the tree by UCB1 with availability counts over the actions legal
    in that determinization, at the seat's own decisions and at the other
    seats' decisions the seat sees (a card played, a die picked); the table's
@@ -42,7 +42,6 @@ import pickle
 import random
 import time
 
-from dicetable import games as registry
 from dicetable.match.actions import DEAL, OK, ROLL, SEAT_SHIFT, TABLE, TABLE_BIT, kind_of
 from dicetable.match.engine import places_of
 from sim import gamehost
@@ -59,24 +58,19 @@ COMPLETIONS = 8  # draws of the chance that ends a round (see Search.rollout)
 WORLDS = 32  # determinizations drawn per decision, then reused (Search.determinization)
 
 
-def host_of(match):
-    """The game's host module (determinization, observation, heuristic)."""
-    return registry.part(registry.number(match.GAME), "host")
-
-
 def game_playouts(game):
     """The playouts a decision of a bare `ismcts` in game `game` (its key):
-    its host.py's ISMCTS_PLAYOUTS, chosen by measurement (docs/bots.md, "What
-    was measured": the smallest budget measured to beat the heuristic), else
-    gamehost.ISMCTS_PLAYOUTS."""
-    return gamehost.part(registry.part(registry.number(game), "host"), "ISMCTS_PLAYOUTS")
+    its ismcts_playouts (sim/games/<key>.py), chosen by measurement
+    (docs/bots.md, "What was measured": the smallest budget measured to beat
+    the heuristic), else gamehost.ISMCTS_PLAYOUTS."""
+    return gamehost.host(game).ismcts_playouts
 
 
 def game_options(game):
-    """The search options of game `game` (its key): its host.py's
-    ISMCTS_OPTIONS, chosen by measurement (docs/bots.md), else none;
+    """The search options of game `game` (its key): its ismcts_options
+    (sim/games/<key>.py), chosen by measurement (docs/bots.md), else none;
     choose()'s own options override them."""
-    return dict(gamehost.part(registry.part(registry.number(game), "host"), "ISMCTS_OPTIONS"))
+    return dict(gamehost.host(game).ismcts_options)
 
 
 def masked(a):
@@ -202,7 +196,7 @@ class Search:
         paired=False,
     ):
         gamehost.check(match.GAME, "ismcts")  # a part missing: one line, CannotPlay
-        self.host = host_of(match)
+        self.host = gamehost.host_of(match)
         self.seat = seat
         self.rng = rng
         self.policy = policy
@@ -213,9 +207,9 @@ class Search:
         self.bias = bias
         self.world_count = max(1, worlds)
         self.paired = bool(paired)
-        self.hidden = self.host.HIDDEN_DECISIONS
-        self.uniform_draws = gamehost.part(self.host, "UNIFORM_DRAWS")
-        self.only_chance_left = gamehost.part(self.host, "only_chance_left")
+        self.hidden = self.host.hidden_decisions
+        self.uniform_draws = self.host.uniform_draws
+        self.only_chance_left = self.host.only_chance_left
         prefix, self.sample = self.host.view(match, seat, rng)
         base = replay(match, prefix)
         if base is None:
@@ -401,7 +395,7 @@ class Search:
         return self.only_chance_left(m)
 
     def chance_mean(self, m, start):
-        outcomes = getattr(self.host, "chance_outcomes", None)
+        outcomes = self.host.chance_outcomes
         if outcomes is not None:
             # The game lists equally likely totals at the round's end.  A tie
             # left for a roll-off is decided by a fair draw, so a shared
@@ -459,14 +453,14 @@ def choose(match, seat, rng, playouts=0, ms=0, **options):
     budget of `playouts` playouts, or of `ms` milliseconds, or the game's
     game_playouts(); `options`: Search's (policy, reward, c, horizon,
     completions, bias, worlds, paired), over the game's game_options().
-    gamehost.CannotPlay (one line) for a game whose host.py lacks a part
+    gamehost.CannotPlay (one line) for a game that lacks a part
     the search needs."""
     gamehost.check(match.GAME, "ismcts")
     legal = match.legal_actions(seat)
     if len(legal) == 1:
         return legal[0]
     if is_chance(seat, legal):
-        return host_of(match).heuristic(match, seat, legal, rng)
+        return gamehost.host_of(match).heuristic(match, seat, legal, rng)
     options = {**game_options(match.GAME), **options}
     search = Search(match, seat, random.Random(rng.getrandbits(64)), **options)
     if not playouts and not ms:

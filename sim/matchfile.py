@@ -33,8 +33,9 @@ import re
 import tempfile
 from typing import NamedTuple
 
+from dicetable.games import GAMES, header_refusal
 from dicetable.match.actions import KIND_NAMES, TABLE, action, kind_of, seat_of, value_of
-from dicetable.match.engine import GAMES, header_refusal, malformed
+from dicetable.match.engine import malformed
 from sim.hostfile import special
 
 HEADER = ("game", "players", "options")

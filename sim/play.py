@@ -4,8 +4,9 @@ import random
 
 from dicetable import games as registry
 from dicetable.app.games import title
+from dicetable.games import new_match
 from dicetable.match.actions import REFUSAL_NAMES, TABLE, TABLE_BIT
-from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, new_match
+from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT
 from sim import gamehost, ismcts
 from sim.hostfile import special
 
@@ -35,7 +36,7 @@ def parse_bot(name):
 def bots_refusal(game, bots):
     """Why one of `bots` (names as parse_bot() takes them) cannot play the
     game `game`, or None: the one line of sim/gamehost.py's refusal() for the
-    first part of its host.py a bot needs and does not find."""
+    first part of the game a bot needs and does not find."""
     for bot in dict.fromkeys(bots):
         why = gamehost.refusal(game, bot)
         if why:
@@ -85,7 +86,7 @@ def choose(match, seat, bots, rng):
     if bots[seat].startswith("ismcts"):
         _, playouts, ms = parse_bot(bots[seat])
         return ismcts.choose(match, seat, rng, playouts, ms)
-    return registry.part(registry.number(match.GAME), "host").heuristic(match, seat, legal, rng)
+    return gamehost.host_of(match).heuristic(match, seat, legal, rng)
 
 
 def read_challenges(path):
@@ -134,7 +135,7 @@ def play(game, players, options, bots, seed, out=None):
     """Play one match with bots; `out` receives the transcript lines if given."""
     rng = random.Random(seed)
     match = new_match(game, players, options)
-    text = registry.part(registry.number(game), "host")
+    text = gamehost.host(game)
     if out is not None:
         out.append(
             "%s, %d players, %s, seed %d"
@@ -157,7 +158,7 @@ def play(game, players, options, bots, seed, out=None):
 def replay(game, players, options, actions, out):
     """Fold a saved journal, narrating every action; stop at a refused one."""
     match = new_match(game, players, options)
-    text = registry.part(registry.number(game), "host")
+    text = gamehost.host(game)
     out.append(
         "%s, %d players, %s, replayed"
         % (title(registry.number(game)), players, describe_options(options))

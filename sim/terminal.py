@@ -33,8 +33,9 @@ from dicetable.app import games
 from dicetable.app.events import CENTRE, LONG, MINUS, OK, PLUS
 from dicetable.app.registry import pack
 from dicetable.app.render import ERROR_MS, OVER, PLAY_MODE, SCORE_MS, TRICK_MS, ticks_diff
-from dicetable.games import GAMES, OPEN_PLAY, part
+from dicetable.games import GAMES, OPEN_PLAY
 from dicetable.match.actions import DEAL, PICK, TABLE, kind_of
+from sim import gamehost
 from sim.hw import hands
 from sim.hw.rig import STEP_MS, VirtualTable
 from sim.legend import entries as legend_entries
@@ -315,8 +316,6 @@ def hand_lines(t, humans):
     bots = []
     for p in range(m.players):
         items = hand_of(m, p)
-        if items is None:
-            return []
         s = t.phys[p]
         if s not in humans:
             bots.append("seat %d %d item%s" % (s, len(items), "" if len(items) == 1 else "s"))
@@ -469,7 +468,9 @@ class Session:
             seat = self.acting_seat(acts[0])
             mine = [a for a in acts if self.acting_seat(a) == seat]
             if seat >= 0 and self.bots[seat % len(self.bots)] == "heuristic":
-                a = part(self.game, "host").heuristic(t.match, (acts[0] >> 16) & 7, mine, self.rng)
+                a = gamehost.host(GAMES[self.game]).heuristic(
+                    t.match, (acts[0] >> 16) & 7, mine, self.rng
+                )
             else:
                 a = self.rng.choice(mine)
             hands.make(self.vt, t, a)

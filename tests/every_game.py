@@ -17,6 +17,7 @@ import contextlib
 import pathlib
 
 from dicetable import games as registry
+from sim import gamehost
 
 TOY = "highcard"
 TOY_PACKAGE = "toy_game"
@@ -35,11 +36,13 @@ def registered(key):
     from toy_game import ENTRY
 
     g = registry.register(ENTRY, TOY_PACKAGE)
+    gamehost.register(TOY, TOY_PACKAGE + ".host")
     try:
         yield g
     finally:
         registry.forget(g)
         registry.unregister(TOY)
+        gamehost.unregister(TOY)
 
 
 def package(key):

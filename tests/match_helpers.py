@@ -3,8 +3,20 @@
 import pickle
 import random
 
+from dicetable.games import (
+    header,
+    new_match,  # noqa: F401  (the tests' one way to make a match)
+)
 from dicetable.match.actions import TABLE, TABLE_BIT
-from dicetable.match.engine import new_match  # noqa: F401  (the tests' one way to make a match)
+
+
+def journal_bytes(match):
+    """The match as a journal file holds it: its header, then 4 bytes per
+    action, little-endian (engine.journal_actions reads them back)."""
+    out = bytearray(header(match))
+    for a in match.journal:
+        out += a.to_bytes(4, "little")
+    return out
 
 
 def seats_waiting(match):

@@ -42,6 +42,7 @@ from dicetable.app.table import (
     Table,
     ticks_diff,
 )
+from dicetable.games import GAMES, header, header_refusal
 from dicetable.games.dtt import match as dtt_engine
 from dicetable.games.dtwww import match as dtwww_engine
 from dicetable.games.dtwww import rules as dt
@@ -67,16 +68,7 @@ from dicetable.match.actions import (
     seat_of,
     value_of,
 )
-from dicetable.match.engine import (
-    GAMES,
-    LONGEST,
-    OPEN_PLAY,
-    TABLE_ROLLS,
-    VARIANT,
-    header_refusal,
-    malformed,
-    options,
-)
+from dicetable.match.engine import LONGEST, OPEN_PLAY, TABLE_ROLLS, VARIANT, malformed, options
 from sim import mpy_wasm
 from sim.hw import hands
 from sim.hw.hands import choose_in_menu, full_registry, uid_for
@@ -329,7 +321,7 @@ def test_menu_seats_options_and_player_count():
     assert t.phys == [0, 2, 5]
     assert t.match.options == options(OPEN_PLAY, 2)
     assert d.storage.words[:2] == [SEATS_RECORD | 0b100101, SEED_RECORD | t.seed]
-    assert d.storage.header == bytes(t.match.journal_bytes()[:4])
+    assert d.storage.header == header(t.match)
     assert "new match: d-TT, seats 0 2 5" in "\n".join(d.lines)
 
 
@@ -899,7 +891,7 @@ def test_game_facts_agree_with_the_engines():
 def test_the_menu_offers_exactly_what_the_engines_take():
     """games.OPTIONS and the menu's length field agree with every engine's
     OPTIONS and MAX_COUNT, and every choice the menu can make is a header the
-    engine takes (engine.header_refusal): the menu never offers a refusal."""
+    engine takes (games.header_refusal): the menu never offers a refusal."""
     from itertools import product
 
     from dicetable.app import menu as menu_mod
@@ -1457,7 +1449,7 @@ def test_the_firmware_id_and_the_unchecked_fold_on_micropython(capsys):
     # The same on CPython and on MicroPython with the Pico's heap: the id read
     # from firmware.id, and a journal of this id folded without the engine.
     m = play("nokosu", 5, 2, ["heuristic"] * 5, 3)
-    source = "HEADER = %r\nactions = %r\n" % (bytes(m.header()), m.journal[:120]) + RESUME_BY_ID
+    source = "HEADER = %r\nactions = %r\n" % (header(m), m.journal[:120]) + RESUME_BY_ID
     exec(compile(source, "resume", "exec"), {"__name__": "resume"})
     expected = capsys.readouterr().out
     assert expected.split("\n")[:4] == ["id 0", "id 0", "id 0", "id %d" % 0x5A17E]

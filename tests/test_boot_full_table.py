@@ -24,7 +24,8 @@ from dicetable.app.inputs import Inputs
 from dicetable.app.registry import pack
 from dicetable.app.rng import draw
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD
-from dicetable.match.engine import GAMES, TABLE_ROLLS, options
+from dicetable.games import GAMES, header
+from dicetable.match.engine import TABLE_ROLLS, options
 from sim import mpy_wasm
 from sim.hw import hands
 from sim.play import play
@@ -154,7 +155,7 @@ def test_power_up_on_a_full_table_resumes_every_action_even_after_a_second_cut(w
     after = actions + ([auto[draw(SEED, len(actions), len(auto))]] if auto else [])
     assert len(pack(hands.full_registry())) // 14 == 201
 
-    script = IMPORTS + mpy_wasm.PART + journal_on_flash(m.header(), actions, torn) + CUT_AND_BOOT
+    script = IMPORTS + mpy_wasm.PART + journal_on_flash(header(m), actions, torn) + CUT_AND_BOOT
     script += "".join("#: next run\nCUT = %d\n%s" % (cut, ONE_CUT) for cut in range(CUTS))
     script += "#: next run\nfor r in results:\n    print(*r)\n"
     out = mpy_wasm.run(script, timeout=900).split("\n")
@@ -236,9 +237,7 @@ def test_the_boot_needs_no_free_block_larger_than_a_few_kb():
     m = nokosu_match()
     actions, torn = m.journal[:-1], m.journal[-1]
     script = "import gc\nGC_HEAP = %d\nHOLE = %d\n" % (mpy_wasm.PICO_GC_HEAP, HOLE)
-    out = mpy_wasm.run(script + journal_on_flash(m.header(), actions, torn) + FRAGMENTED).split(
-        "\n"
-    )
+    out = mpy_wasm.run(script + journal_on_flash(header(m), actions, torn) + FRAGMENTED).split("\n")
     heap_map = out[: out.index("end of map")]
     assert bench_heap.largest_free(heap_map) <= HOLE + 512
     assert out[-2].split() == ["resumed", "play", str(len(actions)), str(sum(actions) % 1000003)]

@@ -5,7 +5,7 @@ journal is written with every game x every player count 0-255 x no option
 and every single option bit (0-15), plus seeded random option words and game
 numbers past the games; then the table powers up (a fresh Storage and Table
 over that flash, as after a power cycle).  Every header the game's engine
-takes (engine.header_refusal() says None) resumes at its first action; every
+takes (games.header_refusal() says None) resumes at its first action; every
 header it refuses boots to the menu after one log line that says why (the
 engine's own line), and the journal stays on flash as it was: nothing is
 deleted until a player starts a new match, which a sample of refused
@@ -22,7 +22,7 @@ from dicetable.app import games
 from dicetable.app.events import CENTRE, OK
 from dicetable.app.rng import Rng
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD, Table
-from dicetable.match.engine import GAMES, header_refusal, journal_header_refusal
+from dicetable.games import GAMES, header_refusal, journal_header_refusal
 from hal.storage import Storage
 from sim import mpy_wasm
 from sim.hw import hands
@@ -173,7 +173,7 @@ def test_after_a_refused_header_a_new_match_starts_and_replaces_the_journal(g, p
     hands.choose_in_menu(vt, t, 1, (0, 1, 2))  # Walzer for seats 0-2
     assert t.mode == "play" and t.match.GAME == "walzer"
     head, actions, status = vt.storage.load()
-    assert (head, status) == (t.match.header(), 0)  # the new match replaced the old
+    assert (head, status) == (registry.header(t.match), 0)  # the new match replaced the old
     # And it resumes after the next power cycle.
     again = VirtualTable(seats=SEATS, flash=vt.flash.reboot())
     again.boot()

@@ -14,6 +14,7 @@ from test_app import DICEFULL, Driver, FakeStorage, reboot
 from test_portable_subset import PORTABLE_IMPORTS, float_or_division, imported_modules
 
 from dicetable.app.play import SET_RECORD
+from dicetable.games import header
 from dicetable.games.dicefull import challenges as ch
 from dicetable.games.dicefull import data
 from dicetable.games.dicefull import match as engine
@@ -633,7 +634,7 @@ def test_host_tools_replay_names_a_journal_of_another_set(tmp_path, capsys):
     ch.use(OWN_ROWS)
     m = play("dicefull", 3, 0, ["heuristic"] * 3, 5)
     words = [0xF00007, 0xE00001, SET_RECORD | ch.word(OWN_ROWS)] + list(m.journal)
-    image = encode(m.header(), words)
+    image = encode(header(m), words)
     data.CHALLENGES[:] = BUILT_IN
     data.SET_WORD = 0
     journal = tmp_path / "journal.bin"

@@ -4,19 +4,11 @@ import random
 
 import pytest
 from every_game import KEYS, match_class
-from match_helpers import new_match, play_random, snapshot
+from match_helpers import journal_bytes, new_match, play_random, snapshot
 
+from dicetable.games import header_refusal, journal_header, journal_header_refusal
 from dicetable.match.actions import NOTHING_TO_UNDO, OK
-from dicetable.match.engine import (
-    OPEN_PLAY,
-    TABLE_ROLLS,
-    VARIANT,
-    header_refusal,
-    journal_actions,
-    journal_header,
-    journal_header_refusal,
-    options,
-)
+from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, journal_actions, options
 
 
 def played(game, options=0, seed=3):
@@ -27,7 +19,7 @@ def played(game, options=0, seed=3):
 def test_journal_bytes_restore_the_same_match(game):
     flags = match_class(game).OPTIONS  # every option the game reads
     match = played(game, flags)
-    data = match.journal_bytes()
+    data = journal_bytes(match)
     name, players, options = journal_header(data)
     assert (name, players, options) == (game, 3, flags)
     again = new_match(name, players, options)
@@ -38,7 +30,7 @@ def test_journal_bytes_restore_the_same_match(game):
 @pytest.mark.parametrize("game", KEYS)
 def test_a_torn_last_record_is_dropped_and_the_rest_restores(game):
     match = played(game)
-    data = match.journal_bytes()
+    data = journal_bytes(match)
     actions = journal_actions(data[:-2])  # power cut inside the last record
     assert actions == match.journal[:-1]
     again = new_match(game, 3)

@@ -19,6 +19,7 @@ import pytest
 littlefs = pytest.importorskip("littlefs")
 
 from dicetable.app.registry import pack  # noqa: E402
+from dicetable.games import header  # noqa: E402
 from hal.storage import OK, Storage  # noqa: E402
 from sim.hw.norflash import BLOCK, NorFlash  # noqa: E402
 from sim.play import play  # noqa: E402
@@ -90,7 +91,7 @@ class LfsFS:
 
 def nokosu():
     m = play("nokosu", 5, 1, ["heuristic"] * 5, 1)
-    return bytes(m.journal_bytes()[:4]), m.journal
+    return header(m), m.journal
 
 
 def old_design_cost(actions):

@@ -18,8 +18,9 @@ from dicetable.app import games
 from dicetable.app.events import CENTRE, MINUS, PLUS
 from dicetable.app.inputs import Inputs
 from dicetable.app.registry import pack
+from dicetable.games import header_refusal, new_match
 from dicetable.match.actions import PLAY, TABLE, TABLE_BIT, kind_of
-from dicetable.match.engine import OPEN_PLAY, header_refusal, new_match
+from dicetable.match.engine import OPEN_PLAY
 from sim import gamehost, ismcts, mpy_wasm
 from sim.__main__ import main
 from sim.hw import hands
@@ -54,7 +55,7 @@ def test_each_entry_agrees_with_its_engine_and_its_package_is_complete(key):
         assert callable(getattr(table, name)), name
     assert table.identity is None or callable(table.identity)
     assert isinstance(table.HAS_TRICKS, bool) and isinstance(table.HAS_PASS, bool)
-    host = registry.part(g, "host")
+    host = gamehost.host(key)
     for name in HOST_FUNCTIONS:
         assert callable(getattr(host, name)), name
     assert (ROOT / "docs" / "rules" / (key + ".md")).exists()
@@ -62,7 +63,7 @@ def test_each_entry_agrees_with_its_engine_and_its_package_is_complete(key):
 
 def test_one_vocabulary_the_simulator_names_items_as_the_board_does():
     for g in range(games.count()):
-        host = registry.part(g, "host")
+        host = gamehost.host(registry.GAMES[g])
         for item in games.all_items(g):
             assert host.describe(item) == games.item_name(g, item, True)
     assert games.title(1) == "Walzer"
@@ -128,7 +129,7 @@ def test_the_simulator_plays_and_narrates_a_registered_game(high_card):
 
 NO_VIEW = (
     "python -m sim: error: game highcard gives no view: ismcts cannot play it"
-    " (its host.py lists what the bots need: docs/architecture.md)\n"
+    " (docs/architecture.md lists what the bots need)\n"
 )
 
 
@@ -143,7 +144,7 @@ NO_VIEW = (
     ids=["bare", "one-seat", "batch", "balance"],
 )
 def test_ismcts_on_a_game_without_the_parts_it_needs_is_one_line(high_card, argv, capsys, tmp_path):
-    # The toy game's host.py gives a heuristic and no view: the heuristic bot
+    # The toy game gives a heuristic and no view: the heuristic bot
     # plays it, the search refuses it before anything is played or written.
     status = main([a.replace("{dir}", str(tmp_path / "out")) for a in argv])
     out, err = capsys.readouterr()
@@ -153,17 +154,14 @@ def test_ismcts_on_a_game_without_the_parts_it_needs_is_one_line(high_card, argv
         ismcts.choose(new_match("highcard", 2), 0, random.Random(1))
 
 
-def test_ismcts_plays_a_registered_game_once_its_host_gives_the_parts(high_card, monkeypatch):
-    from toy_game import host
-
+def test_ismcts_plays_a_registered_game_once_it_gives_the_parts(high_card, monkeypatch):
+    host = gamehost.host("highcard")
     # High card with every hand shown: nothing hidden, so the view is the
     # journal itself and an action is seen as it is.
-    monkeypatch.setattr(
-        host, "view", lambda m, seat, rng: (list(m.journal), gamehost.nothing), raising=False
-    )
-    monkeypatch.setattr(host, "observe", lambda m, seat, a: a, raising=False)
-    monkeypatch.setattr(host, "HIDDEN_DECISIONS", (), raising=False)
-    monkeypatch.setattr(host, "ISMCTS_PLAYOUTS", 20, raising=False)
+    monkeypatch.setattr(host, "view", lambda m, seat, rng: (list(m.journal), gamehost.nothing))
+    monkeypatch.setattr(host, "observe", lambda m, seat, a: a)
+    monkeypatch.setattr(host, "hidden_decisions", ())
+    monkeypatch.setattr(host, "ismcts_playouts", 20)
     assert gamehost.refusal("highcard", "ismcts") is None
     assert ismcts.game_playouts("highcard") == 20 and ismcts.game_options("highcard") == {}
     out = []
@@ -287,10 +285,8 @@ def test_the_rooms_a_game_declares_hold_what_its_matches_list(key):
     assert longest <= registry.part(g, "table").JOURNAL_ROOM
 
 
-def test_the_architecture_page_lists_every_part_a_bot_asks_a_host_for():
+def test_the_architecture_page_lists_every_part_of_a_game():
     page = (ROOT / "docs" / "architecture.md").read_text()
-    checklist = page.split("### What a game's `host.py` supplies")[1].split("\n## ")[0]
-    names = {n for needs in gamehost.NEEDS.values() for n in needs}
-    names |= set(gamehost.DEFAULTS) | {"narrate", "describe", "last_round", "chance_outcomes"}
-    for name in sorted(names):
+    checklist = page.split("### What a game supplies")[1].split("\n## ")[0]
+    for name in sorted(gamehost.PARTS) + ["hidden_hands", "chance"]:
         assert "`%s" % name in checklist, name

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from dicetable.app.registry import pack
+from dicetable.games import header
 from host_tools.backup import BACKUP_AREA, RestoreError, backup, encode, load_image, restore
 from host_tools.board import Board, NoBoard
 from host_tools.flash import _sha, build, flash
@@ -164,7 +165,7 @@ def test_flash_full_then_nothing(vboard, built):
         assert "pyrightconfig.json" not in b.listdir("")
     vboard.power_cycle()
     with Board(vboard.url) as b:
-        out = b.exec("from dicetable.match.engine import GAMES\nprint(GAMES[0])")
+        out = b.exec("from dicetable.games import GAMES\nprint(GAMES[0])")
         assert out.strip() == "dtwww"
 
 
@@ -378,7 +379,7 @@ def _match(n_actions: int) -> tuple[bytes, list[int]]:
         a = m.legal_actions(seats[0])[0]
         assert m.submit(a) == 0
         actions.append(a)
-    return bytes(m.journal_bytes()[:4]), actions
+    return header(m), actions
 
 
 def _board_files(header: bytes, actions: list[int]) -> dict[str, bytes]:

@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 import sim  # noqa: F401
 from dicetable.app import games
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD
-from dicetable.match.engine import GAMES
+from dicetable.games import GAMES, header
 from host_tools import backup as bk
 from host_tools import registry_csv
 from host_tools.__main__ import main
@@ -70,8 +70,8 @@ FEW_CSV = "\n".join(ALL_CSV.splitlines()[:5]) + "\n"  # 4 of the 201 tags
 REGISTRY_BIN = registry_csv.to_registry_bin(ENTRIES)
 MATCH = play("walzer", 4, 0, ["heuristic"] * 4, 3)
 WORDS = [SEATS_RECORD | 15, SEED_RECORD | 5] + list(MATCH.journal)
-JOURNAL_BIN = encode(bytes(MATCH.journal_bytes()[:4]), WORDS)
-HEADER = bytes(MATCH.journal_bytes()[:4])
+JOURNAL_BIN = encode(header(MATCH), WORDS)
+HEADER = header(MATCH)
 DICEFULL_0 = encode(bytes((2, 0, 0, 0)), [])  # Dicefull with 0 players
 REFUSED_ACTION = encode(
     HEADER, [SEATS_RECORD | 15] + list(MATCH.journal[:3]) + [MATCH.journal[2]]

@@ -19,7 +19,8 @@ from dicetable import games as registry
 from dicetable.app import games
 from dicetable.app.registry import Registry, pack
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD
-from dicetable.match.engine import GAMES
+from dicetable.games import GAMES
+from dicetable.games import header as header_of
 from hal.journal import RECORDS
 from hal.storage import Storage
 from host_tools import monitor, registry_csv
@@ -139,7 +140,7 @@ def journal_bin(match, seats_mask, seed):
     """The journal image `backup` saves for a match the table wrote (its SEATS
     and SEED records with the header)."""
     return encode(
-        bytes(match.journal_bytes()[:4]),
+        header_of(match),
         [SEATS_RECORD | seats_mask, SEED_RECORD | seed] + list(match.journal),
     )
 
@@ -187,7 +188,7 @@ def test_backup_saves_the_match_made_afresh_and_damage_as_it_is():
     # what makes backup, restore, backup give the same file (test_host_board.py).
     match = play("dtt", 3, 0, ["random"] * 3, 5)
     words = [SEATS_RECORD | 7, SEED_RECORD | 1] + list(match.journal)
-    header = bytes(match.journal_bytes()[:4])
+    header = header_of(match)
     saved = encode(header, words, area=BACKUP_AREA)
     assert saved == encode(header, words, area=BACKUP_AREA) != encode(header, words)
     assert normalised({"journal.bin": encode(header, words)})["journal.bin"] == saved
@@ -354,10 +355,9 @@ def test_progress_lines(capsys):
 
 
 @pytest.mark.slow
-def test_the_freezing_manifest_and_the_games_host_sides_are_not_flashed():
+def test_the_freezing_manifest_and_the_games_playouts_are_not_flashed():
     # firmware/manifest.py is read by a frozen firmware's build, never on the board;
-    # a game's host.py (transcripts, bots) and playout.py (random playouts) are the
-    # simulator's.
+    # a game's playout.py (random playouts) is the simulator's.
     from host_tools.flash import build
 
     files = build(pathlib.Path(__file__).resolve().parent.parent / "firmware")
@@ -365,10 +365,10 @@ def test_the_freezing_manifest_and_the_games_host_sides_are_not_flashed():
     assert not any(name.startswith("manifest.") for name in files)
     assert "main.py" in files and "dicetable/match/engine.mpy" in files
     assert "dicetable/games/dtt/table.mpy" in files and "dicetable/games/__init__.mpy" in files
-    assert not any(name.endswith(("/host.mpy", "/playout.mpy")) for name in files)
+    assert not any(name.endswith("/playout.mpy") for name in files)
 
 
-def test_the_freezing_manifest_freezes_the_package_without_the_host_sides(monkeypatch):
+def test_the_freezing_manifest_freezes_the_package_without_the_playouts(monkeypatch):
     # MicroPython's build executes the manifest in its folder with these functions.
     firmware = pathlib.Path(__file__).resolve().parent.parent / "firmware"
     calls = []
@@ -383,7 +383,7 @@ def test_the_freezing_manifest_freezes_the_package_without_the_host_sides(monkey
     files = packages["dicetable"]
     assert "games/dtt/table.py" in files and "app/table.py" in files
     assert "games/__init__.py" in files
-    assert not any(f.endswith(("host.py", "playout.py")) for f in files)
+    assert not any(f.endswith("playout.py") for f in files)
     assert (firmware / "dicetable" / "games" / "dtt" / "playout.py").exists()
     assert all((firmware / "dicetable" / f).exists() for f in files)
     assert packages["hal"] is None

@@ -17,7 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dicetable.app.registry import MAX_TAGS, RECORD, Registry, pack, unpack
-from dicetable.match.engine import GAMES, options
+from dicetable.games import GAMES
+from dicetable.games import header as header_of
+from dicetable.match.engine import options
 from hal.journal import PAGE, RECORDS
 from hal.storage import CORRUPT, NONE, OK, TORN, UNDO, FlashFS, Storage, crc16
 from sim import mpy_wasm
@@ -33,7 +35,7 @@ WORDS = (0xF00003, 0xE12345)  # the table's SEATS and SEED records
 def real_match():
     """A short real match: DTwww, 2 players, one game (63 actions)."""
     m = play("dtwww", 2, options(0, 1), ["heuristic", "random"], 1)
-    return bytes(m.journal_bytes()[:4]), list(m.journal)
+    return header_of(m), list(m.journal)
 
 
 HEADER, ACTIONS = real_match()
@@ -169,7 +171,7 @@ def test_power_cut_at_every_byte_and_erase_keeps_exactly_the_committed_actions()
 def long_script():
     """A 5-player Nokosu match with an undo every 40 actions: past one segment."""
     m = play("nokosu", 5, 2, ["heuristic"] * 5, 1)
-    h = bytes(m.journal_bytes()[:4])
+    h = header_of(m)
     ops, committed = script(m.journal, range(10, len(m.journal), 40))
     return h, ops, committed
 
@@ -200,7 +202,7 @@ def test_a_cut_while_the_next_segment_starts_loses_nothing_committed():
 @pytest.mark.slow
 def test_many_undos_are_compacted_and_a_cut_during_it_keeps_the_match():
     m = play("nokosu", 3, 1, ["heuristic"] * 3, 1)
-    h = bytes(m.journal_bytes()[:4])
+    h = header_of(m)
     ops = [("new", None)]
     for a in m.journal[:200]:
         ops += [("append", a)] + [("undo", None), ("append", a)] * 7
@@ -654,7 +656,7 @@ def test_the_board_filesystem_adapter_keeps_the_registry(tmp_path):
 def longest_journal():
     """A 5-player Nokosu match one action before its end."""
     m = play("nokosu", 5, 0, ["heuristic"] * 5, 1)
-    return bytes(m.journal_bytes()[:4]), m.journal[:-1]
+    return header_of(m), m.journal[:-1]
 
 
 @pytest.mark.slow

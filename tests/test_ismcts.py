@@ -9,9 +9,9 @@ import random
 import pytest
 
 from dicetable import games as registry
+from dicetable.games import new_match
 from dicetable.match.actions import TABLE
-from dicetable.match.engine import new_match
-from sim import ismcts
+from sim import gamehost, ismcts
 from sim.play import BOTS, parse_bot, play, player_range, waiting_seats
 
 CONFIGS = [
@@ -22,7 +22,7 @@ CONFIGS = [
 
 
 def host(game):
-    return registry.part(registry.number(game), "host")
+    return gamehost.host(game)
 
 
 def decisions(game, players, seed, every, limit):
@@ -417,10 +417,10 @@ def test_chance_outcomes_are_the_rounds_end_drawn_through_the_engine(game):
 
 
 def test_every_game_has_its_own_budget():
-    # Chosen by measurement (docs/bots.md), in each game's host.py.
+    # Chosen by measurement (docs/bots.md), in each game's sim/games/<key>.py.
     for game in registry.GAMES:
-        assert isinstance(host(game).ISMCTS_PLAYOUTS, int), game
-        assert ismcts.game_playouts(game) == host(game).ISMCTS_PLAYOUTS
+        assert isinstance(host(game).ismcts_playouts, int), game
+        assert ismcts.game_playouts(game) == host(game).ismcts_playouts
     assert ismcts.game_options("dtwww") == {"paired": True}
     assert ismcts.game_options("dicefull") == {"reward": "lead"}
     assert ismcts.game_options("walzer") == {}
@@ -428,7 +428,7 @@ def test_every_game_has_its_own_budget():
 
 def test_every_game_that_lists_its_chance_says_which_round_is_last():
     for game in registry.GAMES:
-        if hasattr(host(game), "chance_outcomes"):
+        if host(game).chance_outcomes is not None:
             assert callable(host(game).last_round), game
 
 

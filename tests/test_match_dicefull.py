@@ -13,6 +13,7 @@ from itertools import permutations, product
 import pytest
 from match_helpers import play_random, seats_waiting, snapshot
 
+from dicetable.games import header_refusal
 from dicetable.games.dicefull import host as text
 from dicetable.games.dicefull import match as engine
 from dicetable.games.dicefull import rules as df
@@ -35,7 +36,7 @@ from dicetable.match.actions import (
     kind_of,
     value_of,
 )
-from dicetable.match.engine import LONGEST, OPEN_PLAY, TABLE_ROLLS, VARIANT, header_refusal, options
+from dicetable.match.engine import LONGEST, OPEN_PLAY, TABLE_ROLLS, VARIANT, options
 
 ALL_OPTIONS = (
     0,

@@ -11,7 +11,6 @@ import random
 import pytest
 from match_helpers import play_random, random_chooser, seats_waiting, snapshot
 
-from dicetable.games.dtt import host as text
 from dicetable.games.dtt import match as engine
 from dicetable.games.dtt import rules as dtt
 from dicetable.match.actions import (
@@ -38,6 +37,7 @@ from dicetable.match.actions import (
     value_of,
 )
 from dicetable.match.engine import LONGEST, OPEN_PLAY, TABLE_ROLLS, VARIANT, options
+from sim.games import dtt as text
 
 S, H, D, C = 0, 1, 2, 3
 # Printed values, strongest first (RULES.md: A 3 K Q J 7 6 5 4 2).

@@ -10,7 +10,6 @@ import random
 import pytest
 from match_helpers import play_random, seats_waiting, snapshot
 
-from dicetable.games.dtwww import host as text
 from dicetable.games.dtwww import match as M
 from dicetable.games.dtwww import rules as dt
 from dicetable.match.actions import (
@@ -36,6 +35,7 @@ from dicetable.match.actions import (
     value_of,
 )
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, options
+from sim.games import dtwww as text
 
 R, B, G, W = dt.RED, dt.BLUE, dt.GREEN, dt.WHITE
 D4, D6, D8, D10, D12, D20 = range(6)

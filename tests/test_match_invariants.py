@@ -16,8 +16,8 @@ import random
 import pytest
 from match_helpers import new_match, play_random, seats_waiting, snapshot
 
+from dicetable.games import GAMES
 from dicetable.match.actions import TABLE, action, kind_of, value_of
-from dicetable.match.engine import GAMES
 
 MATCHES = 200
 # The full undo check folds the journal again at every step; it runs on the

@@ -22,8 +22,9 @@ import random
 import pytest
 from match_helpers import new_match, seats_waiting, snapshot
 
+from dicetable.games import GAMES
 from dicetable.match.actions import TABLE
-from dicetable.match.engine import GAMES, OPEN_PLAY, TABLE_ROLLS, VARIANT
+from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT
 from sim import mpy_wasm
 from sim.play import player_range
 

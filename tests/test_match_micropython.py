@@ -5,7 +5,8 @@ import importlib
 
 import pytest
 
-from dicetable.match.engine import GAMES, OPEN_PLAY, TABLE_ROLLS, VARIANT
+from dicetable.games import GAMES
+from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT
 from sim import mpy_wasm
 from sim.play import play, player_range
 

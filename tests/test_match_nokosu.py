@@ -12,7 +12,6 @@ import random
 import pytest
 from match_helpers import play_random, random_chooser, seats_waiting, snapshot
 
-from dicetable.games.nokosu import host as text
 from dicetable.games.nokosu import match as engine
 from dicetable.games.nokosu import rules as core
 from dicetable.games.nokosu import table
@@ -40,6 +39,7 @@ from dicetable.match.actions import (
     value_of,
 )
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, options
+from sim.games import nokosu as text
 
 PLAYER_COUNTS = (3, 4, 5)
 RED, BLUE, YELLOW, GREEN, PURPLE, BLACK = range(6)

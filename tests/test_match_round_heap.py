@@ -42,8 +42,9 @@ import random
 import pytest
 from match_helpers import new_match, snapshot
 
+from dicetable.games import GAMES
 from dicetable.match.actions import TABLE
-from dicetable.match.engine import GAMES, OPEN_PLAY, TABLE_ROLLS, VARIANT
+from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT
 from dicetable.match.engine import options as packed
 from sim import mpy_wasm
 from sim.play import player_range

@@ -36,17 +36,11 @@ from hypothesis.stateful import (
     rule,
     run_state_machine_as_test,
 )
-from match_helpers import seats_waiting, snapshot
+from match_helpers import journal_bytes, seats_waiting, snapshot
 
+from dicetable.games import GAMES, journal_header, journal_header_refusal, new_match
 from dicetable.match.actions import NOTHING_TO_UNDO, OK, TABLE, action, kind_of, seat_of, value_of
-from dicetable.match.engine import (
-    GAMES,
-    journal_actions,
-    journal_header,
-    journal_header_refusal,
-    new_match,
-    options,
-)
+from dicetable.match.engine import journal_actions, options
 
 # The state machine's runs and the self-check's shrinking take seconds: make test only.
 pytestmark = pytest.mark.slow
@@ -241,7 +235,7 @@ class MatchMachine(RuleBasedStateMachine):
     def refold(self):
         """The journal saved as bytes and restored into a fresh match gives
         the same state (what a restore at power-up does)."""
-        data = self.match.journal_bytes()
+        data = journal_bytes(self.match)
         why = journal_header_refusal(data)
         assert why is None, why + self.where()
         again = new_match(*journal_header(data))

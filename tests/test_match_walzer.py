@@ -11,7 +11,6 @@ import random
 import pytest
 from match_helpers import play_random, random_chooser, seats_waiting, snapshot
 
-from dicetable.games.walzer import host as text
 from dicetable.games.walzer import match as engine
 from dicetable.games.walzer import rules as walzer
 from dicetable.match.actions import (
@@ -35,6 +34,7 @@ from dicetable.match.actions import (
     value_of,
 )
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, options
+from sim.games import walzer as text
 
 RED, BLUE, GREEN = walzer.RED, walzer.BLUE, walzer.GREEN
 DECK = walzer.deck()

@@ -12,7 +12,7 @@ import pytest
 from dicetable.app.frames import ORDER
 from dicetable.app.registry import pack
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD
-from dicetable.games import GAMES
+from dicetable.games import GAMES, header
 from hal.console import PACKET, Console
 from hal.mirror import BUDGET, KEYFRAME_MS, MEMORY, WORDS, Mirror
 from sim import mpy_wasm
@@ -80,7 +80,7 @@ def expected_head(t):
     m = t.match
     mask = sum(1 << s for s in t.phys)
     words = [SEATS_RECORD | mask, SEED_RECORD | t.seed]
-    return bytes(m.header()) + b"".join(w.to_bytes(3, "big") for w in words)
+    return header(m) + b"".join(w.to_bytes(3, "big") for w in words)
 
 
 class Watched:

@@ -11,8 +11,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "firmware" / "dicetable"
-# The rules cores and match engines: each game's package (but host.py, the
-# simulator's side) and the shared modules.
+# The rules cores and match engines: each game's package and the shared modules.
 CORE = sorted(PACKAGE.glob("games/*/rules.py")) + sorted((PACKAGE / "rules").glob("*.py"))
 PORTABLE = (
     CORE

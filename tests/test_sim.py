@@ -2,8 +2,7 @@
 
 import pytest
 
-from dicetable.games import GAMES
-from dicetable.match.engine import header_refusal
+from dicetable.games import GAMES, header_refusal
 from sim.__main__ import main
 
 

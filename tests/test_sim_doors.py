@@ -27,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dicetable.match.engine import header_refusal
+from dicetable.games import header_refusal
 from sim import matchfile, terminal
 from sim.__main__ import main
 from sim.play import play

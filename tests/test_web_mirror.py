@@ -31,9 +31,9 @@ from web_clients import Finished, assert_unsaid, left_stream, request, short_bod
 
 from dicetable.app.registry import pack
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD
-from dicetable.games import GAMES
+from dicetable.games import GAMES, header, new_match
 from dicetable.match.actions import OK as ACCEPTED
-from dicetable.match.engine import new_match, options
+from dicetable.match.engine import options
 from hal.console import Console
 from hal.mirror import KEYFRAME_MS, WORDS
 from host_tools.monitor import clean
@@ -354,7 +354,7 @@ def test_the_board_going_away_shows_not_connected_and_a_reconnect_resumes(link):
 def match_lines(m, seats, seed):
     """The @k and @j lines a board's keyframe is for engine match m played at `seats`."""
     mask = sum(1 << s for s in seats)
-    head = bytes(m.header()) + b"".join(
+    head = header(m) + b"".join(
         w.to_bytes(3, "big") for w in (SEATS_RECORD | mask, SEED_RECORD | seed)
     )
     lines = [b"@k %04x  %s" % (len(m.journal), head.hex().encode())]

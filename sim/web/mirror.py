@@ -52,10 +52,10 @@ from dicetable.app.events import CENTRE
 from dicetable.app.frames import ORDER, led_count
 from dicetable.app.play import SET_KIND, SET_RECORD
 from dicetable.app.table import SEATS_RECORD, SEED_BITS, SEED_RECORD
-from dicetable.games import GAMES, part
+from dicetable.games import GAMES, header_refusal, part
 from dicetable.games.dicefull import data as dicefull_data
 from dicetable.match.actions import REFUSAL_NAMES
-from dicetable.match.engine import header_refusal, malformed
+from dicetable.match.engine import malformed
 from hal.mirror import KEYFRAME_MS
 from host_tools.board import NoBoard
 from host_tools.monitor import clean, lost_text, open_port

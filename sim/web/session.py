@@ -43,11 +43,11 @@ from dicetable.app.menu import F_GAME, F_HANDS, F_LENGTH, F_ROLLS, F_VARIANT
 from dicetable.app.play import SET_RECORD
 from dicetable.app.registry import pack
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD
-from dicetable.games import GAMES, part
+from dicetable.games import GAMES, header_refusal, part
 from dicetable.games.dicefull import data as dicefull_data
 from dicetable.match.actions import REFUSAL_NAMES, TABLE, seat_of
-from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, header_refusal, options
-from sim import matchfile
+from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, options
+from sim import gamehost, matchfile
 from sim.hw import hands
 from sim.hw.rig import STEP_MS, VirtualTable
 from sim.web import view
@@ -418,8 +418,7 @@ class Session:
             if not acts or self.bots.get(s) == "human":
                 continue
             if self.bots.get(s) == "heuristic" and ins.own[p]:
-                host = part(t.game, "host")
-                return host.heuristic(t.match, p, list(ins.own[p]), self.rng)
+                return gamehost.host_of(t.match).heuristic(t.match, p, list(ins.own[p]), self.rng)
             return self.rng.choice(acts)
         centre = ins.centre
         return self.rng.choice(centre) if centre else None

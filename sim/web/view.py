@@ -133,7 +133,7 @@ def seat_view(vt, s, bots):
     if t.mode == "play":
         out["items"] = seat_items(t, ins.seats[p])
         out["awaited"] = bool(ins.active(p))
-    out["hand"] = [name(g, v) for v in hand_of(m, p) or []]
+    out["hand"] = [name(g, v) for v in hand_of(m, p)]
     e = t.entries[p]
     if e is not None:
         out["entry"] = games.action_words(g, e.current())

@@ -1,6 +1,7 @@
 """High card in the simulator: transcript lines and a bot."""
 
 from dicetable.match.actions import PLAY, kind_of, seat_of, value_of
+from sim.gamehost import GameHost
 
 
 def describe(item):
@@ -19,3 +20,16 @@ def narrate(match, a):
 def heuristic(match, seat, legal, rng):
     """The highest card it may take or play."""
     return max(legal, key=value_of)
+
+
+# The game as the simulator knows it (sim/gamehost.py): the cards in hand are
+# hidden, and the table draws nothing (the players choose their cards).  No
+# view: the search bot refuses it in one line.
+HOST = GameHost(
+    "highcard",
+    hidden_hands=True,
+    chance=False,
+    narrate=narrate,
+    describe=describe,
+    heuristic=heuristic,
+)

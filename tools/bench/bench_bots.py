@@ -24,9 +24,8 @@ import sys
 import time
 
 import sim  # noqa: F401  (first: it puts the board's code, firmware/, on sys.path)
-from dicetable.games import GAMES
+from dicetable.games import GAMES, new_match
 from dicetable.match.actions import TABLE
-from dicetable.match.engine import new_match
 from sim import ismcts
 from sim.play import choose, parse_bot, player_range, waiting_seats
 
@@ -244,11 +243,11 @@ def main(argv=None):
     )
     if parse_bot(args.budget)[1:] == (0, 0):
         print(
-            "ismcts's own budget per game (each host.py's ISMCTS_PLAYOUTS): %s"
+            "ismcts's own budget per game (each game's ismcts_playouts, sim/games/<key>.py): %s"
             % ", ".join("%s %d playouts" % (g, ismcts.game_playouts(g)) for g in GAMES)
         )
     print(
-        "ismcts's own options (each host.py's ISMCTS_OPTIONS, under --set): %s"
+        "ismcts's own options (each game's ismcts_options, under --set): %s"
         % ", ".join(
             "%s %s" % (game, " ".join("%s=%s" % kv for kv in ismcts.game_options(game).items()))
             for game in GAMES

@@ -135,7 +135,7 @@ def random_action_figures(game, players):
 
 
 def game_match(game):
-    from dicetable.match.engine import new_match
+    from dicetable.games import new_match
 
     return type(new_match(game, 3))
 

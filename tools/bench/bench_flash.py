@@ -51,6 +51,7 @@ import tempfile
 import pico_cost
 
 import sim
+from dicetable.games import header
 from hal.storage import Storage
 from sim.hw.norflash import CALL_US, ERASE_US, PROGRAM_US, NorFlash
 from sim.hw.vflash import VFlash
@@ -239,7 +240,7 @@ print("load", ratios[3] * %r - reads * read_us, reads)
 def nokosu(players, seed):
     """(header4, actions) of a heuristic match."""
     m = play("nokosu", players, seed, ["heuristic"] * players, 1)
-    return bytes(m.journal_bytes()[:4]), list(m.journal)
+    return header(m), list(m.journal)
 
 
 def as_table_writes(actions, ahead=True):

@@ -56,7 +56,7 @@ import measured
 
 import sim
 from dicetable.app import games
-from dicetable.match.engine import GAMES
+from dicetable.games import GAMES
 from sim import mpy_wasm
 from sim.hw import hands
 
@@ -235,7 +235,7 @@ print("end of map")
 print("code", gc.mem_alloc())
 micropython.qstr_info()
 #: next run
-__import__("dicetable.games." + engine.GAMES[GAME] + ".match")
+__import__("dicetable.games." + games.GAMES[GAME] + ".match")
 #: next run
 print("code", gc.mem_alloc())
 micropython.qstr_info()

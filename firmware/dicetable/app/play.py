@@ -38,6 +38,7 @@ from dicetable.app.events import CENTRE, LONG, MAX_SEATS, MINUS, OK, PLUS
 from dicetable.app.inputs import Inputs
 from dicetable.app.refusals import STORAGE_ERROR, UNKNOWN_TAG, WRONG_GAME
 from dicetable.app.render import OVER, PLAY_MODE, TRICK_MS
+from dicetable.games import header
 from dicetable.match.actions import (
     ALREADY_PLACED,
     NOT_IN_HAND,
@@ -77,7 +78,7 @@ def new_journal(t, m, mask, seed):
         words.append(SET_RECORD | m.set_word)
     if t.firmware:
         words.append(FIRMWARE_RECORD | t.firmware)
-    t.storage.new_match(m.header(), words)
+    t.storage.new_match(header(m), words)
 
 
 def rewrite_journal(t):

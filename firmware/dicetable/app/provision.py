@@ -18,8 +18,8 @@ from dicetable.app import games
 from dicetable.app.events import LONG, MINUS, OK, PLUS
 from dicetable.app.refusals import STORAGE_ERROR
 from dicetable.app.registry import uid_hex
+from dicetable.games import GAMES
 from dicetable.match.actions import ALREADY_PLACED, OUT_OF_RANGE, WRONG_PHASE
-from dicetable.match.engine import GAMES
 
 WAIT_TAG = const(0)
 CHOOSE_GAME = const(1)

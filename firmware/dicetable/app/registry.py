@@ -24,7 +24,7 @@ for a tag.  The host tools read the registry as CSV (export_csv).
 
 from micropython import const
 
-from dicetable.match.engine import GAMES
+from dicetable.games import GAMES
 
 RECORD = const(14)
 UID_MAX = const(10)

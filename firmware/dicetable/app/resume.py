@@ -17,10 +17,9 @@ from dicetable.app.play import (
     rewrite_journal,
 )
 from dicetable.app.refusals import refusal_name
-from dicetable.games import forget
+from dicetable.games import GAMES, forget, journal_header_refusal, new_match
 from dicetable.match.actions import OK as ACCEPTED
 from dicetable.match.actions import TABLE, kind_of, seat_of
-from dicetable.match.engine import GAMES, journal_header_refusal, new_match
 
 # Load statuses, as hal/storage.py numbers them.
 STATUS_OK = 0
@@ -207,7 +206,7 @@ def _set_name(word):
 
 
 def header_refusal(header):
-    """engine.journal_header_refusal() of a journal's header, never raising.
+    """games.journal_header_refusal() of a journal's header, never raising.
     A game imported only to hear it refuse the header is forgotten again:
     the board holds only the game it plays."""
     import sys

@@ -56,8 +56,8 @@ from dicetable.app.render import (  # noqa: F401 - the tests take the timings fr
     ticks_diff,
 )
 from dicetable.app.rng import draw
-from dicetable.games import GAMES, forget_others
-from dicetable.match.engine import EVERY, new_match
+from dicetable.games import GAMES, forget_others, new_match
+from dicetable.match.engine import EVERY
 
 BOOT = "boot"
 

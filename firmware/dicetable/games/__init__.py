@@ -6,15 +6,14 @@ A game is a package of its own, dicetable/games/<key>/:
     match.py   the match engine: a Match subclass (MATCH) and new(players, options)
     table.py   how its items and actions meet the table: names, LED views,
                deal progress (the functions app/games.py lists)
-    host.py    the simulator's side, never flashed: transcript lines (narrate),
-               the heuristic bot, how open play hides a journal
     playout.py (where a game has one) playout(match, draw): a random match
                to its end in the engine's own loops, for the designers'
                batches; never flashed
 
 and one entry below: its key and the facts the menu shows before any of its
 code is loaded.  The board imports a game's modules only when the game is
-played (part()); a game's rules for players are docs/rules/<key>.md.
+played (part()); a game's rules for players are docs/rules/<key>.md, its side
+in the simulator (transcripts, bots) sim/games/<key>.py.
 
 The order is the journal's: a header names its game by index, so a game is
 only ever added at the end.  register() adds one at run time (a designer's
@@ -24,12 +23,7 @@ game, the tests' toy game) through the same door.
 from micropython import const
 
 from dicetable.match.actions import DEAL, KEEP, PASS_ITEM, PICK, PLAY, REVEAL, ZERO_BID
-
-# Option bits of a journal header (engine.options() packs them with a length).
-OPEN_PLAY = const(1)  # hands are not scanned: accept what cannot be disproved
-TABLE_ROLLS = const(2)  # the table rolls for the players instead of their entries
-VARIANT = const(4)  # the game's published variant (each game says which)
-COUNT = const(0x100)  # the length field (bits 8-15): set when a game reads it
+from dicetable.match.engine import COUNT, HEADER, OPEN_PLAY, TABLE_ROLLS, VARIANT, refusal_of_header
 
 # Per entry: key, title, fewest and most players, the options it reads, its
 # longest length, the length's word, the variant's word ("" for none), and
@@ -128,7 +122,7 @@ def number(key):
 
 
 def part(g, name):
-    """Module `name` ('rules', 'match', 'table', 'host', 'playout') of game number g,
+    """Module `name` ('rules', 'match', 'table', 'playout') of game number g,
     imported on first use (after that a lookup that allocates nothing under
     MicroPython: tests/test_games_registry.py)."""
     m = _MODULES[g].get(name)
@@ -137,6 +131,57 @@ def part(g, name):
         m = __import__(package + "." + name, None, None, ("_",))
         _MODULES[g][name] = m
     return m
+
+
+def new_match(game, players, options=0):
+    """A fresh match of the game named `game` (one of GAMES); ValueError with
+    engine.refusal_of_header()'s line for a header the game does not take."""
+    g = number(game)
+    if g < 0:
+        raise ValueError(_no_game(game))
+    return part(g, "match").new(players, options)
+
+
+def _no_game(game):
+    return "no game %r: the games are %s" % (game, ", ".join(GAMES))
+
+
+# A journal's header names its game by its number here: packed and read back
+# in this module, so the match engine knows nothing of the registry.
+
+
+def header(m):
+    """Match m's journal header: game, players, options (low byte, high byte)."""
+    return bytes((number(m.GAME), m.players, m.options & 0xFF, m.options >> 8))
+
+
+def header_refusal(game, players, options):
+    """engine.refusal_of_header() by game name, with an unknown game refused too."""
+    g = number(game)
+    if g < 0:
+        return _no_game(game)
+    return refusal_of_header(part(g, "match").MATCH, players, options)
+
+
+def journal_header_refusal(data):
+    """Why the header of journal bytes `data` cannot make a match (one line),
+    or None: too short, a game number past the games, or header_refusal()."""
+    if len(data) < HEADER:
+        return "a journal header is %d bytes, not %d" % (HEADER, len(data))
+    if data[0] >= len(GAMES):
+        return "no game %d: the games are 0 to %d (%s)" % (
+            data[0],
+            len(GAMES) - 1,
+            ", ".join(GAMES),
+        )
+    return header_refusal(GAMES[data[0]], data[1], data[2] | (data[3] << 8))
+
+
+def journal_header(data):
+    """(game name, players, options) from journal bytes.  Ask
+    journal_header_refusal() first: a game number past the games raises
+    IndexError here, and a match is made only of a header no game refuses."""
+    return GAMES[data[0]], data[1], data[2] | (data[3] << 8)
 
 
 def register(entry, package):

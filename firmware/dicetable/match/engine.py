@@ -66,8 +66,10 @@ A random playout is random_action() and take() until the match waits for
 nobody; a game's playout.py (never flashed), where it has one, plays the
 same draw for draw (the table, else the lowest seat waited on) in its own
 loops.  Every door that makes a match from outside
-(the menu, a journal at boot, a match file, a restore) asks header_refusal()
-first and says its line.
+(the menu, a journal at boot, a match file, a restore) asks
+dicetable.games.header_refusal() first and says its line: the registry packs
+and reads a journal's header (the game's number is its place there), so this
+module knows nothing of the games.
 
 A game makes its buffers once, in __init__ (after refusing a header it
 does not take), and reset() only writes into them: undo folds the whole
@@ -83,16 +85,19 @@ made, and the journal's room, made once by the table, is kept by undo
 
 from micropython import const
 
-# The games and the option bits of a header are registered in dicetable.games;
-# the names stay importable from here, where the header is packed and checked.
-from dicetable.games import GAMES, OPEN_PLAY, TABLE_ROLLS, VARIANT, number, part  # noqa: F401
 from dicetable.match.actions import CHOOSE, NOTHING_TO_UNDO, OK
+
+# Option bits of a journal header (options() packs them with a length).
+OPEN_PLAY = const(1)  # hands are not scanned: accept what cannot be disproved
+TABLE_ROLLS = const(2)  # the table rolls for the players instead of their entries
+VARIANT = const(4)  # the game's published variant (each game says which)
+COUNT = const(0x100)  # the length field (bits 8-15): set when a game reads it
 
 _COUNT_SHIFT = const(8)  # bits 8-15: a count overriding the game's default length
 LONGEST = const(12)  # the longest length any game takes (each game's MAX_COUNT)
 _SEAT_HIGH = const(0x80000)  # bit 19: no seat number uses it
 
-_HEADER = const(4)  # journal bytes: game, players, options (2 bytes)
+HEADER = const(4)  # journal bytes: game, players, options (2 bytes)
 
 
 class _Slicer:
@@ -178,28 +183,6 @@ def refusal_of_header(cls, players, options):
     if count > cls.MAX_COUNT:
         return "%s's length is 1 to %d (0: the game's own), not %d" % (name, cls.MAX_COUNT, count)
     return None
-
-
-def header_refusal(game, players, options):
-    """refusal_of_header() by game name, with an unknown game refused too."""
-    g = number(game)
-    if g < 0:
-        return _no_game(game)
-    cls = part(g, "match").MATCH
-    return refusal_of_header(cls, players, options)
-
-
-def new_match(game, players, options=0):
-    """A fresh match of the game named `game` (one of GAMES); ValueError with
-    refusal_of_header()'s line for a header the game does not take."""
-    g = number(game)
-    if g < 0:
-        raise ValueError(_no_game(game))
-    return part(g, "match").new(players, options)
-
-
-def _no_game(game):
-    return "no game %r: the games are %s" % (game, ", ".join(GAMES))
 
 
 def check_header(cls, players, options):
@@ -347,45 +330,10 @@ class Match:
                 return i
         return -1
 
-    def header(self):
-        """The journal's 4-byte header: game, players, options (low byte, high byte)."""
-        return bytes((number(self.GAME), self.players, self.options & 0xFF, self.options >> 8))
-
-    def journal_bytes(self):
-        """The match as bytes: a 4-byte header, then 4 bytes per action, little-endian."""
-        out = bytearray(_HEADER + 4 * len(self.journal))
-        out[:_HEADER] = self.header()
-        for i in range(len(self.journal)):
-            a = self.journal[i]
-            for b in range(4):
-                out[_HEADER + 4 * i + b] = (a >> (8 * b)) & 0xFF
-        return out
-
-
-def journal_header_refusal(data):
-    """Why the header of journal bytes `data` cannot make a match (one line),
-    or None: too short, a game number past the games, or header_refusal()."""
-    if len(data) < _HEADER:
-        return "a journal header is %d bytes, not %d" % (_HEADER, len(data))
-    if data[0] >= len(GAMES):
-        return "no game %d: the games are 0 to %d (%s)" % (
-            data[0],
-            len(GAMES) - 1,
-            ", ".join(GAMES),
-        )
-    return header_refusal(GAMES[data[0]], data[1], data[2] | (data[3] << 8))
-
-
-def journal_header(data):
-    """(game name, players, options) from journal bytes.  Ask
-    journal_header_refusal() first: a game number past the games raises
-    IndexError here, and a match is made only of a header no game refuses."""
-    return GAMES[data[0]], data[1], data[2] | (data[3] << 8)
-
 
 def journal_actions(data):
     """The actions in journal bytes (a trailing partial record is ignored)."""
     actions = []
-    for i in range(_HEADER, len(data) - 3, 4):
+    for i in range(HEADER, len(data) - 3, 4):
         actions.append(data[i] | (data[i + 1] << 8) | (data[i + 2] << 16) | (data[i + 3] << 24))
     return actions

@@ -4,8 +4,7 @@ from dicetable.games.dicefull import match as engine
 from dicetable.games.dicefull import rules as df
 from dicetable.games.dicefull import table
 from dicetable.match.actions import PASS, PICK, TABLE, action, kind_of, seat_of, value_of
-from sim.gamehost import describe_of, nothing
-from sim.gamehost import determinize as determinize  # the shared one: from view
+from sim.gamehost import GameHost, describe_of, nothing
 
 SYMBOL_NAMES = {df.BLANK: "blank", df.PLUS: "+", df.MINUS: "-", df.RED: "red", df.BLACK: "black"}
 FAMILY_NAMES = ("compare", "high/low", "special", "faces", "totals")
@@ -320,3 +319,40 @@ def chance_outcomes(match, rng):
 def view(match, seat, rng):
     """(prefix, sample): the whole journal, and nothing to draw."""
     return list(match.journal), nothing
+
+
+# --- what the table's views show (sim/table_view.py) -----------------------------
+
+
+def hand(match, seat):
+    """The dice `seat` has picked."""
+    return [match.hands[seat][i] for i in range(match.held[seat])]
+
+
+def centre(match):
+    """The dice in the centre, still to pick."""
+    return [match.centre[i] for i in range(match.ncentre)]
+
+
+# The game as the simulator knows it (sim/gamehost.py):
+# every die lies in view; the dice and the challenges are drawn.
+HOST = GameHost(
+    "dicefull",
+    hidden_hands=False,
+    chance=True,
+    narrate=narrate,
+    describe=describe,
+    heuristic=heuristic,
+    view=view,
+    observe=observe,
+    hand=hand,
+    centre=centre,
+    hidden_decisions=HIDDEN_DECISIONS,
+    last_round=last_round,
+    ismcts_playouts=ISMCTS_PLAYOUTS,
+    ismcts_options=ISMCTS_OPTIONS,
+    only_chance_left=only_chance_left,
+    chance_outcomes=chance_outcomes,
+    uniform_draws=UNIFORM_DRAWS,
+    open_play_journal=open_play_journal,
+)

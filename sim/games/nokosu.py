@@ -20,8 +20,7 @@ from dicetable.match.actions import (
 )
 from dicetable.rules.trick import Trick
 from sim import ismcts
-from sim.gamehost import describe_of, nothing
-from sim.gamehost import determinize as determinize  # the shared one: from view
+from sim.gamehost import GameHost, describe_of, nothing
 
 # describe(item): 'red card 7', 'red die 2:4' (the second red die, showing 4), 'red die 2'
 # (not rolled yet), 'black die 1': the table's words (table.item_words), as
@@ -372,6 +371,7 @@ class _RoundView:
             slots = [s for s in range(n) if s != me for _ in range(self.dealt[s])]
         slots += [-1] * (len(pool) - len(slots))  # not dealt (yet, or at all)
         forbidden = self.forbidden
+        assert forbidden is not None  # drawn only in the round in progress
 
         def weight(card, s):
             return 0 if s >= 0 and card in forbidden[s] else 1
@@ -441,3 +441,27 @@ def _dice_moves(actions, dice):
             blacks += 1
         elif k == PLAY:
             yield a
+
+
+def centre(match):
+    """The centre's dice (sim/table_view.py)."""
+    return list(match.centre())
+
+
+# The game as the simulator knows it (sim/gamehost.py):
+# the cards in hand are hidden; cards are dealt and dice rolled.
+HOST = GameHost(
+    "nokosu",
+    hidden_hands=True,
+    chance=True,
+    narrate=narrate,
+    describe=describe,
+    heuristic=heuristic,
+    view=view,
+    observe=observe,
+    centre=centre,
+    hidden_decisions=HIDDEN_DECISIONS,
+    ismcts_playouts=ISMCTS_PLAYOUTS,
+    only_chance_left=only_chance_left,
+    open_play_journal=open_play_journal,
+)

@@ -23,8 +23,7 @@ from dicetable.match.actions import (
 from dicetable.match.engine import OPEN_PLAY
 from dicetable.rules.trick import Trick
 from sim import ismcts
-from sim.gamehost import describe_of, nothing
-from sim.gamehost import determinize as determinize  # the shared one: from view
+from sim.gamehost import GameHost, describe_of, nothing
 
 
 def describe_die(item):
@@ -377,6 +376,7 @@ class _GameView:
         have obliged it to follow where it did not."""
         faces = self.faces.get((d, s))
         if faces is None:
+            assert self.forbidden is not None  # drawn only in the game in progress
             bad = self.forbidden[s]
             faces = [f for f in engine.faces(dt.size(d)) if dt.rolled(d, f) not in bad]
             self.faces[(d, s)] = faces
@@ -429,3 +429,24 @@ def _voids(actions, seat, n):
         if trick.count == n:
             trick.clear()
     return forbidden
+
+
+# The game as the simulator knows it (sim/gamehost.py):
+# a seat's six private dice are behind its screen; dice are rolled.
+HOST = GameHost(
+    "dtwww",
+    hidden_hands=True,
+    chance=True,
+    narrate=narrate,
+    describe=describe,
+    heuristic=heuristic,
+    view=view,
+    observe=observe,
+    hidden_decisions=HIDDEN_DECISIONS,
+    last_round=last_round,
+    ismcts_playouts=ISMCTS_PLAYOUTS,
+    ismcts_options=ISMCTS_OPTIONS,
+    only_chance_left=only_chance_left,
+    chance_outcomes=chance_outcomes,
+    open_play_journal=open_play_journal,
+)

@@ -16,8 +16,7 @@ from dicetable.match.actions import (
 )
 from dicetable.rules.trick import Trick
 from sim import ismcts
-from sim.gamehost import describe_of, nothing
-from sim.gamehost import determinize as determinize  # the shared one: from view
+from sim.gamehost import GameHost, describe_of, nothing
 
 # describe(item): 'spades A', 'hearts 3': the table's words (table.item_words),
 # as the board logs it.
@@ -38,7 +37,8 @@ def describe_trump(trump):
     return "no trump" if trump == dtt.NO_TRUMP else "trump " + table.SUITS[trump]
 
 
-def _hand(match, seat):
+def hand(match, seat):
+    """The cards in `seat`'s hand (also what sim/table_view.py shows)."""
     return [match.hands[seat][i] for i in range(match.hand_n[seat])]
 
 
@@ -102,7 +102,7 @@ def _keep_lines(match):
         )
         lines.append("draft %d, pick 6: the last card passed joins the hand: %s" % (number, last))
         for s in range(3):
-            lines.append("  seat %d holds %s" % (s, describe_cards(_hand(match, s))))
+            lines.append("  seat %d holds %s" % (s, describe_cards(hand(match, s))))
         if match.phase == engine.BIDDING:
             lines.append("everyone bids at once (0-12)")
         else:
@@ -237,14 +237,14 @@ def heuristic(match, seat, legal, rng):
     if KEEP in kinds:
         cards = [value_of(a) for a in legal]
         if match.phase == engine.DRAFT_2:
-            worth = sum(value(c, trump) for c in _hand(match, seat))
+            worth = sum(value(c, trump) for c in hand(match, seat))
             if worth >= 10 * match.bids[seat]:
                 return action(KEEP, seat, min(cards, key=strength))
         return action(KEEP, seat, max(cards, key=strength))
     if BID in kinds:
         if match.open:  # the table does not know the hand: bid the average share
             return action(BID, seat, dtt.TRICKS // 3)
-        worth = sum(value(c, trump) for c in _hand(match, seat))
+        worth = sum(value(c, trump) for c in hand(match, seat))
         return action(BID, seat, max(0, min(dtt.MAX_BID, (2 * worth + 5) // 10)))
     if PLAY not in kinds:
         return rng.choice(legal)
@@ -300,7 +300,7 @@ def observe(match, seat, a):
     key = a if seat_of(a) == seat else ismcts.masked(a)
     drafting = match.phase in (engine.DRAFT_1, engine.DRAFT_2)
     if k == KEEP and (match.to_act == _ALL or not drafting):
-        return (key, tuple(_packet(match, seat)), tuple(_hand(match, seat)))
+        return (key, tuple(_packet(match, seat)), tuple(hand(match, seat)))
     if k == BID and match.phase != engine.BIDDING:
         return (key, tuple(match.bids))
     return key
@@ -459,6 +459,7 @@ class _DealView:
             gap += [("now", draft, x, i) for i in range(size)]
         elif _holder(x, 6, draft) == self.seat:
             last = self.seen[(draft, "last")]
+            assert left is not None  # the seat held it before its last pick
             self.groups.append(([c for c in left if c != last], gap))
             return
         else:
@@ -568,3 +569,28 @@ def _voids(plays, seat):
         if trick.count == 3:
             trick.clear()
     return forbidden
+
+
+def centre(match):
+    """The face-up cards (sim/table_view.py shows them as the centre)."""
+    return [match.faceup[i] for i in range(match.faceup_n)]
+
+
+# The game as the simulator knows it (sim/gamehost.py):
+# hands, keeps and bids are hidden; the cards are shuffled.
+HOST = GameHost(
+    "dtt",
+    hidden_hands=True,
+    chance=True,
+    narrate=narrate,
+    describe=describe,
+    heuristic=heuristic,
+    view=view,
+    observe=observe,
+    hand=hand,
+    centre=centre,
+    hidden_decisions=HIDDEN_DECISIONS,
+    ismcts_playouts=ISMCTS_PLAYOUTS,
+    only_chance_left=only_chance_left,
+    open_play_journal=open_play_journal,
+)

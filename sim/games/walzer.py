@@ -6,8 +6,7 @@ from dicetable.games.walzer import table
 from dicetable.match.actions import DEAL, PASS_ITEM, PLAY, action, kind_of, seat_of, value_of
 from dicetable.rules.trick import Trick
 from sim import ismcts
-from sim.gamehost import describe_of, nothing
-from sim.gamehost import determinize as determinize  # the shared one: from view
+from sim.gamehost import GameHost, describe_of, nothing
 
 # describe(item): 'red 7', 'blue 11', 'X2': the table's words (table.item_words),
 # as the board logs it.
@@ -309,6 +308,7 @@ class _RoundView:
         pool = [c for c in walzer.deck() if c not in seen]
         slots = [s for s in range(n) for _ in range(self.holding[s] - len(hands[s]))]
         forbidden = self.forbidden
+        assert forbidden is not None  # drawn only in the round in progress
 
         def weight(card, s):
             return 0 if card in forbidden[s] else 1
@@ -369,3 +369,21 @@ def _voids(actions, seat, n):
         if trick.count == n:
             trick.clear()
     return forbidden
+
+
+# The game as the simulator knows it (sim/gamehost.py):
+# hands and passes are hidden; the cards are shuffled.
+HOST = GameHost(
+    "walzer",
+    hidden_hands=True,
+    chance=True,
+    narrate=narrate,
+    describe=describe,
+    heuristic=heuristic,
+    view=view,
+    observe=observe,
+    hidden_decisions=HIDDEN_DECISIONS,
+    ismcts_playouts=ISMCTS_PLAYOUTS,
+    only_chance_left=only_chance_left,
+    open_play_journal=open_play_journal,
+)
