@@ -116,17 +116,6 @@ class GameHost:
         """The bots that can play this game, in NEEDS's order."""
         return [bot for bot in NEEDS if self.missing(bot) is None]
 
-    def determinize(self, match, seat, rng):
-        """A new match consistent with what `seat` sees (view), drawn with
-        `rng`: its known journal and a sample of what is hidden."""
-        from sim import ismcts
-
-        prefix, sample = self.view(match, seat, rng)
-        out = ismcts.replay(match, prefix + sample(rng))
-        if out is None:
-            raise RuntimeError("a determinization the engine refuses")
-        return out
-
 
 PARTS = tuple(GameHost.__annotations__)  # every part a game may give
 NEEDS = {

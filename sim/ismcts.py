@@ -166,6 +166,16 @@ def replay(match, actions):
     return out
 
 
+def determinize(match, seat, rng):
+    """A new match consistent with what `seat` sees (its game's view), drawn
+    with `rng`: its known journal and a sample of what is hidden."""
+    prefix, sample = gamehost.host_of(match).view(match, seat, rng)
+    out = replay(match, prefix + sample(rng))
+    if out is None:
+        raise RuntimeError("a determinization the engine refuses")
+    return out
+
+
 class Node:
     """One information set of the observer: the statistics of the decisions
     taken from it (action -> [visits, total reward of its actor,

@@ -308,15 +308,24 @@ def trick_on_table(t):
 
 
 def hand_lines(t, humans):
-    """Each of the person's hands, then how many items the bots hold."""
+    """Each of the person's hands, then what the bots hold: how many items,
+    or the items themselves in a game that hides no hand (Dicefull's dice
+    lie in view at the table)."""
     m = t.match
     if m is None or m.flag(OPEN_PLAY) or t.mode != PLAY_MODE:
         return []
+    shown = not gamehost.host_of(m).hidden_hands
     lines = []
     bots = []
     for p in range(m.players):
         items = hand_of(m, p)
         s = t.phys[p]
+        if s not in humans and shown:
+            bots.append(
+                "seat %d %s"
+                % (s, " + ".join(games.item_name(t.game, v, True) for v in items) or "nothing")
+            )
+            continue
         if s not in humans:
             bots.append("seat %d %d item%s" % (s, len(items), "" if len(items) == 1 else "s"))
             continue

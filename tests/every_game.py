@@ -45,6 +45,17 @@ def registered(key):
         gamehost.unregister(TOY)
 
 
+def players(key):
+    """(fewest, most) players of `key`, at collection too, before the toy
+    game is registered (its entry says)."""
+    if key == TOY and registry.number(TOY) < 0:
+        from toy_game import ENTRY
+
+        return ENTRY[registry.FEWEST], ENTRY[registry.MOST]
+    g = registry.number(key)
+    return registry.fact(g, registry.FEWEST), registry.fact(g, registry.MOST)
+
+
 def package(key):
     """The dotted name of the package of `key`'s modules (the game registered)."""
     g = registry.number(key)

@@ -143,9 +143,13 @@ NO_VIEW = (
     ],
     ids=["bare", "one-seat", "batch", "balance"],
 )
-def test_ismcts_on_a_game_without_the_parts_it_needs_is_one_line(high_card, argv, capsys, tmp_path):
-    # The toy game gives a heuristic and no view: the heuristic bot
-    # plays it, the search refuses it before anything is played or written.
+def test_ismcts_on_a_game_without_the_parts_it_needs_is_one_line(
+    high_card, argv, capsys, tmp_path, monkeypatch
+):
+    # High card without its view, as a designer's game before it gives what
+    # the search needs: the search refuses it before anything is played or
+    # written (the heuristic bot plays it: the one-seat case).
+    monkeypatch.setattr(gamehost.host("highcard"), "view", None)
     status = main([a.replace("{dir}", str(tmp_path / "out")) for a in argv])
     out, err = capsys.readouterr()
     assert (status, out, err) == (2, "", NO_VIEW)
@@ -154,14 +158,9 @@ def test_ismcts_on_a_game_without_the_parts_it_needs_is_one_line(high_card, argv
         ismcts.choose(new_match("highcard", 2), 0, random.Random(1))
 
 
-def test_ismcts_plays_a_registered_game_once_it_gives_the_parts(high_card, monkeypatch):
-    host = gamehost.host("highcard")
-    # High card with every hand shown: nothing hidden, so the view is the
-    # journal itself and an action is seen as it is.
-    monkeypatch.setattr(host, "view", lambda m, seat, rng: (list(m.journal), gamehost.nothing))
-    monkeypatch.setattr(host, "observe", lambda m, seat, a: a)
-    monkeypatch.setattr(host, "hidden_decisions", ())
-    monkeypatch.setattr(host, "ismcts_playouts", 20)
+def test_ismcts_plays_a_registered_game_with_its_own_parts(high_card, monkeypatch):
+    # High card's view draws the other seats' hands (tests/toy_game/host.py).
+    monkeypatch.setattr(gamehost.host("highcard"), "ismcts_playouts", 20)
     assert gamehost.refusal("highcard", "ismcts") is None
     assert ismcts.game_playouts("highcard") == 20 and ismcts.game_options("highcard") == {}
     out = []

@@ -55,7 +55,7 @@ NO_BOARD_AT = (
 
 
 def all_entries():
-    """A tag for every item of every game: the full table's 201 tags."""
+    """A tag for every item of every game: the full table's tags (TAGS)."""
     out = []
     for g in range(len(GAMES)):
         for item in games.all_items(g):
@@ -65,8 +65,9 @@ def all_entries():
 
 
 ENTRIES = all_entries()
+TAGS = len(ENTRIES)  # 201 with the table's five games
 ALL_CSV = registry_csv.format_csv(ENTRIES, names=True)
-FEW_CSV = "\n".join(ALL_CSV.splitlines()[:5]) + "\n"  # 4 of the 201 tags
+FEW_CSV = "\n".join(ALL_CSV.splitlines()[:5]) + "\n"  # 4 of the TAGS tags
 REGISTRY_BIN = registry_csv.to_registry_bin(ENTRIES)
 MATCH = play("walzer", 4, 0, ["heuristic"] * 4, 3)
 WORDS = [SEATS_RECORD | 15, SEED_RECORD | 5] + list(MATCH.journal)
@@ -801,7 +802,7 @@ def test_check_and_import_agree(tmp_path, capsys):
     """What check calls good, import takes: the one reader for both."""
     (tmp_path / "t.csv").write_text(ALL_CSV)
     assert main(["provision", "check", str(tmp_path / "t.csv")]) == 0
-    assert capsys.readouterr().out == "%s/t.csv: 201 tags, all rows good\n" % tmp_path
+    assert capsys.readouterr().out == "%s/t.csv: %d tags, all rows good\n" % (tmp_path, TAGS)
     assert registry_csv.read_csv(tmp_path / "t.csv") == registry_csv.parse_csv(ALL_CSV)
 
 
@@ -1040,8 +1041,9 @@ BOARD_REFUSALS = {
         ["provision", "import", "{tmp}/t.csv"],
         {"t.csv": FEW_CSV},
         1,
-        "error: importing {tmp}/t.csv would remove 197 of the "
-        "board's 201 tags (0409005c = dtwww red d12 copy 1, ...): give "
+        "error: importing {tmp}/t.csv would remove %d of the board's %d tags"
+        % (TAGS - 4, TAGS)
+        + " (0409005c = dtwww red d12 copy 1, ...): give "
         "--replace to allow it, or add them to the file (export writes "
         "them); nothing was written",
     ),
@@ -1118,9 +1120,9 @@ def test_what_restore_backup_and_import_say(board, tmp_path, capsys):
         # restore: exactly what was restored and checked
         status, err = _run(capsys, "restore", src, "--port", board)
         assert status == 0 and err == (
-            "restored registry.bin (201 tags; checked: it loads) and journal.bin (walzer, 4 "
+            "restored registry.bin (%d tags; checked: it loads) and journal.bin (walzer, 4 "
             "players, %d actions; checked: replays to the end) from %s; nothing else changed"
-            % (len(MATCH.journal), src)
+            % (TAGS, len(MATCH.journal), src)
         )
         # a backup of only a registry leaves the board's journal as it was
         regonly = tmp_path / "regonly"
@@ -1137,7 +1139,7 @@ def test_what_restore_backup_and_import_say(board, tmp_path, capsys):
         status, err = _run(capsys, "backup", out, "--port", board)
         assert status == 0 and err == (
             "backed up journal.bin (walzer, 4 players, %d actions) "
-            "and registry.bin (201 tags) to %s" % (len(MATCH.journal), out)
+            "and registry.bin (%d tags) to %s" % (len(MATCH.journal), TAGS, out)
         )
         from host_tools.board import Board
 
@@ -1154,13 +1156,13 @@ def test_what_restore_backup_and_import_say(board, tmp_path, capsys):
             capsys, "provision", "import", tmp_path / "all.csv", "--port", board, "--no-reset"
         )
         assert status == 0 and err == (
-            "the board's registry is now the 201 tags of %s/all.csv "
-            "(201 added, 0 changed, 0 removed)" % tmp_path
+            "the board's registry is now the %d tags of %s/all.csv "
+            "(%d added, 0 changed, 0 removed)" % (TAGS, tmp_path, TAGS)
         )
         status, err = _run(capsys, "provision", "import", tmp_path / "all.csv", "--port", board)
         assert status == 0 and err == (
-            "the board's registry already holds exactly the 201 tags"
-            " of %s/all.csv: nothing was written" % tmp_path
+            "the board's registry already holds exactly the %d tags"
+            " of %s/all.csv: nothing was written" % (TAGS, tmp_path)
         )
         status, err = _run(
             capsys,
@@ -1172,7 +1174,7 @@ def test_what_restore_backup_and_import_say(board, tmp_path, capsys):
             "--replace",
             "--no-reset",
         )
-        assert status == 0 and err.endswith("(0 added, 0 changed, 197 removed)")
+        assert status == 0 and err.endswith("(0 added, 0 changed, %d removed)" % (TAGS - 4))
         # scan on a board without the firmware: what the board said, in one line
         status, err = _run(
             capsys,
@@ -1455,8 +1457,8 @@ FAKE_BOARD_REFUSALS = {
         JUNK_REGISTRY,
         "",
         "error: the board's registry.bin does not "
-        "load (damaged): give --replace to overwrite it with the 201 "
-        "tags of {tmp}/t.csv; nothing was written",
+        "load (damaged): give --replace to overwrite it with the %d "
+        "tags of {tmp}/t.csv; nothing was written" % TAGS,
     ),
     "export-registry-damaged": (
         ["provision", "export", "-", "--port", "x"],
@@ -1775,4 +1777,4 @@ def test_backup_module_reads_what_restore_checks():
     assert checked == "walzer, 4 players, %d actions" % len(MATCH.journal)
     with pytest.raises(bk.RestoreError, match="its header is refused"):
         bk.check_journal(DICEFULL_0)
-    assert bk.check_registry(REGISTRY_BIN) == 201
+    assert bk.check_registry(REGISTRY_BIN) == TAGS

@@ -6,18 +6,19 @@ seeds; the whole matches and the strength check are slow."""
 
 import random
 
+import every_game
 import pytest
 
 from dicetable import games as registry
 from dicetable.games import new_match
 from dicetable.match.actions import TABLE
 from sim import gamehost, ismcts
-from sim.play import BOTS, parse_bot, play, player_range, waiting_seats
+from sim.play import BOTS, parse_bot, play, waiting_seats
 
 CONFIGS = [
     (game, n)
-    for game in registry.GAMES
-    for n in range(player_range(game)[0], player_range(game)[1] + 1)
+    for game in every_game.KEYS
+    for n in range(every_game.players(game)[0], every_game.players(game)[1] + 1)
 ]
 
 
@@ -28,7 +29,12 @@ def host(game):
 def decisions(game, players, seed, every, limit):
     """Copies of a heuristic match at every `every`-th decision a seat makes
     (more than one legal action, not a roll or a scan), with that seat; at
-    most `limit`."""
+    most `limit`.  A match too short for one at `every` gives every decision."""
+    out = _decisions(game, players, seed, every, limit)
+    return out or _decisions(game, players, seed, 1, limit)
+
+
+def _decisions(game, players, seed, every, limit):
     rng = random.Random(seed)
     match = new_match(game, players, 0)
     out = []
@@ -146,11 +152,7 @@ def public(match, seat):
 
 def hand(match, seat):
     """The items `seat` holds, sorted (d-TT: its kept cards)."""
-    if match.GAME == "dtt":
-        return sorted(match.hands[seat][i] for i in range(match.hand_n[seat]))
-    if match.GAME == "dicefull":
-        return sorted(match.hands[seat][i] for i in range(match.held[seat]))
-    return sorted(match.hand(seat))
+    return sorted(gamehost.host_of(match).hand(match, seat))
 
 
 def still_open(match):
@@ -171,13 +173,13 @@ def test_determinizations_agree_with_everything_the_seat_sees(game, players):
     others_differ = 0
     for match, seat in decisions(game, players, seed=11, every=5, limit=6):
         for k in range(3):
-            det = host(game).determinize(match, seat, random.Random(k))
+            det = ismcts.determinize(match, seat, random.Random(k))
             assert type(det) is type(match)
             assert public(det, seat) == public(match, seat)
             assert det.legal_actions(seat) == match.legal_actions(seat)
             others = [s for s in range(players) if s != seat]
             others_differ += any(hand(det, s) != hand(match, s) for s in others)
-    if game != "dicefull":  # Dicefull hides nothing; every other game hides hands
+    if host(game).hidden_hands:  # Dicefull hides nothing; the others hide hands
         assert others_differ
 
 
@@ -187,7 +189,7 @@ def test_the_decision_is_blind_to_what_the_seat_cannot_see(game, players):
     # what the seat cannot see: the same seed must give the same decision and
     # the same view of it.
     for match, seat in decisions(game, players, seed=12, every=7, limit=3):
-        other = host(game).determinize(match, seat, random.Random(99))
+        other = ismcts.determinize(match, seat, random.Random(99))
         prefix, sample = host(game).view(match, seat, random.Random(4))
         prefix2, sample2 = host(game).view(other, seat, random.Random(4))
         assert prefix == prefix2

@@ -14,7 +14,6 @@ import pytest
 from match_helpers import play_random, seats_waiting, snapshot
 
 from dicetable.games import header_refusal
-from dicetable.games.dicefull import host as text
 from dicetable.games.dicefull import match as engine
 from dicetable.games.dicefull import rules as df
 from dicetable.match.actions import (
@@ -37,6 +36,7 @@ from dicetable.match.actions import (
     value_of,
 )
 from dicetable.match.engine import LONGEST, OPEN_PLAY, TABLE_ROLLS, VARIANT, options
+from sim.games import dicefull as text
 
 ALL_OPTIONS = (
     0,

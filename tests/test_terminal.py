@@ -431,3 +431,17 @@ def test_unknown_input_gets_one_line_not_the_whole_help(typed, hint):
     assert s.table.match.journal == quiet.table.match.journal
     after = views(text)[1]
     assert after.startswith("  " + hint) and after.count("\n") == 1
+
+
+def test_in_a_game_that_hides_no_hand_the_bots_items_are_shown():
+    # Dicefull's picked dice lie in view at the table (its GameHost: no hidden
+    # hands), so the terminal names them as it names the person's.
+    for turns in range(4, 40):
+        s, text = session("auto\n" * turns + "quit\n", game="dicefull", players=2)
+        m = s.table.match
+        if m is not None and m.held[1]:
+            break
+    else:
+        pytest.fail("the bot never picked a die")
+    picked = " + ".join(games.item_name(s.game, v, True) for v in m.hands[1][: m.held[1]])
+    assert "  the bots hold: seat 1 %s\n" % picked in views(text)[-2]

@@ -77,19 +77,12 @@ def source(doc, text):
 
 
 def entry(key, title):
-    """The registry entry: High card's facts under the new key and title."""
-    sys.path.insert(0, str(TOY.parent))
-    from toy_game import ENTRY
-
-    facts = list(ENTRY)
-    facts[registry.KEY], facts[registry.TITLE] = key, title
-    # The two facts written as names, as the other entries write them.
-    names = {registry.OPTIONS: "COUNT", registry.ITEM_KINDS: "(1 << DEAL) | (1 << PLAY)"}
-    lines = ["    ("]
-    for i, fact in enumerate(facts):
-        lines.append("        %s," % names.get(i, repr(fact)))
-    lines.append("    ),")
-    return "\n".join(lines) + "\n"
+    """The registry entry: High card's (ENTRY in its package), written as the
+    registry writes its own, under the new key and title."""
+    text = (TOY / "__init__.py").read_text()
+    facts = text[text.index("ENTRY = (\n") + len("ENTRY = (\n") : text.index("\n)\n")]
+    facts = facts.replace(TOY_KEY, key).replace(TOY_TITLE, title)
+    return "    (\n" + "".join("    " + line + "\n" for line in facts.split("\n")) + "    ),\n"
 
 
 def write(key, title):
@@ -135,7 +128,11 @@ def write(key, title):
     end = text.index("]\nKEY = const(0)")
     registry_file.write_text(text[:end] + entry(key, title) + text[end:])
     # A fresh interpreter: the registry it imports holds the new entry.
-    subprocess.run([sys.executable, str(ROOT / "tools" / "golden_transcripts.py"), key], check=True)
+    subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "golden_transcripts.py"), key],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
 
 
 RULES_PAGE = """# {title}

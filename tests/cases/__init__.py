@@ -12,6 +12,9 @@ for a game without one), which defines:
     hot_calls()  a list of (label, fn): zero-argument callables that each make
                  exactly one call the table makes per play ("is_legal",
                  "legal_plays", "resolve"); they must allocate no heap.
+    PER_PLAY     the names of those rules-core functions: every function they
+                 reach keeps its frame on the board's C stack
+                 (tests/test_board_frames.py).
 
 Results are ints, bools, tuples and lists of those, so that repr() is the
 same on both interpreters.

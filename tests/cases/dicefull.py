@@ -217,6 +217,10 @@ def _list(fn, values):
     return [fn(x) for x in values]
 
 
+# The rules core's functions the table calls on every play: their frames must
+# fit on the board's C stack (tests/test_board_frames.py).
+PER_PLAY = ("is_legal", "legal_plays", "evaluate", "picking_over", "next_picker")
+
 CASES = [
     # --- Items: bit layout -------------------------------------------------------
     ("item die(D20, serial 5) is 5312", die, (D20, 5), 5312),

@@ -124,6 +124,10 @@ def default_deals():
 
 HAND = [(S, 2), (H, A), (S, K), (C, 3), (D, 7), (S, 3)]
 
+# The rules core's functions the table calls on every play: their frames must
+# fit on the board's C stack (tests/test_board_frames.py).
+PER_PLAY = ("is_legal", "legal_plays", "resolve")
+
 CASES = [
     # --- Items and deck
     ("deck has 40 distinct cards", deck_distinct, (), (40, 40)),

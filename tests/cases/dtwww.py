@@ -177,6 +177,10 @@ def vp_table():
 # A red lead and a hand for the follow cases.
 RED4 = [(R, 6, 4)]
 
+# The rules core's functions the table calls on every play: their frames must
+# fit on the board's C stack (tests/test_board_frames.py).
+PER_PLAY = ("is_legal", "legal_plays", "resolve", "next_leader")
+
 CASES = [
     # --- encoding ----------------------------------------------------------------
     (

@@ -38,6 +38,10 @@ def winner(lead, follow):
     return m.last_winner
 
 
+# The rules core's functions the table calls on every play: their frames must
+# fit on the board's C stack (tests/test_board_frames.py).
+PER_PLAY = ("beats",)
+
 CASES = [
     ("higher card beats", rules.beats, (9, 1), True),
     ("lower card does not beat", rules.beats, (1, 9), False),

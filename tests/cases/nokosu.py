@@ -182,6 +182,10 @@ def black_dice_apart():
 
 # -------------------------------------------------------------------- cases
 
+# The rules core's functions the table calls on every play: their frames must
+# fit on the board's C stack (tests/test_board_frames.py).
+PER_PLAY = ("is_legal", "legal_plays", "resolve")
+
 CASES = [
     # Item encoding.
     ("encoding: card fields (kind, colour, number, index)", fields, (c(G, 7),), (K.CARD, G, 7, 0)),

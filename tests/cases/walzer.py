@@ -135,6 +135,10 @@ ROUND = [
 
 HAND = [(R, 3), (B, 5), (X, 0), (G, 2), (R, 9)]
 
+# The rules core's functions the table calls on every play: their frames must
+# fit on the board's C stack (tests/test_board_frames.py).
+PER_PLAY = ("is_legal", "legal_plays", "resolve")
+
 CASES = [
     # --- Items and deck
     ("deck has 36 distinct cards", deck_distinct, (), (36, 36)),
