@@ -4,7 +4,10 @@ board.py (the connection), flash.py, backup.py (backup and restore),
 registry_csv.py (the tag registry as CSV: its one reader), journal_image.py
 (the board's journal: its one reader on the host), replay.py, monitor.py,
 errors.py (the one-line refusals and safe host writes); the CLI is
-`python -m host_tools` (__main__.py), installed as `dicetable-tools`.
+`python -m host_tools` (__main__.py), installed as `dicetable-tools`: its
+arguments in arguments.py, what its commands share in cli.py, and the
+commands in copy_commands.py (flash, backup, restore), provision_command.py,
+challenges_command.py and watch_commands.py (monitor, replay).
 
 The tools read journals and registries with the board's own code, imported
 from firmware/ (never a copy): importing the package puts firmware/ on

@@ -347,7 +347,7 @@ def test_provision_import_export_on_the_virtual_board(vboard, tmp_path, capsys):
 
 
 def test_progress_lines(capsys):
-    from host_tools.__main__ import progress
+    from host_tools.cli import progress
 
     progress(2, 7, "hal/board.mpy")
     progress(3, 7)

@@ -7,7 +7,7 @@ import pytest
 from board_parts import Parts
 
 from hal.readers import Readers, read_one
-from host_tools.__main__ import SCAN_SNIPPET
+from host_tools.provision_command import SCAN_SNIPPET
 from sim.hw.clock import Clock
 from sim.hw.vmfrc522 import VMFRC522
 from sim.hw.vspi import VSPI

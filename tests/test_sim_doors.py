@@ -578,7 +578,7 @@ def test_ctrl_c_while_saving_leaves_the_old_file_or_none(capsys, tmp_path, monke
 
 
 def test_ctrl_c_during_a_batch_says_how_far_it_got(capsys, tmp_path, monkeypatch):
-    import sim.__main__ as cli
+    from sim import play_command
 
     played = []
 
@@ -588,7 +588,7 @@ def test_ctrl_c_during_a_batch_says_how_far_it_got(capsys, tmp_path, monkeypatch
         played.append(args)
         return MATCH
 
-    monkeypatch.setattr(cli, "play", play_then_stop)
+    monkeypatch.setattr(play_command, "play", play_then_stop)
     status, out, err = run_main(
         capsys, tmp_path, ["--game", "walzer", "--players", "3", "--matches", "10"]
     )
