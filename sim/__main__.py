@@ -20,14 +20,9 @@ import os
 import sys
 
 try:
-    # `name as name`: python -m sim.web imports these from here.
-    from sim.arguments import add_challenges as add_challenges
     from sim.arguments import parse_args
     from sim.balance_command import do_balance
-    from sim.cli import FAILED as FAILED
     from sim.cli import INTERRUPTED, PROG, Exit, say
-    from sim.cli import USAGE as USAGE
-    from sim.cli import whole as whole
     from sim.play_command import do_play
 except KeyboardInterrupt:  # Ctrl-C before main() could take it
     sys.stderr.write("python -m sim: interrupted\n")

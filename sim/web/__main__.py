@@ -19,7 +19,8 @@ import argparse
 import sys
 
 from sim import matchfile
-from sim.__main__ import FAILED, INTERRUPTED, USAGE, Exit, add_challenges, say, whole
+from sim.arguments import add_challenges
+from sim.cli import FAILED, INTERRUPTED, USAGE, Exit, say, whole
 
 PROG = "python -m sim.web"
 DEFAULT_PORT = 8765
