@@ -20,9 +20,10 @@ import os
 import sys
 
 try:
+    from sim import gamehost
     from sim.arguments import parse_args
     from sim.balance_command import do_balance
-    from sim.cli import INTERRUPTED, PROG, Exit, say
+    from sim.cli import INTERRUPTED, PROG, USAGE, Exit, say
     from sim.play_command import do_play
 except KeyboardInterrupt:  # Ctrl-C before main() could take it
     sys.stderr.write("python -m sim: interrupted\n")
@@ -36,6 +37,11 @@ def run(argv):
     try:
         if argv[:1] == ["balance"]:
             print("\n".join(do_balance(argv[1:])))
+            return 0
+        if argv[:1] == ["games"]:
+            if argv[1:]:
+                raise Exit(USAGE, "games takes no arguments, not %s" % " ".join(argv[1:]))
+            print("\n".join(gamehost.listing()))
             return 0
         args = parse_args(argv)
     except SystemExit as e:  # --help

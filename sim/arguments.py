@@ -11,7 +11,10 @@ from dicetable.match.engine import LONGEST, OPEN_PLAY, TABLE_ROLLS, VARIANT, opt
 from sim.cli import FAILED, PROG, Exit, Parser, shown, usage, whole
 from sim.play import player_range
 
-DESCRIPTION = "python -m sim: play, save, replay or batch-run matches of the dice table's games."
+DESCRIPTION = (
+    "python -m sim: play, save, replay or batch-run matches of the dice table's games"
+    " (python -m sim games lists them)."
+)
 SEED_MAX = 0xFFFFFFFF  # the table's generator is 32 bits (dicetable/app/rng.py)
 MATCHES_MAX = 1000000
 JOBS_MAX = 256

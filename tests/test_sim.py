@@ -81,3 +81,35 @@ def test_a_player_count_the_game_does_not_allow_is_refused(capsys):
     assert capsys.readouterr().err == "python -m sim: error: argument --players: %s\n" % (
         header_refusal("dtt", 4, 0)
     )
+
+
+def test_the_games_are_listed_as_each_declares_itself(capsys):
+    # A designer's first look: every registered game with its players, what it
+    # hides, its chance, the options it reads and the bots that can play it.
+    code, out, err = run(capsys, "games")
+    lines = out.splitlines()
+    assert (code, err) == (0, "")
+    assert lines[0].split() == [
+        "game",
+        "title",
+        "players",
+        "hidden",
+        "hands",
+        "chance",
+        "options",
+        "bots",
+    ]
+    assert [line.split()[0] for line in lines[1:]] == list(GAMES)
+    rows = dict((line.split()[0], line) for line in lines[1:])
+    assert rows["dicefull"].split()[1:5] == ["Dicefull", "2-5", "no", "yes"]  # dice in view
+    assert rows["dtt"].split()[1:5] == ["d-TT", "3", "yes", "yes"]
+    assert "--open-play" not in rows["dicefull"] and "--variant (2d6 length)" in rows["dicefull"]
+    assert all(line.endswith("random, heuristic, ismcts") for line in lines[1:])
+
+
+def test_the_games_listing_refuses_an_argument(capsys):
+    assert run(capsys, "games", "dtt") == (
+        2,
+        "",
+        "python -m sim: error: games takes no arguments, not dtt\n",
+    )
