@@ -15,7 +15,7 @@ from dicetable.app import games
 from dicetable.app import refusals as app_refusals
 from dicetable.match import actions as ac
 from hardware import pinmap
-from sim import legend
+from sim import legend, legend_entry, legend_refusals
 
 ENTRIES = legend.entries()
 BY_KEY = {e["key"]: e for e in ENTRIES}
@@ -54,13 +54,15 @@ def test_every_refusal_code_has_an_entry_with_its_name():
         if k.isupper() and isinstance(v, int) and v > fr.APP_CODES
     )
     codes = list(range(1, len(ac.REFUSAL_NAMES))) + app_codes
-    assert legend.refusal_codes() == codes
+    assert legend_refusals.refusal_codes() == codes
     for code in codes:
         e = BY_KEY["refusal-%d" % code]
         name = app_refusals.refusal_name(code)
         assert not name.startswith("refused (")
         assert name in e["name"]
-        assert code in legend.WHY, "say in legend.WHY what refusal %d means to a player" % code
+        assert code in legend_refusals.WHY, (
+            "say in legend_refusals.WHY what refusal %d means to a player" % code
+        )
         assert e["blink"] == [OFF] * W  # the off phase of the blink
 
 
@@ -110,9 +112,9 @@ def test_the_menu_ring_has_a_sector_per_game_and_provisioning():
 
 
 def test_css_keeps_dim_leds_visible():
-    assert legend.css((0, 0, 0)) == "#000000"
-    assert legend.css((64, 64, 64)) == "#ffffff"
-    dim, bright = legend.css(fr.IDLE), legend.css(fr.WHITE)
+    assert legend_entry.css((0, 0, 0)) == "#000000"
+    assert legend_entry.css((64, 64, 64)) == "#ffffff"
+    dim, bright = legend_entry.css(fr.IDLE), legend_entry.css(fr.WHITE)
     assert "#000000" < dim < bright
 
 

@@ -20,7 +20,7 @@ from xml.sax.saxutils import escape
 
 import sim
 from hardware import pinmap, rp2040
-from sim import legend
+from sim import legend, legend_entry
 
 ROOT = sim.ROOT
 
@@ -63,7 +63,7 @@ OFF_STROKE = "#4a4d55"
 def _leds(x, y, leds):
     return [
         '<circle cx="%d" cy="%d" r="%d" fill="%s" stroke="%s"/>'
-        % (x + LED_R + i * LED_PITCH, y, LED_R, legend.css(rgb), OFF_STROKE)
+        % (x + LED_R + i * LED_PITCH, y, LED_R, legend_entry.css(rgb), OFF_STROKE)
         for i, rgb in enumerate(leds)
     ]
 
@@ -117,7 +117,7 @@ def legend_svg(entries, groups):
             74,
             "A seat has %d LEDs, the centre ring %d. Screen colour per channel: "
             "255 × (v / 64)^0.6, so that dim LEDs stay visible."
-            % (legend.SEAT_LEDS, legend.RING_LEDS),
+            % (legend_entry.SEAT_LEDS, legend_entry.RING_LEDS),
             12,
             MUTED,
         ),
