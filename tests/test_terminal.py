@@ -17,7 +17,7 @@ from dicetable.app import frames as fr
 from dicetable.app import games
 from dicetable.app.menu import F_LENGTH
 from dicetable.match.actions import KEEP, PASS, PASS_ITEM, PICK, PLAY
-from sim import terminal
+from sim import terminal, terminal_view
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 ONE_ROUND = {F_LENGTH: 1}
@@ -46,7 +46,7 @@ def cells(line):
 
 
 def name(key):
-    return terminal.pattern_name(key)
+    return terminal_view.pattern_name(key)
 
 
 # --- the LEDs --------------------------------------------------------------------------
@@ -82,7 +82,7 @@ def _dimmed(c, shift):
     ids=["off", "idle", "dim-cyan", "dimmed-ring", "grey", "cyan", "white", "red-place", "half"],
 )
 def test_a_dim_led_is_a_hollow_dot_and_a_bright_one_a_solid_dot(rgb, glyph):
-    assert ANSI.sub("", terminal.led_cell(rgb)) == glyph
+    assert ANSI.sub("", terminal_view.led_cell(rgb)) == glyph
 
 
 def _shade(cell):
@@ -96,8 +96,8 @@ def _shade(cell):
     ids=["cyan", "white", "orange"],
 )
 def test_a_dim_led_is_drawn_darker_than_a_bright_one_of_its_colour(dim, bright):
-    assert _shade(terminal.led_cell(dim)) + 100 < _shade(terminal.led_cell(bright))
-    assert _shade(terminal.led_cell(dim)) >= 60  # still seen on a dark terminal
+    assert _shade(terminal_view.led_cell(dim)) + 100 < _shade(terminal_view.led_cell(bright))
+    assert _shade(terminal_view.led_cell(dim)) >= 60  # still seen on a dark terminal
 
 
 def test_the_view_draws_the_frame_the_strip_has_now():
@@ -152,30 +152,31 @@ def test_a_refusal_at_a_bot_seat_or_the_ring_is_named_by_its_code():
     s, _ = session("quit\n")
     t = s.table
     t.err_code[1], t.err_since[1] = 1, t.now
-    assert terminal.legend(terminal.seat_pattern(t, 1)) == "refused: %s (code 1, blinking)" % (
-        name("refusal-1")
-    )
-    t.err_code[terminal.CENTRE], t.err_since[terminal.CENTRE] = 17, t.now
-    assert terminal.ring_pattern(t) == ("refusal-17", "code 17, blinking")
-    t.now += terminal.ERROR_MS
-    assert terminal.seat_pattern(t, 1) == ("idle", "")  # its two seconds are over
+    assert terminal_view.legend(
+        terminal_view.seat_pattern(t, 1)
+    ) == "refused: %s (code 1, blinking)" % (name("refusal-1"))
+    t.err_code[terminal_view.CENTRE], t.err_since[terminal_view.CENTRE] = 17, t.now
+    assert terminal_view.ring_pattern(t) == ("refusal-17", "code 17, blinking")
+    t.now += terminal_view.ERROR_MS
+    assert terminal_view.seat_pattern(t, 1) == ("idle", "")  # its two seconds are over
 
 
 def test_the_names_are_the_led_legends_and_a_faulty_reader_says_so():
-    assert terminal.pattern_name("prompt-play") == "your turn to play"
-    assert terminal.pattern_name("refusal-1") == "1 red: out of turn"
-    assert terminal.pattern_name("refusal-17") == "1 purple: unknown tag"
+    assert terminal_view.pattern_name("prompt-play") == "your turn to play"
+    assert terminal_view.pattern_name("refusal-1") == "1 red: out of turn"
+    assert terminal_view.pattern_name("refusal-17") == "1 purple: unknown tag"
     assert (
-        terminal.legend(("idle", ""), fault=True) == "waiting; reader not answering (last LED red)"
+        terminal_view.legend(("idle", ""), fault=True)
+        == "waiting; reader not answering (last LED red)"
     )
 
 
 def test_every_pattern_the_view_names_has_a_name():
     keys = {"idle", "dark", "prompt-play", "prompt-pick-or-pass", "trick-winner-leads", "place-4"}
-    keys |= {"ring-colour", "ring-dtt", "ring-nokosu", "match-over"} | set(terminal.NAMES)
+    keys |= {"ring-colour", "ring-dtt", "ring-nokosu", "match-over"} | set(terminal_view.NAMES)
     keys |= {"refusal-%d" % c for c in list(range(1, 11)) + [17, 21]}
     for key in keys:
-        assert terminal.pattern_name(key) not in ("", key)
+        assert terminal_view.pattern_name(key) not in ("", key)
 
 
 # --- the match: tricks, hands, scores ------------------------------------------------------------
@@ -242,7 +243,7 @@ def test_the_scores_and_the_standings_show_at_the_end(one_round):
     for p in range(3):  # each seat's final place, or the last trick's result before it
         line = seat_line(last, "seat %d" % p)
         place = name("place-%d" % places[p]) + " (final: %s, total %d)" % (
-            terminal.ordinal(places[p]),
+            terminal_view.ordinal(places[p]),
             m.totals[p],
         )
         assert line.endswith(place) or " won the trick" in line or " leads next" in line
@@ -285,7 +286,7 @@ def _expect(key, leds):
     if key == "prompt-pick-or-pass":
         return leds == [fr.PROMPTS[PICK]] * (len(leds) - 1) + [fr.PROMPTS[PASS]]
     if key == "ring-colour":
-        return len(set(leds)) == 1 and max(leds[0]) < terminal.DIM_BELOW  # dimmed
+        return len(set(leds)) == 1 and max(leds[0]) < terminal_view.DIM_BELOW  # dimmed
     if key == "prompt-deal":
         return set(leds) <= {fr.CYAN, fr.DIM_CYAN}
     if key == "trick-winner-leads":
@@ -304,8 +305,8 @@ def test_the_legend_names_the_pattern_the_strip_shows(monkeypatch, game):
     def checked(self):
         t = self.table
         for s in t.seats:
-            seen.append((terminal.seat_pattern(t, s)[0], self.vt.leds(s)))
-        seen.append((terminal.ring_pattern(t)[0], self.vt.leds(terminal.CENTRE)))
+            seen.append((terminal_view.seat_pattern(t, s)[0], self.vt.leds(s)))
+        seen.append((terminal_view.ring_pattern(t)[0], self.vt.leds(terminal_view.CENTRE)))
         draw(self)
 
     monkeypatch.setattr(terminal.Session, "draw", checked)
