@@ -140,7 +140,8 @@ def test_a_match_file_of_another_set_is_one_line_and_nothing_more(
 
 
 def test_the_pages_open_refuses_a_match_of_another_set(files):
-    from sim.web.session import ActError, Session
+    from sim.web.requests import ActError
+    from sim.web.session import Session
 
     with open(files["own.match"]) as f:
         text = f.read()

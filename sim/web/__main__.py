@@ -118,7 +118,8 @@ def start(args):
 
 def table_session(path):
     """The virtual table, showing match file `path` if given."""
-    from sim.web.session import ActError, Session
+    from sim.web.requests import ActError
+    from sim.web.session import Session
 
     session = Session()
     if path is not None:

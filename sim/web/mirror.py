@@ -60,7 +60,8 @@ from hal.mirror import KEYFRAME_MS
 from host_tools.board import NoBoard
 from host_tools.monitor import clean, lost_text, open_port
 from sim.web import view
-from sim.web.session import SEATS, ActError, new_table
+from sim.web.requests import ActError
+from sim.web.webtable import SEATS, new_table
 
 SEAT_LEDS = table_config.LEDS_PER_SEAT  # each seat's segment, then the ring
 RING_LEDS = table_config.RING_LEDS

@@ -37,7 +37,8 @@ import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from sim.web.session import ActError, Session
+from sim.web.requests import ActError
+from sim.web.session import Session
 
 HOST = "127.0.0.1"
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")

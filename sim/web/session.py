@@ -28,114 +28,43 @@ input, and nothing changed):
 A background thread (start()/close()) moves the bots while running and, when
 `live`, lets the table's time follow the wall clock (blinking, the trick's
 2 s, the ring's chase).  Every change bumps `version` and wakes wait_change().
+
+A request is checked by sim/web/requests.py before anything changes; the
+table and its menu are sim/web/webtable.py's, an opened match file's checks
+and boots sim/web/replay.py's.
 """
 
 import json
 import random
 import threading
 import time
-from typing import Callable
 
 from dicetable.app import games
-from dicetable.app.events import CENTRE, LONG, MINUS, OK, PLUS
-from dicetable.app.inputs import Inputs
-from dicetable.app.menu import F_GAME, F_HANDS, F_LENGTH, F_ROLLS, F_VARIANT
-from dicetable.app.play import SET_RECORD
-from dicetable.app.registry import pack
-from dicetable.app.table import SEATS_RECORD, SEED_RECORD
-from dicetable.games import GAMES, header_refusal, part
+from dicetable.app.events import CENTRE, LONG, MINUS, OK
+from dicetable.games import GAMES, header_refusal
 from dicetable.games.dicefull import data as dicefull_data
-from dicetable.match.actions import REFUSAL_NAMES, TABLE, seat_of
-from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT, options
+from dicetable.match.actions import TABLE, seat_of
 from sim import gamehost, matchfile
 from sim.hw import hands
-from sim.hw.rig import STEP_MS, VirtualTable
+from sim.hw.rig import STEP_MS
 from sim.web import view
+from sim.web.replay import booted_at, check_file, table_drawn
+from sim.web.requests import (
+    BOTS,
+    ActError,
+    chosen_seats,
+    field,
+    option_values,
+    pressed,
+    scanned_uid,
+    shown,
+)
+from sim.web.webtable import SEATS, choose_match, new_table
 
-BOTS = ("human", "random", "heuristic")
-BUTTONS = {"minus": MINUS, "plus": PLUS, "ok": OK}
-SEATS = (0, 1, 2, 3, 4)  # the standard build: five seats and the centre
 TICK_S = 0.05  # the background thread's beat
 IDLE_MS = 500  # a step with nothing to do lets this much time pass
 STILL_STEPS = 40  # run pauses after this many steps that changed nothing
 KEPT_FRAMES = 256  # the strip's recorded frames are cut back to the last one
-FLAGS = (
-    ("open_play", OPEN_PLAY, F_HANDS, "open play"),
-    ("table_rolls", TABLE_ROLLS, F_ROLLS, "table rolls"),
-    ("variant", VARIANT, F_VARIANT, "variant"),
-)
-
-
-class ActError(ValueError):
-    """A request the session cannot take: one line saying what is wrong."""
-
-
-class WebTable(VirtualTable):
-    """The virtual table, telling `on_frame` as soon as a pass of the main loop
-    sent a new frame to the strip (in the middle of a press or a scan too), so
-    that the page sees the LEDs change when the board's would."""
-
-    on_frame: "Callable[[], None] | None" = None
-
-    def step(self):
-        shown = self.table.frame_version
-        super().step()
-        if self.table.frame_version != shown and self.on_frame is not None:
-            self.on_frame()
-
-
-def new_table(seed):
-    """A table with every item of every game registered, not yet powered up."""
-    vt = WebTable(seats=SEATS, seed=seed)
-    vt.storage.save_registry(pack(hands.full_registry()))
-    return vt
-
-
-def table_drawn(game, players, options_word, actions):
-    """Per action of a match file: True when the table drew it itself (the
-    firmware draws those at once, right after the action before)."""
-    g = GAMES.index(game)
-    m = part(g, "match").new(players, options_word)
-    out = []
-    for a in actions:
-        out.append(bool(Inputs(g, m).auto))
-        m.submit(a)
-    return out
-
-
-def check_file(mf, name):
-    """Refuse a match file whose actions the rules refuse (ActError, one line)."""
-    g = GAMES.index(mf.game)
-    m = part(g, "match").new(mf.players, mf.options)
-    for i, a in enumerate(mf.actions):
-        code = m.submit(a)
-        if code:
-            raise ActError(
-                "%s:%d: action %d, %r, refused: %s"
-                % (name, mf.lines[i], i + 1, matchfile.format_action(a), REFUSAL_NAMES[code])
-            )
-
-
-# --- what a request holds ---------------------------------------------------------------
-
-
-def field(request, key, kind, default=None):
-    """request[key] of type `kind` (bool is no int here); ActError if missing."""
-    if key not in request:
-        if default is not None:
-            return default
-        raise ActError("%r needs %r" % (request.get("do"), key))
-    value = request[key]
-    wrong = not isinstance(value, kind) or (kind is int and isinstance(value, bool))
-    if wrong:
-        what = {int: "a whole number", bool: "true or false", str: "text", list: "a list"}
-        raise ActError("%r is %s, not %s" % (key, what.get(kind, kind.__name__), _shown(value)))
-    return value
-
-
-def _shown(value, width=30):
-    text = json.dumps(value)
-    return text if len(text) <= width else text[:width] + "..."
 
 
 class Session:
@@ -307,7 +236,7 @@ class Session:
         if not isinstance(do, str) or do not in doers:
             raise ActError(
                 "no action %s (the actions are %s)"
-                % (_shown(do) if do is not None else "given", ", ".join(doers))
+                % (shown(do) if do is not None else "given", ", ".join(doers))
             )
         with self.lock:
             doers[do](request)
@@ -320,13 +249,13 @@ class Session:
     def new(self, request):
         game = field(request, "game", str)
         if game not in GAMES:
-            raise ActError("no game %s (the games are %s)" % (_shown(game), ", ".join(GAMES)))
+            raise ActError("no game %s (the games are %s)" % (shown(game), ", ".join(GAMES)))
         g = GAMES.index(game)
-        seats = self._seats(field(request, "seats", list))
+        seats = chosen_seats(field(request, "seats", list), SEATS)
         why = header_refusal(game, len(seats), 0)
         if why:
             raise ActError(why)
-        values = self._options(request, g, len(seats))
+        values = option_values(request, g, len(seats))
         bots = field(request, "bots", list, ["heuristic"] * len(seats))
         if len(bots) != len(seats) or any(b not in BOTS for b in bots):
             raise ActError("'bots' is one of %s per seat, %d in all" % ("/".join(BOTS), len(seats)))
@@ -335,39 +264,6 @@ class Session:
         choose_match(self.vt, g, seats, values)
         for s, b in zip(seats, bots, strict=True):
             self.bots[s] = b
-
-    def _seats(self, seats):
-        right = "seats are %s, each once" % ", ".join(str(s) for s in SEATS)
-        for s in seats:
-            if not isinstance(s, int) or isinstance(s, bool) or s not in SEATS:
-                raise ActError("no seat %s (%s)" % (_shown(s), right))
-        if len(set(seats)) != len(seats):
-            raise ActError("a seat twice in %s (%s)" % (_shown(seats), right))
-        return sorted(seats)
-
-    def _options(self, request, g, players):
-        flags = 0
-        values = {}
-        reads = games.options(g)
-        for key, bit, menu_field, words in FLAGS:
-            on = field(request, key, bool, False)
-            if on and not reads & bit:
-                raise ActError("%s has no %s" % (GAMES[g], words))
-            values[menu_field] = int(on)
-            flags |= bit if on else 0
-        length = field(request, "length", int, 0)
-        if length and not reads & view.COUNT_BIT:
-            raise ActError("%s has no length to choose" % GAMES[g])
-        if not 0 <= length <= games.longest(g):
-            raise ActError(
-                "length %d is out of range (0, the game's own, to %d %s)"
-                % (length, games.longest(g), games.length_word(g))
-            )
-        why = header_refusal(GAMES[g], players, options(flags, length))
-        if why:
-            raise ActError(why)
-        values[F_LENGTH] = length
-        return values
 
     # --- bots and time ---------------------------------------------------------------
 
@@ -387,7 +283,7 @@ class Session:
         s = self._seat(request, "seat")
         bot = field(request, "bot", str)
         if bot not in BOTS:
-            raise ActError("no bot %s (bots are %s)" % (_shown(bot), ", ".join(BOTS)))
+            raise ActError("no bot %s (bots are %s)" % (shown(bot), ", ".join(BOTS)))
         self.bots[s] = bot
 
     def bot_step(self):
@@ -418,7 +314,8 @@ class Session:
             if not acts or self.bots.get(s) == "human":
                 continue
             if self.bots.get(s) == "heuristic" and ins.own[p]:
-                return gamehost.host_of(t.match).heuristic(t.match, p, list(ins.own[p]), self.rng)
+                host = gamehost.host_of(t.match)
+                return host.heuristic(t.match, p, list(ins.own[p]), self.rng)
             return self.rng.choice(acts)
         centre = ins.centre
         return self.rng.choice(centre) if centre else None
@@ -433,11 +330,7 @@ class Session:
 
     def press(self, request):
         s = self._seat(request, "seat")
-        button = field(request, "button", str)
-        if button not in BUTTONS:
-            raise ActError("no button %s (buttons are minus, plus, ok)" % _shown(button))
-        long = field(request, "long", bool, False)
-        self.vt.press(s, BUTTONS[button] | (LONG if long else 0))
+        self.vt.press(s, pressed(request))
 
     def scan(self, request):
         reader = request.get("reader")
@@ -445,14 +338,7 @@ class Session:
             reader = CENTRE
         else:
             reader = self._seat(request, "reader")
-        text = field(request, "uid", str)
-        try:
-            uid = bytes.fromhex(text)
-        except ValueError:
-            uid = b""
-        if len(uid) not in (4, 7):
-            raise ActError("uid %s is not 4 or 7 bytes in hex (e.g. 04010013)" % _shown(text))
-        self.vt.scan(reader, uid)
+        self.vt.scan(reader, scanned_uid(request))
 
     def undo(self, request):
         t = self.vt.table
@@ -516,26 +402,11 @@ class Session:
         self._boot_at(n)
 
     def _boot_at(self, n):
-        """A fresh table whose flash holds the file's header and first n
-        actions (and the table's draws right after them: the firmware makes
-        those at once), powered up: the firmware resumes the journal."""
+        """The table booted at the opened file's n-th action (replay.booted_at)."""
         file = self.file
         if file is None:
             raise ActError("no match file open (open one first)")
-        mf, drawn = file[1], file[2]
-        while n < len(drawn) and drawn[n]:
-            n += 1
-        g = GAMES.index(mf.game)
-        vt = new_table(self.seed)
-        header = bytes((g, mf.players, mf.options & 0xFF, mf.options >> 8))
-        mask = (1 << mf.players) - 1
-        records = (SEATS_RECORD | mask, SEED_RECORD | self.seed)
-        if mf.challenges:  # without it the firmware would not resume with a file's set
-            records += (SET_RECORD | mf.challenges,)
-        vt.storage.new_match(header, records)
-        for a in mf.actions[:n]:
-            vt.storage.append(a)
-        vt.boot()
+        vt, n = booted_at(file[1], file[2], n, self.seed)
         vt.on_frame = self.publish
         self.vt = vt
         self.at = n
@@ -552,65 +423,3 @@ class Session:
             self.file = None
             return
         self.at = len(journal)
-
-
-# --- the menu, with the buttons --------------------------------------------------------------
-
-
-def to_menu(vt):
-    """Bring the table back to its menu as a player would: OK at the standings,
-    long OK and OK to abandon a match, long OK to leave provisioning."""
-    t = vt.table
-    for _ in range(8):
-        if t.mode == "menu":
-            return
-        if t.mode == "over" or t.score_show is not None or t.confirm:
-            vt.press(t.lead, OK)
-        else:
-            vt.press(t.lead, OK | LONG)
-    raise ActError("the table did not go back to its menu (%s)" % t.last_line)
-
-
-def choose_match(vt, g, seats, values):
-    """Choose game g, the seats and the option fields' values in the menu with
-    the buttons, whatever the menu shows now (it keeps the choices last made),
-    and start the match."""
-    to_menu(vt)
-    t = vt.table
-    menu = t.menu
-    lead = t.lead
-    for _ in range(8):
-        if menu is None or menu.field == F_GAME:
-            break
-        vt.press(lead, MINUS | LONG)
-    if menu is None:
-        raise ActError("the table shows no menu")
-    n = games.count() + 1
-    up = (g - menu.game) % n
-    for _ in range(up if up <= n // 2 else n - up):
-        vt.press(lead, PLUS if up <= n // 2 else MINUS)
-    vt.press(lead, OK)
-    for s in t.seats:
-        if s != lead and (s in menu.joined) != (s in seats):
-            vt.press(s, OK)
-    if (lead in menu.joined) != (lead in seats):
-        vt.press(lead, PLUS if lead in seats else MINUS)
-    vt.press(lead, OK)
-    _option_fields(vt, menu, values)
-    if t.mode != "play":
-        raise ActError("the table did not start the match (%s)" % t.last_line)
-
-
-def _option_fields(vt, menu, values):
-    t = vt.table
-    lead = t.lead
-    for _ in range(8):
-        if t.mode != "menu":
-            return
-        f = menu.field
-        want = values.get(f, 0)
-        for _ in range(16):
-            if menu.values[f] == want:
-                break
-            vt.press(lead, PLUS if f != F_LENGTH or menu.values[f] < want else MINUS)
-        vt.press(lead, OK)
