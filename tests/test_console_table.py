@@ -19,7 +19,8 @@ from host_tools.monitor import LOST, format_line
 from sim.hw import hands
 from sim.hw.vconsole import Host, VConsole
 from sim.vboard.table_app import TableApp
-from sim.web.mirror import Lines, MirrorSession
+from sim.web.mirror import MirrorSession
+from sim.web.mirror_lines import Lines
 
 SEED = 8
 DICEFULL = GAMES.index("dicefull")

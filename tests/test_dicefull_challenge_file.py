@@ -834,7 +834,8 @@ def test_a_match_with_the_example_file_stays_within_the_heap_limit(monkeypatch, 
 
 
 def test_the_boards_mirror_keeps_the_set_or_says_it_differs():
-    from sim.web.mirror import match, replica
+    from sim.web.mirror_lines import match
+    from sim.web.mirror_view import replica
 
     d = started(OWN)
     header, words, _ = d.storage.load()

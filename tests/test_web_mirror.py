@@ -41,10 +41,11 @@ from sim.hw import hands
 from sim.hw.vconsole import VConsole
 from sim.play import play
 from sim.vboard.table_app import UNDO_EVERY, TableApp
-from sim.web import mirror, view
+from sim.web import mirror, mirror_lines, view
 from sim.web.mirror import MirrorSession
+from sim.web.requests import ActError
 from sim.web.server import serve
-from sim.web.session import SEATS, ActError
+from sim.web.webtable import SEATS
 
 DICEFULL = GAMES.index("dicefull")
 WAIT_S = 5.0  # the longest a test waits for the mirror; it polls meanwhile
@@ -522,20 +523,20 @@ def test_the_log_keeps_the_last_2000_lines(link):
 )
 def test_segment_reads_8_leds_of_a_table(payload, words):
     if words is None:
-        assert mirror.segment(payload) == (4, 5, [(0, 0, 0)] * 8)
+        assert mirror_lines.segment(payload) == (4, 5, [(0, 0, 0)] * 8)
         return
     with pytest.raises(ValueError, match="^" + re.escape(words)):
-        mirror.segment(payload)
+        mirror_lines.segment(payload)
 
 
 def test_leds_are_in_wire_order_g_r_b():
     payload = "".join("%02x%02x%02x" % (i, 100 + i, 200 + i % 50) for i in range(8))
-    _, _, got = mirror.segment("6/7 " + payload)
+    _, _, got = mirror_lines.segment("6/7 " + payload)
     assert got[0] == (100, 0, 200) and got[7] == (107, 7, 207)
 
 
 def test_a_keyframe_of_no_match_is_none():
-    assert mirror.keyframe("-") is None and mirror.match("-") is None
+    assert mirror_lines.keyframe("-") is None and mirror_lines.match("-") is None
 
 
 def test_a_three_seat_table_shows_dark_segments_past_its_last_seat(link):
