@@ -19,8 +19,8 @@ import pytest
 littlefs = pytest.importorskip("littlefs")
 
 from dicetable.app.registry import pack  # noqa: E402
+from flashmodel.norflash import BLOCK, NorFlash  # noqa: E402
 from hal.storage import OK, Storage  # noqa: E402
-from sim.hw.norflash import BLOCK, NorFlash  # noqa: E402
 from sim.play import play  # noqa: E402
 
 PICO_BLOCKS = 352

@@ -20,6 +20,7 @@ from dicetable.app import games
 from dicetable.app.registry import Registry, pack
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD
 from dicetable.match.engine import GAMES
+from flashmodel.vflash import VFlash
 from hal.journal import RECORDS
 from hal.storage import Storage
 from host_tools import monitor, registry_csv
@@ -28,7 +29,6 @@ from host_tools.backup import BACKUP_AREA, encode, normalised
 from host_tools.registry_csv import CsvError
 from host_tools.replay import read_journal
 from sim.__main__ import main as sim_main
-from sim.hw.vflash import VFlash
 from sim.play import play
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

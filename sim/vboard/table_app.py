@@ -23,6 +23,7 @@ from dicetable.app.events import CENTRE, LONG, MINUS, OK
 from dicetable.app.frames import led_count
 from dicetable.app.rng import Rng
 from dicetable.app.table import Table
+from flashmodel.vflash import VFlash
 from hal.buttons import Buttons
 from hal.mainloop import MainLoop
 from hal.mirror import Mirror
@@ -33,7 +34,6 @@ from sim.hw import hands
 from sim.hw.clock import Clock
 from sim.hw.rig import HOLD_MS, TAP_MS, Config
 from sim.hw.vbuttons import VButtons
-from sim.hw.vflash import VFlash
 from sim.hw.vloop import VirtualLoop
 from sim.hw.vmfrc522 import VMFRC522
 from sim.hw.vspi import VSPI

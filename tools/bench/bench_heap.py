@@ -90,7 +90,7 @@ from dicetable.match.actions import KIND_NAMES, kind_of
 from sim.hw import hands
 from sim.hw.clock import Clock
 from sim.hw.vbuttons import VButtons
-from sim.hw.vflash import VFlash
+from flashmodel.vflash import VFlash
 from sim.hw.vmfrc522 import VMFRC522
 from sim.hw.vspi import VSPI
 #: next run

@@ -31,7 +31,7 @@ three runs of the same events, each in units of the unit loop timed just
 before and after it.  The virtual NOR flash does in Python what the board
 does in C: its page program and erase stand in as no-ops that count the
 time the chip holds the CPU (0.4 ms a page program, 45 ms an erase, and
-CALL_US of the SDK's flash call each: sim/hw/norflash.py), added to the
+CALL_US of the SDK's flash call each: flashmodel/norflash.py), added to the
 event; the console's C for the packets the mirror wrote
 (tools/bench/bench_mirror.py's figure) is added to what comes after.
 
@@ -93,8 +93,8 @@ from hal.readers import AWAITED_MS, PERIOD_MS
 from sim.hw import hands, vrp2
 
 sys.modules.setdefault("rp2", vrp2.VRP2())  # hal.ws2812's timing constants only
+from flashmodel.norflash import CALL_US, ERASE_US, PROGRAM_US  # noqa: E402
 from hal.ws2812 import LATCH_US, US_PER_LED  # noqa: E402
-from sim.hw.norflash import CALL_US, ERASE_US, PROGRAM_US  # noqa: E402
 
 NOKOSU = 4
 PARTS = 240  # parts of the app's measurement: a whole match ...
@@ -124,7 +124,7 @@ from hal.pixels import Pixels
 from hal.storage import Storage
 from sim.hw import hands
 from sim.hw.rig import Config
-from sim.hw.vflash import VFlash
+from flashmodel.vflash import VFlash
 #: next run
 flash = VFlash()
 storage = Storage(flash, segments=4)
