@@ -28,6 +28,7 @@ from host_tools.__main__ import main
 from host_tools.backup import BACKUP_AREA, encode, normalised
 from host_tools.registry_csv import CsvError
 from host_tools.replay import read_journal
+from sim import boardport
 from sim.__main__ import main as sim_main
 from sim.play import play
 
@@ -231,7 +232,7 @@ def test_monitor_formatting():
     assert monitor.mark("journal: torn last record dropped") == "FAULT"
     assert monitor.mark("scored: seat 0 +3, seat 1 -1") == "SCORE"
     assert monitor.mark("resumed Nokosu at action 12") == "BOOT"
-    assert monitor.clean(b"caf\xc3\xa9 \xff\x07ok") == "caf\u00e9 \ufffdok"
+    assert boardport.clean(b"caf\xc3\xa9 \xff\x07ok") == "caf\u00e9 \ufffdok"
 
 
 def test_monitor_follows_a_serial_url():
