@@ -92,36 +92,12 @@ from sim.hw.clock import Clock
 from sim.hw.vbuttons import VButtons
 from flashmodel.vflash import VFlash
 from sim.hw.vmfrc522 import VMFRC522
+from sim.hw.table_setup import SEATS, Config, Strip
 from sim.hw.vspi import VSPI
 #: next run
 print("code", gc.mem_alloc())
 micropython.qstr_info()
 #: next run
-SEATS = (0, 1, 2, 3, 4)
-
-
-class Strip:
-    # The board's LED driver as hal.pixels sees it (hal/ws2812.py): a buffer.
-    ORDER = (1, 0, 2)
-    bpp = 3
-
-    def __init__(self, n):
-        self.buf = bytearray(3 * n)
-        self.n = n
-
-    def __len__(self):
-        return self.n
-
-    def write(self):
-        pass
-
-
-class Config:
-    seats = SEATS
-    LEDS_PER_SEAT = 8
-    RING_LEDS = 16
-
-
 clock = Clock()
 bus = VSPI(clock, 4000000)
 chips = [VMFRC522(clock) for _ in range(events.CENTRE + 1)]

@@ -123,7 +123,7 @@ from hal.mirror import Mirror
 from hal.pixels import Pixels
 from hal.storage import Storage
 from sim.hw import hands
-from sim.hw.rig import Config
+from sim.hw.table_setup import Config, Strip
 from flashmodel.vflash import VFlash
 #: next run
 flash = VFlash()
@@ -137,22 +137,6 @@ storage.new_match(bytes([%(game)d, 5, 0, 0]), [SEATS_RECORD | 0x1F, SEED_RECORD 
 
 BOOT = """
 #: next run
-
-
-class Strip:
-    # hal/ws2812.py as hal.pixels sees it: the buffer the DMA sends.
-    ORDER = (1, 0, 2)
-    bpp = 3
-
-    def __init__(self, n):
-        self.buf = bytearray(3 * n)
-        self.n = n
-
-    def __len__(self):
-        return self.n
-
-    def write(self):
-        pass
 
 
 def log(line):
@@ -169,7 +153,7 @@ class Hands:
         t.button(seat, code)
 
 
-t = Table(Config([0, 1, 2, 3, 4], 8, 16), storage, Rng(1), log)
+t = Table(Config(), storage, Rng(1), log)
 pixels = Pixels(Strip(%(leds)d), %(budget)d)
 # The mirror on a console in C (its packets' C added from their count).
 import io
