@@ -526,10 +526,10 @@ def wear(header, journal, matches=50):
 
 
 def old_design(journal):
-    import test_flash_littlefs as lfs
+    import littlefs_nor
 
-    nor = NorFlash(lfs.PICO_BLOCKS)
-    fs = lfs.mount(nor)
+    nor = NorFlash(littlefs_nor.PICO_BLOCKS)
+    fs = littlefs_nor.mount(nor)
     f = fs.open("journal.bin", "wb")
     f.write(b"DJ\x01" + bytes(6))
     f.close()
