@@ -88,12 +88,12 @@ import table_config
 
 import sim  # noqa: F401  (first: it puts the board's code, firmware/, on sys.path)
 from dicetable.app.frames import led_count
+from flashmodel.norflash import CALL_US, ERASE_US, PROGRAM_US
 from hal.mainloop import BUTTON_MS, FRAME_MS, GC_MS, YIELD_MS
 from hal.readers import AWAITED_MS, PERIOD_MS
 from sim.hw import hands, vrp2
 
 sys.modules.setdefault("rp2", vrp2.VRP2())  # hal.ws2812's timing constants only
-from flashmodel.norflash import CALL_US, ERASE_US, PROGRAM_US  # noqa: E402
 from hal.ws2812 import LATCH_US, US_PER_LED  # noqa: E402
 
 NOKOSU = 4
