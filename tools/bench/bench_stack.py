@@ -149,7 +149,6 @@ def measured_tree(folder):
     # the tree's own (sim/hw/vflash.py) is given that name.
     models = pathlib.Path(folder) / "flashmodel"
     models.mkdir()
-    (models / "__init__.py").write_text("")
     shutil.copy(pathlib.Path(folder) / "sim" / "hw" / "vflash.py", models / "vflash.py")
     return pathlib.Path(folder)
 
