@@ -1,9 +1,10 @@
 """The table the virtual board's app (sim/vboard/table_app.py) and the heap
 and latency benches (tools/bench/bench_heap.py, bench_latency.py) set up:
 five seats, 8 LEDs a seat and a ring of 16, as table_config.py has them, and
-the LED chain as a bare buffer.  Portable.  bench_heap compiles the code
-below into its script instead of importing the module (see there): comments,
-not docstrings, so that it compiles there as the harness's own code did.
+the LED chain as a bare buffer.  Portable.  The app takes SEATS and Strip
+(its config is sim/hw/rig.py's, with these figures); bench_heap compiles the
+code below into its script instead of importing the module (see there):
+comments, not docstrings, so that it compiles there as the harness's own did.
 """
 
 SEATS = (0, 1, 2, 3, 4)

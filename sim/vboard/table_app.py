@@ -32,8 +32,8 @@ from hal.readers import Readers
 from hal.storage import Storage
 from sim.hw import hands
 from sim.hw.clock import Clock
-from sim.hw.rig import HOLD_MS, TAP_MS
-from sim.hw.table_setup import SEATS, Config, Strip
+from sim.hw.rig import HOLD_MS, TAP_MS, Config
+from sim.hw.table_setup import SEATS, Strip
 from sim.hw.vbuttons import VButtons
 from sim.hw.vloop import VirtualLoop
 from sim.hw.vmfrc522 import VMFRC522
@@ -53,7 +53,9 @@ class TableApp:
         self.chips = [VMFRC522(self.clock) for _ in range(CENTRE + 1)]
         self.readers = Readers(bus, [bus.cs(c) for c in self.chips])
         self.vbuttons = VButtons(SEATS)
-        self.config = Config()
+        # rig's Config, loaded already: table_setup's as a second class left the
+        # virtual board's heap short (test_mirror_vboard, under load).
+        self.config = Config(list(SEATS), 8, 16)
         self.strip = Strip(led_count(self.config))
         self.storage = Storage(VFlash(), segments=4)
         self.console = console
