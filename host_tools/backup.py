@@ -45,6 +45,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from flashmodel.norflash import BLOCK
 from hal import storage as st
 from host_tools.board import Board
 from host_tools.errors import ToolError, read_bytes, shown, why
@@ -60,7 +61,6 @@ from host_tools.journal_image import (  # noqa: F401  (load_image, encode: the A
 )
 from host_tools.registry_csv import from_registry_bin
 from sim.hostfile import special
-from sim.hw.norflash import BLOCK
 
 JOURNAL = "journal.bin"
 REGISTRY = "registry.bin"

@@ -19,9 +19,8 @@ they were, and after it all new.  A board's OSError reaches the caller as
 FileNotFoundError (no such file) or BoardError saying it in words (the
 flash is full, the file system is read-only).
 
-resolve_port('auto') is the first USB serial port that looks like a Pico
-(Raspberry Pi's vendor id first, as `mpremote connect auto` takes the first
-USB serial port); every command resolves --port through it.  NoBoard is
+The port is found as the web page's mirror finds it (sim/boardport.py:
+'auto' is the first USB serial port that looks like a Pico).  NoBoard is
 raised, with one line that says what to check, when no board is found or
 nothing answers at the URL (no such port, nothing listening, or no REPL
 prompt within the timeout), or when the connection is lost during a call.
@@ -31,14 +30,13 @@ from __future__ import annotations
 
 import errno
 import hashlib
-import os
-import stat
 from typing import Any, Callable
 
 from mpremote.transport import TransportError, TransportExecError, _convert_filesystem_error
 from mpremote.transport_serial import SerialTransport
 
 from host_tools.errors import ToolError
+from sim.boardport import NoPort, no_board_at, resolve_port, why_not
 
 # Bytes of file data per raw-REPL execution.  fs_writefile sends a chunk as a
 # bytes literal (up to 4 characters a byte), which the board compiles: kept
@@ -66,52 +64,8 @@ class BoardError(ToolError):
         super().__init__(message or "the board said: %s" % (lines[-1] if lines else "an error"))
 
 
-PICO_VID = 0x2E8A  # Raspberry Pi's USB vendor id
-NO_USB_BOARD = "no board found on USB: plug in the Pico or pass --port"
-CHECK_PORT = "check the cable and the port (--port, e.g. /dev/ttyACM0, COM5 or socket://host:port)"
 NO_REPL = "the device at %s does not answer with a MicroPython REPL within %g s (%s): %s"
 HOLD_BUTTON = "hold the maintenance button while plugging it in, then try again"
-
-
-def resolve_port(url: str) -> str:
-    """`url` itself, or for 'auto' the first USB serial port that looks like a
-    Pico, else the first USB serial port; NoBoard if there is none."""
-    if url != "auto":
-        return url
-    from serial.tools import list_ports
-
-    ports = [p for p in list_ports.comports() if p.vid is not None]
-    ports.sort(key=lambda p: (p.vid != PICO_VID, p.device))
-    if not ports:
-        raise NoBoard(NO_USB_BOARD)
-    return ports[0].device
-
-
-def why_not(url: str) -> str:
-    """Why a port would not open, as far as the host can tell."""
-    if "://" in url:
-        if url.startswith("socket://"):
-            return "nothing answers there"
-        return "the port did not open"
-    try:
-        mode = os.stat(url).st_mode
-    except FileNotFoundError:
-        return "no such device"
-    except OSError as e:
-        return "it did not open (%s)" % (e.strerror or e)
-    if not stat.S_ISCHR(mode):
-        return "not a serial device (a %s)" % ("folder" if stat.S_ISDIR(mode) else "file")
-    if not os.access(url, os.R_OK | os.W_OK):
-        return (
-            "permission denied (on Linux, add yourself to the group of the device, "
-            "e.g. dialout, and log in again)"
-        )
-    return "it did not open (is another program using it: monitor, Thonny, a terminal?)"
-
-
-def no_board_at(url: str, why: str) -> NoBoard:
-    """NoBoard for a port that did not open, with what to check."""
-    return NoBoard("no board at %s: %s; %s" % (url, why, CHECK_PORT))
 
 
 class _Link(SerialTransport):
@@ -131,7 +85,10 @@ class Board:
     """A MicroPython board at `url` (serial device, pyserial URL, or 'auto')."""
 
     def __init__(self, url: str, timeout: float = 5.0) -> None:
-        url = resolve_port(url)
+        try:
+            url = resolve_port(url)
+        except NoPort as e:
+            raise NoBoard(str(e)) from None
         self.url = url
         self.timeout = timeout
         try:
@@ -139,7 +96,7 @@ class Board:
             self._t.url = url
         except (TransportError, OSError, ValueError) as e:
             why = why_not(url) if isinstance(e, TransportError) else str(e).strip() or "bad port"
-            raise no_board_at(url, why) from None
+            raise NoBoard(no_board_at(url, why)) from None
         try:
             self._t.enter_raw_repl(soft_reset=False, timeout_overall=timeout)
         except (TransportError, OSError) as e:

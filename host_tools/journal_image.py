@@ -38,11 +38,11 @@ from dicetable.games import journal_header, journal_header_refusal, new_match
 from dicetable.games.dicefull import data as dicefull_data
 from dicetable.match.actions import KIND_SHIFT, OK, REFUSAL_NAMES
 from dicetable.match.engine import malformed
+from flashmodel.norflash import BLOCK, NorFlash
+from flashmodel.vflash import VFlash
 from hal import storage as st
 from hal.journal import VERSION
 from host_tools.errors import ToolError, read_bytes, size_text
-from sim.hw.norflash import BLOCK, NorFlash
-from sim.hw.vflash import VFlash
 
 TABLE_KINDS = tuple(
     word >> KIND_SHIFT for word in (SEATS_RECORD, SEED_RECORD, SET_RECORD, FIRMWARE_RECORD)

@@ -11,7 +11,8 @@ page's mirror.  The board never waits for the port: the lines it could not
 write while nothing read them are dropped, and its next line says how many
 ("@lost N", shown as 'LOST  the board dropped N lines ...').  follow() is the
 live loop; it only reads, so it never resets or stops the board (Ctrl-C ends
-it: KeyboardInterrupt goes to the caller, the port closed).
+it: KeyboardInterrupt goes to the caller, the port closed).  The port is
+opened and a line cleaned as the web page's mirror does (sim/boardport.py).
 """
 
 from __future__ import annotations
@@ -20,10 +21,9 @@ import re
 import time
 from typing import Callable
 
-from host_tools.board import NoBoard, no_board_at, resolve_port, why_not
+from host_tools.board import NoBoard
+from sim.boardport import NoPort, clean, lost_text, open_port, resolve_port
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-_PROMPTS = (">>> ", "... ", "raw REPL; CTRL-B to exit", ">OK")
 # What a maker should notice, first match wins.
 _MARKS = (
     ("ERROR", re.compile(r"Traceback|Error\b|Exception|^  File ", re.I)),
@@ -42,32 +42,12 @@ class NoSerial(NoBoard):
     """No board answers on the serial port."""
 
 
-def clean(raw: bytes | str) -> str:
-    """A received line as text: decoded, ANSI and control characters and
-    REPL prompts removed, trailing space stripped."""
-    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-    text = _ANSI.sub("", text)
-    text = "".join(c for c in text if c == "\t" or c >= " ")
-    for prompt in _PROMPTS:
-        if text.startswith(prompt):
-            text = text[len(prompt) :]
-    return text.rstrip()
-
-
 def mark(line: str) -> str:
     """The mark of a log line ('REFUSED', 'FAULT', ...) or ''."""
     for name, pattern in _MARKS:
         if pattern.search(line):
             return name
     return ""
-
-
-def lost_text(n: int) -> str:
-    """What the board's "@lost N" line says."""
-    return "the board dropped %d line%s: nothing read its console in time" % (
-        n,
-        "" if n == 1 else "s",
-    )
 
 
 def format_line(raw: bytes | str, when: float) -> str | None:
@@ -85,19 +65,6 @@ def format_line(raw: bytes | str, when: float) -> str | None:
     return "%s  %-*s  %s" % (stamp, _WIDTH, mark(line), line)
 
 
-def open_port(url: str, timeout: float = 0.2):
-    """A pyserial port for a device path or a URL ('socket://127.0.0.1:4000');
-    'auto' picks the board's USB port."""
-    import serial
-
-    url = resolve_port(url)
-    try:
-        return serial.serial_for_url(url, baudrate=115200, timeout=timeout)
-    except (serial.SerialException, OSError, ValueError) as e:
-        why = str(e) if isinstance(e, ValueError) else why_not(url)
-        raise NoSerial(str(no_board_at(url, why))) from None
-
-
 def follow(
     url: str,
     emit: Callable[[str], None],
@@ -111,8 +78,11 @@ def follow(
     `opened(url)` is called once the port is open.  Returns the lines shown."""
     import serial
 
-    url = resolve_port(url)
-    port = open_port(url)
+    try:
+        url = resolve_port(url)
+        port = open_port(url)
+    except NoPort as e:
+        raise NoSerial(str(e)) from None
     if opened is not None:
         opened(url)
     shown = 0

@@ -44,9 +44,9 @@ from typing import Any, Iterable
 from dicetable.app import games
 from dicetable.app.registry import pack, uid_hex, unpack
 from dicetable.games import GAMES
+from flashmodel.vflash import VFlash
 from hal.storage import OK, Storage
 from host_tools.errors import ToolError, read_bytes
-from sim.hw.vflash import VFlash
 
 HEADER = ("uid_hex", "game", "item")
 REGISTRY_FILE = "registry.bin"

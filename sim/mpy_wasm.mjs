@@ -21,7 +21,7 @@
 //   gc.mem_alloc() changes only when the heap grows.)
 //
 // FILES.json lists [path in MicroPython's filesystem, file on the host]: the
-// firmware as the board has it, the virtual hardware (sim/hw) and the
+// firmware as the board has it, the virtual hardware (sim/hw, flashmodel) and the
 // portable conformance cases (sim/mpy_wasm.py makes the list).  ROMFS, if
 // given, is a ROMFS image mounted at /rom and put first on sys.path: this
 // build imports a .mpy from it in place, its bytecode left in the image (as a

@@ -11,9 +11,9 @@ less than the free heap (see mpy_wasm.mjs).
 The firmware is loaded as the board loads it: compiled by mpy-cross for the
 RP2040 exactly as `host_tools flash` copies it (boot.py and main.py as
 source), so imports cost the heap what they cost on the board, not the
-compiler's garbage.  The virtual parts (sim/hw) are compiled the same way;
-the conformance cases (tests/cases) and the toy game (tests/toy_game) stay
-source.
+compiler's garbage.  The virtual parts (sim/hw) and the flash models
+(flashmodel) are compiled the same way; the conformance cases (tests/cases)
+and the toy game (tests/toy_game) stay source.
 
 run(..., rom=True) puts the firmware's compiled modules in a ROMFS image
 instead (mounted at /rom, first on sys.path), which this build imports in
@@ -44,7 +44,7 @@ PICO_GC_HEAP = pico.GC_HEAP
 
 PART = "\n#: next run\n"
 CACHE = ROOT / "build" / "mpy"
-COMPILED = (("firmware", "/firmware"), ("sim/hw", "/sim/hw"))
+COMPILED = (("firmware", "/firmware"), ("sim/hw", "/sim/hw"), ("flashmodel", "/flashmodel"))
 SOURCE = (("tests/cases", "/tests/cases"), ("tests/toy_game", "/tests/toy_game"))
 ENTRY = ("firmware/boot.py", "firmware/main.py")
 

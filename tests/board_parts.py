@@ -12,7 +12,7 @@ Parts(monkeypatch, ...) puts in sys.modules:
   (the caller's, or ones that record);
 - rp2: the virtual rp2 module (sim/hw/vrp2.py), whose state machines the
   LED driver feeds;
-- hal.storage.FlashFS: the virtual flash (sim/hw/vflash.py) instead of the
+- hal.storage.FlashFS: the virtual flash (flashmodel/vflash.py) instead of the
   board's filesystem and rp2.Flash();
 - the USB console hal/board.py writes the log's and the mirror's lines to
   (hal/console.py, over sys.stdout.buffer on the board): a VConsole
@@ -31,12 +31,12 @@ import pins
 
 import hal
 from dicetable.app.events import CENTRE
+from flashmodel.vflash import VFlash
 from hal import buttons as hal_buttons
 from hal import storage as hal_storage
 from hal.chipselect import GPIO_OUT_CLR, GPIO_OUT_SET, GPIO_OUT_XOR
 from sim.hw.clock import Clock
 from sim.hw.vconsole import VConsole
-from sim.hw.vflash import VFlash
 from sim.hw.vmfrc522 import VMFRC522
 from sim.hw.vpico import u_names
 from sim.hw.vpin import VDecoder, VPin

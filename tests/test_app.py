@@ -1088,12 +1088,12 @@ def test_boot_over_a_finished_match_shows_the_standings():
 
 @pytest.mark.slow
 def test_the_real_storage_on_virtual_flash_survives_a_power_cut_at_every_byte():
-    """hal/storage.py over sim/hw/vflash.py: a short match through the app
+    """hal/storage.py over flashmodel/vflash.py: a short match through the app
     (table rolls, then an undo of a scan and its roll) with the power cut
     after every byte; after the reboot the table resumes at a state it had
     shown, or one action (and the table's roll) further."""
     storage_mod = pytest.importorskip("hal.storage")
-    vflash = pytest.importorskip("sim.hw.vflash")
+    vflash = pytest.importorskip("flashmodel.vflash")
 
     def session(flash, cut):
         d = Driver(storage=storage_mod.Storage(flash))
@@ -1395,8 +1395,8 @@ from dicetable.app.rng import Rng
 from dicetable.app.table import Table
 from dicetable.games.nokosu.match import NokosuMatch
 from hal.storage import Storage
-from sim.hw.norflash import NorFlash
-from sim.hw.vflash import VFlash
+from flashmodel.norflash import NorFlash
+from flashmodel.vflash import VFlash
 
 
 class Config:

@@ -92,7 +92,7 @@ from dicetable.app.rng import Rng
 from dicetable.app.table import Table
 from hal.storage import Storage
 from sim.hw import hands
-from sim.hw.vflash import VFlash
+from flashmodel.vflash import VFlash
 
 
 class Config:

@@ -56,7 +56,7 @@ BUILD = """
 from dicetable.app.registry import pack
 from dicetable.app.rng import draw
 from hal.storage import Storage
-from sim.hw.vflash import VFlash
+from flashmodel.vflash import VFlash
 flash = VFlash()
 storage = Storage(flash, segments=4)
 storage.save_registry(pack(REGISTRY))
@@ -65,7 +65,7 @@ storage.new_match(HEADER, (SEATS, SEED))
 """
 
 TORN_RECORD = """
-from sim.hw.norflash import PowerLost
+from flashmodel.norflash import PowerLost
 from sim.hw.rig import VirtualTable
 # The power went 3 bytes into the next record.
 flash.cut_after(3)

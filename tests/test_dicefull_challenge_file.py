@@ -19,10 +19,10 @@ from dicetable.games.dicefull import challenges as ch
 from dicetable.games.dicefull import data
 from dicetable.games.dicefull import match as engine
 from dicetable.games.dicefull import table as df_table
+from flashmodel.vflash import VFlash
 from host_tools.__main__ import main as tools_main
 from sim import mpy_wasm
 from sim.__main__ import main as sim_main
-from sim.hw.vflash import VFlash
 from sim.play import play, replay
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

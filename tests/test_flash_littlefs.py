@@ -18,51 +18,13 @@ import pytest
 
 littlefs = pytest.importorskip("littlefs")
 
+from littlefs_nor import PICO_BLOCKS, mount  # noqa: E402
+
 from dicetable.app.registry import pack  # noqa: E402
 from dicetable.games import header  # noqa: E402
+from flashmodel.norflash import BLOCK, NorFlash  # noqa: E402
 from hal.storage import OK, Storage  # noqa: E402
-from sim.hw.norflash import BLOCK, NorFlash  # noqa: E402
 from sim.play import play  # noqa: E402
-
-PICO_BLOCKS = 352
-
-
-class NorContext(littlefs.UserContext):
-    """littlefs-python's block device: the NOR model."""
-
-    def __init__(self, nor):
-        self.nor = nor
-        self.buffer = bytearray()
-
-    def read(self, cfg, block, off, size):
-        buf = bytearray(size)
-        self.nor.readblocks(block, buf, off)
-        return buf
-
-    def prog(self, cfg, block, off, data):
-        self.nor.program(block, data, off)
-        return 0
-
-    def erase(self, cfg, block):
-        self.nor.erase(block)
-        return 0
-
-    def sync(self, cfg):
-        return 0
-
-
-def mount(nor):
-    """LittleFS on `nor` as the rp2 port mounts it (formatted if it will not mount)."""
-    return littlefs.LittleFS(
-        NorContext(nor),
-        block_size=BLOCK,
-        block_count=PICO_BLOCKS,
-        read_size=32,
-        prog_size=256,
-        cache_size=1024,
-        lookahead_size=32,
-        block_cycles=100,
-    )
 
 
 class LfsFS:

@@ -18,19 +18,13 @@ the board keeps on the C stack.
 """
 
 import ast
-import pathlib
-import sys
 
 import pytest
+from bench_stack import game_chains
 from every_game import KEYS, match_source
 
 from dicetable import games as registry
 from sim.mpy_code import C_STACK_FRAME_WORDS, frame_words, function_frames, source
-
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools" / "bench"))
-
-from bench_stack import game_chains  # noqa: E402
 
 GAME_BUDGET = 1600  # B of C stack below the table app's call into a game
 # Distinct chains each run keeps: enough that every chain over the budget is

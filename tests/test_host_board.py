@@ -275,9 +275,9 @@ def _boot_app(folder: Path) -> list[str]:
     own, where journal.map says (the files were laid out so)."""
     from dicetable.app.rng import Rng
     from dicetable.app.table import Table
+    from flashmodel.vflash import VFlash
     from hal.storage import Storage
     from sim.hw.rig import Config
-    from sim.hw.vflash import VFlash
 
     flash = VFlash()
     for name in ("journal.map", "registry.bin", "firmware.id", *_SEGMENTS):
@@ -384,8 +384,8 @@ def _match(n_actions: int) -> tuple[bytes, list[int]]:
 
 def _board_files(header: bytes, actions: list[int]) -> dict[str, bytes]:
     """The journal's files as a board holds them, and its registry."""
+    from flashmodel.vflash import VFlash
     from hal.storage import Storage
-    from sim.hw.vflash import VFlash
 
     flash = VFlash()
     s = Storage(flash)

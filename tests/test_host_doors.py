@@ -85,9 +85,9 @@ GAME_7 = encode(bytes((7, 3, 0, 0)), [])  # a game number past the five
 
 
 def _cleared() -> bytes:
+    from flashmodel.vflash import VFlash
     from hal.storage import Storage
     from host_tools.journal_image import segment_name
-    from sim.hw.vflash import VFlash
 
     flash = VFlash()
     s = Storage(flash)
@@ -1003,8 +1003,8 @@ def snapshot(url: str) -> dict[str, str]:
 def board_files() -> dict[str, bytes]:
     """A board's flash with the full registry and the Walzer match running (made once:
     the journal's area number is drawn at random)."""
+    from flashmodel.vflash import VFlash
     from hal.storage import Storage
-    from sim.hw.vflash import VFlash
 
     flash = VFlash()
     s = Storage(flash)

@@ -21,6 +21,7 @@ from dicetable.app.registry import Registry, pack
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD
 from dicetable.games import GAMES
 from dicetable.games import header as header_of
+from flashmodel.vflash import VFlash
 from hal.journal import RECORDS
 from hal.storage import Storage
 from host_tools import monitor, registry_csv
@@ -28,8 +29,8 @@ from host_tools.__main__ import main
 from host_tools.backup import BACKUP_AREA, encode, normalised
 from host_tools.registry_csv import CsvError
 from host_tools.replay import read_journal
+from sim import boardport
 from sim.__main__ import main as sim_main
-from sim.hw.vflash import VFlash
 from sim.play import play
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -232,7 +233,7 @@ def test_monitor_formatting():
     assert monitor.mark("journal: torn last record dropped") == "FAULT"
     assert monitor.mark("scored: seat 0 +3, seat 1 -1") == "SCORE"
     assert monitor.mark("resumed Nokosu at action 12") == "BOOT"
-    assert monitor.clean(b"caf\xc3\xa9 \xff\x07ok") == "caf\u00e9 \ufffdok"
+    assert boardport.clean(b"caf\xc3\xa9 \xff\x07ok") == "caf\u00e9 \ufffdok"
 
 
 def test_monitor_follows_a_serial_url():

@@ -1,5 +1,5 @@
 """The journal and the registry on flash (hal/storage.py and hal/journal.py over
-sim/hw/vflash.py and the NOR flash model sim/hw/norflash.py).
+flashmodel/vflash.py and the NOR flash model flashmodel/norflash.py).
 
 The heart of it: a real match's journal is written with the power cut at
 every programmed byte and inside every erase; after the reboot load()
@@ -20,12 +20,12 @@ from dicetable.app.registry import MAX_TAGS, RECORD, Registry, pack, unpack
 from dicetable.games import GAMES
 from dicetable.games import header as header_of
 from dicetable.match.engine import options
+from flashmodel.norflash import BLOCK, ERASE_US, NorFlash
+from flashmodel.norflash import PowerLost as NorPowerLost
+from flashmodel.vflash import PowerLost, VFlash
 from hal.journal import PAGE, RECORDS
 from hal.storage import CORRUPT, NONE, OK, TORN, UNDO, FlashFS, Storage, crc16
 from sim import mpy_wasm
-from sim.hw.norflash import BLOCK, ERASE_US, NorFlash
-from sim.hw.norflash import PowerLost as NorPowerLost
-from sim.hw.vflash import PowerLost, VFlash
 from sim.mpy_code import C_STACK_FRAME_WORDS, frame_words, function_frames
 from sim.play import play
 
@@ -664,7 +664,7 @@ def test_the_longest_journal_loads_under_micropython_with_the_picos_heap():
     header, journal = longest_journal()
     chunks = [journal[i : i + 40] for i in range(0, len(journal), 40)]
     parts = [
-        "from hal.storage import Storage, OK\nfrom sim.hw.vflash import VFlash\n"
+        "from hal.storage import Storage, OK\nfrom flashmodel.vflash import VFlash\n"
         "flash = VFlash()\ns = Storage(flash)\ns.prepare()",
         "s.new_match(%r, %r)" % (header, WORDS),
     ]

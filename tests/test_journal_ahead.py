@@ -12,11 +12,11 @@ import pytest
 from test_hw_storage import COMMITTED, HEADER, OPS, WORDS, long_script
 
 from dicetable.games import header
+from flashmodel.vflash import PowerLost, VFlash
 from hal import journal
 from hal.journal import PAGE, RECORDS, VERSION
 from hal.storage import OK, TORN, Storage
 from sim import mpy_wasm
-from sim.hw.vflash import PowerLost, VFlash
 from sim.play import play
 
 
@@ -314,7 +314,7 @@ def test_the_work_ahead_with_nothing_to_do_and_every_commit_allocate_nothing():
     actions = [arg for kind, arg in ops if kind == "append"][: RECORDS + 40]
     chunks = [actions[i : i + 40] for i in range(0, len(actions), 40)]
     parts = [
-        "import gc\nfrom hal.storage import Storage\nfrom sim.hw.vflash import VFlash\n"
+        "import gc\nfrom hal.storage import Storage\nfrom flashmodel.vflash import VFlash\n"
         "flash = VFlash()\ns = Storage(flash)\ns.prepare()\ns.load()\ns.work_ahead()\n"
         "s.new_match(%r, %r)\nheld = []\n"
         "a = idle = w = _ = ws = 0  # names made now: a new global grows the dict" % (h, WORDS),

@@ -3,7 +3,7 @@ was found and what was kept, and the table keeps every action it can still
 read (hal/journal.py "DAMAGED HEADERS", app/resume.py).
 
 The journal is written by the board's own storage on the virtual flash
-(sim/hw/vflash.py over the NOR model), damaged in place, then a fresh
+(flashmodel/vflash.py over the NOR model), damaged in place, then a fresh
 Storage and Table power up over it:
 
 - both header copies damaged, for every pair of byte classes of a header
@@ -26,12 +26,12 @@ from test_hw_storage import ACTIONS, HEADER, WORDS
 
 from dicetable.app.rng import Rng
 from dicetable.app.table import Table
+from flashmodel.vflash import VFlash
 from hal.journal import RECORDS, VERSION, crc16
 from hal.journal_damage import BY_RECORDS, COPY, FOREIGN, LOST, MENDED, UNREADABLE
 from hal.storage import CORRUPT, NONE, OK, Storage
 from sim import mpy_wasm
 from sim.hw.rig import Config
-from sim.hw.vflash import VFlash
 
 COPY_B = 128
 PAGE = 256
@@ -321,7 +321,7 @@ MPY_CASES = {
 def test_a_sample_of_the_damage_under_micropython_with_the_picos_heap(three_segments):
     flash, segs, numbers, actions = three_segments
     parts = [
-        "from hal.storage import Storage\nfrom sim.hw.vflash import VFlash\n"
+        "from hal.storage import Storage\nfrom flashmodel.vflash import VFlash\n"
         "flash = VFlash()\ns = Storage(flash)\ns.prepare()\ns.new_match(%r, %r)" % (HEADER, WORDS)
     ]
     parts += [

@@ -9,8 +9,8 @@ import bench_boot
 import littlefs
 import pytest
 
+from flashmodel.norflash import NorFlash
 from sim import mpy_wasm
-from sim.hw.norflash import NorFlash
 
 
 def test_a_mpy_file_is_counted_by_its_names_functions_and_constants(tmp_path):

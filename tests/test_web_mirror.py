@@ -36,7 +36,7 @@ from dicetable.match.actions import OK as ACCEPTED
 from dicetable.match.engine import options
 from hal.console import Console
 from hal.mirror import KEYFRAME_MS, WORDS
-from host_tools.monitor import clean
+from sim.boardport import clean
 from sim.hw import hands
 from sim.hw.vconsole import VConsole
 from sim.play import play

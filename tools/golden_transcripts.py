@@ -12,15 +12,17 @@ reviewed.  Each match is at the game's most players, heuristic and random
 bots in turn, no options, seed 1 (PLAYERS: where a reviewed match has fewer).
 """
 
-import pathlib
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / p) for p in ("cpython", "firmware", "tests", ".")]
+import sim
+from sim.play import play
 
+ROOT = sim.ROOT
+# The tests' list of games and their toy game (tests/toy_game), whose
+# transcript this writes too, are no installed package: tests/ is the one
+# path added (import sim has put firmware/ on it).
+sys.path.insert(0, str(ROOT / "tests"))
 import every_game  # noqa: E402
-
-from sim.play import play  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "golden"
 # Games whose reviewed match has fewer players than their most.

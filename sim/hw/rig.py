@@ -14,13 +14,13 @@ from dicetable.app.events import CENTRE, LONG
 from dicetable.app.frames import led_count
 from dicetable.app.rng import Rng
 from dicetable.app.table import Table
+from flashmodel.vflash import VFlash
 from hal.buttons import Buttons
 from hal.pixels import Pixels
 from hal.readers import Readers
 from hal.storage import Storage
 from sim.hw.clock import Clock
 from sim.hw.vbuttons import VButtons
-from sim.hw.vflash import VFlash
 from sim.hw.vmfrc522 import VMFRC522
 from sim.hw.vpixels_portable import RecordingNeoPixel
 from sim.hw.vspi import VSPI

@@ -27,7 +27,7 @@ It stands in for what main.py imports from MicroPython: machine (Pin, SPI
 to a register-level MFRC522 per reader behind the 74HC138, I2C with no
 display, mem32 with the SIO's registers and the watchdog's, WDT, Timer),
 rp2 (sim/hw/vrp2.py: the LEDs' state machine and DMA), time and asyncio's
-clock (virtual), the board's filesystem (sim/hw/vflash.py) and the USB
+clock (virtual), the board's filesystem (flashmodel/vflash.py) and the USB
 console (sim/hw/vconsole.py, hal.console).  Every firmware module is
 imported afresh at each power-up, as on the board, and the process's own
 copies are put back after.  sim/cstack.py meters the C stack of such a run.
@@ -43,9 +43,9 @@ import threading
 import time
 from typing import Any
 
+from flashmodel.vflash import VFlash
 from sim.hw.clock import Clock
 from sim.hw.vconsole import VConsole
-from sim.hw.vflash import VFlash
 from sim.hw.vmfrc522 import VMFRC522
 from sim.hw.vpin import VDecoder, VPin
 from sim.hw.vrp2 import VRP2

@@ -23,6 +23,7 @@ from dicetable.app.events import CENTRE, LONG, MINUS, OK
 from dicetable.app.frames import led_count
 from dicetable.app.rng import Rng
 from dicetable.app.table import Table
+from flashmodel.vflash import VFlash
 from hal.buttons import Buttons
 from hal.mainloop import MainLoop
 from hal.mirror import Mirror
@@ -32,34 +33,15 @@ from hal.storage import Storage
 from sim.hw import hands
 from sim.hw.clock import Clock
 from sim.hw.rig import HOLD_MS, TAP_MS, Config
+from sim.hw.table_setup import SEATS, Strip
 from sim.hw.vbuttons import VButtons
-from sim.hw.vflash import VFlash
 from sim.hw.vloop import VirtualLoop
 from sim.hw.vmfrc522 import VMFRC522
 from sim.hw.vspi import VSPI
 from sim.hw.vtag import VTag
 
-SEATS = (0, 1, 2, 3, 4)
 UNDO_EVERY = 9  # every so many moves the lead takes the last action back
 SETTLE_MS = 150  # a tag lies on a reader this long, and is away this long after
-
-
-class Strip:
-    """The LED chain as hal.pixels writes it (neopixel.NeoPixel's layout),
-    keeping nothing but its bytes: the mirror reads them."""
-
-    ORDER = (1, 0, 2)
-    bpp = 3
-
-    def __init__(self, n):
-        self.buf = bytearray(3 * n)
-        self.n = n
-
-    def __len__(self):
-        return self.n
-
-    def write(self):
-        pass
 
 
 class TableApp:
@@ -71,6 +53,8 @@ class TableApp:
         self.chips = [VMFRC522(self.clock) for _ in range(CENTRE + 1)]
         self.readers = Readers(bus, [bus.cs(c) for c in self.chips])
         self.vbuttons = VButtons(SEATS)
+        # rig's Config, loaded already: table_setup's as a second class left the
+        # virtual board's heap short (test_mirror_vboard, under load).
         self.config = Config(list(SEATS), 8, 16)
         self.strip = Strip(led_count(self.config))
         self.storage = Storage(VFlash(), segments=4)

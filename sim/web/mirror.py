@@ -32,8 +32,7 @@ import table_config
 from dicetable.app.events import CENTRE
 from dicetable.app.frames import led_count
 from hal.mirror import KEYFRAME_MS
-from host_tools.board import NoBoard
-from host_tools.monitor import clean, lost_text, open_port
+from sim.boardport import NoPort, clean, lost_text, open_port
 from sim.web import view
 from sim.web.mirror_lines import (
     LONGEST_LINE,
@@ -195,7 +194,7 @@ class MirrorSession:
         while not self._stop.is_set():
             try:
                 port = ReadOnly(open_port(self.url, timeout=0))
-            except NoBoard as e:  # monitor's NoSerial, or no board on USB for 'auto'
+            except NoPort as e:  # no board on USB for 'auto', or the port did not open
                 self._status(False, str(e))
                 self._stop.wait(self.retry_s)
                 continue

@@ -22,7 +22,7 @@ THE MODEL.  Time from reset = START + k_c x the C work's cycles / 125 MHz
    main.py as source) served by a filesystem mounted as the current
    directory that logs every call MicroPython's import and the firmware make
    (stat, open, each read, write, rename, remove); rp2.Flash() over the NOR
-   model of sim/hw/norflash.py holding the scenario's journal, written
+   model of flashmodel/norflash.py holding the scenario's journal, written
    beforehand by the firmware's own hal.storage; machine's SPI wired to the
    MFRC522 models of sim/hw (each transfer logged, the replies kept), I2C
    with nothing on it, the LED driver's DMA (a trigger before the app's first
@@ -64,7 +64,7 @@ THE MODEL.  Time from reset = START + k_c x the C work's cycles / 125 MHz
    calibration (tools/bench/bench_readers.py).  Each module's body (what
    importing it runs) is timed alone (bodies()), imported again in place.
 6. The hardware: flash erases and page programs at the W25Q16's typical
-   times (sim/hw/norflash.py), the SPI bytes at the readers' clock, the I2C
+   times (flashmodel/norflash.py), the SPI bytes at the readers' clock, the I2C
    scan (I2C_SCAN_US: the rp2 port bit-bangs a zero-length write per
    address), the LED frame on the wire (hal/ws2812.py), sleeps, and a
    collection (GC_US) where the boot asks for one or fills the heap.
@@ -224,16 +224,28 @@ def tree_at(rev):
         yield pathlib.Path(tmp)
 
 
+# The package the scripts import the flash models from, in the tree under
+# measure: CALIBRATED predates flashmodel/ and has them in sim/hw.
+FLASH_MODELS = ["flashmodel"]
+
+
 @contextlib.contextmanager
 def micropython_at(tree):
-    """MicroPython runs load the firmware and sim/hw of `tree`."""
+    """MicroPython runs load the firmware, sim/hw and the flash models of `tree`."""
     mpy_wasm._check_versions()
     here = mpy_wasm.ROOT
     mpy_wasm.ROOT = pathlib.Path(tree)
+    FLASH_MODELS[0] = "flashmodel" if (mpy_wasm.ROOT / "flashmodel").is_dir() else "sim.hw"
     try:
         yield
     finally:
         mpy_wasm.ROOT = here
+        FLASH_MODELS[0] = "flashmodel"
+
+
+def with_flash_models(source):
+    """`source` with its flash models imported from the tree's package (FLASH_MODELS)."""
+    return source.replace("from flashmodel.", "from %s." % FLASH_MODELS[0])
 
 
 SCENARIO_DATA = """
@@ -784,8 +796,8 @@ class LogFS:
 
 TRACE_BUILD = """
 #: next run
-from sim.hw.vflash import VFlash
-from sim.hw.norflash import NorFlash
+from flashmodel.vflash import VFlash
+from flashmodel.norflash import NorFlash
 from hal.storage import Storage
 flash = VFlash(raw=NorFlash(BLOCKS))
 RAW = None
@@ -870,6 +882,7 @@ def trace(files, scenario):
     registry, header, actions, prepared, _ = scenario
     head = "CODE_FILES = %r\nXFER_US = %d\n" % (sorted(files), 20)
     parts = [TRACE_MP, head + _head(registry, header, actions, prepared) + TRACE_BUILD]
+    parts = [with_flash_models(part) for part in parts]
     parts += _appends(actions) + [TRACE_BOOT]
     # The virtual chips and flash take heap the board does not have.
     out = mpy_wasm.run(
@@ -943,7 +956,7 @@ def rp2_events(events, frozen):
 def _littlefs():
     import littlefs
 
-    from sim.hw.norflash import BLOCK
+    from flashmodel.norflash import BLOCK
 
     class Device(littlefs.UserContext):
         # The NOR model as LittleFS's block device, what each call reads counted.
@@ -1107,7 +1120,7 @@ def lfs_work(files, build_events, events, frozen):
     """[LittleFS work or None] per boot event, on a board flashed with
     `files` (make_flash()) whose data then went through `build_events`;
     with `frozen`, the modules removed again (unflash_modules())."""
-    from sim.hw.norflash import NorFlash
+    from flashmodel.norflash import NorFlash
 
     littlefs, mount = _littlefs()
     nor = NorFlash(PICO_BLOCKS)
@@ -1582,8 +1595,8 @@ from sim.hw.vrp2 import VRP2
 sys.modules["machine"] = Machine
 sys.modules["rp2"] = RP2(VRP2())
 sys.modules["asyncio"] = Asyncio
-from sim.hw.vflash import VFlash
-from sim.hw.norflash import NorFlash
+from flashmodel.vflash import VFlash
+from flashmodel.norflash import NorFlash
 from hal.storage import Storage
 flash = VFlash(raw=NorFlash(BLOCKS))
 st = Storage(flash)
@@ -1599,8 +1612,8 @@ if HEADER:
 TIMING_FLASH = """
 #: next run
 from hal.storage import Storage
-from sim.hw.norflash import NorFlash
-from sim.hw.vflash import VFlash
+from flashmodel.norflash import NorFlash
+from flashmodel.vflash import VFlash
 flash = VFlash(raw=NorFlash(BLOCKS))
 st = Storage(flash)
 if PREPARE:
@@ -1762,7 +1775,7 @@ def timing(modules, miso, named, runs=RUNS):
     )
     parts = [pico_cost.TIMER, TIMING_MP, head + TIMING_STANDINS]
     for name, (registry, header, actions, prepared, _) in named.items():
-        parts += [_head(registry, header, actions, prepared) + TIMING_FLASH]
+        parts += [_head(registry, header, actions, prepared) + with_flash_models(TIMING_FLASH)]
         parts += _appends(actions) + [TIMING_IMAGE % name]
     parts += [TIMING_READY] + [TIMING_BOOT % (name, name) for _ in range(runs) for name in named]
     # The flash's contents and the stand-ins sit beside the board's heap.
@@ -1936,6 +1949,7 @@ def boot_heap(miso, scenario, rom):
     registry, header, actions, prepared, _ = scenario
     head = "import json\nMISO = %r\nROM = %r\n\n\ndef clock():\n    return 0\n" % (bytes(miso), rom)
     parts = [TIMING_MP, head + _head(registry, header, actions, prepared) + TIMING_SETUP]
+    parts = [with_flash_models(part) for part in parts]
     parts += _appends(actions) + [HEAP_BOOT]
     # Only the part of the boot runs on the Pico's heap; the flash's
     # contents (in RAM here) do not fit beside it.
@@ -2032,7 +2046,7 @@ class Boot:
         self.parts[j][what] = self.parts[j].get(what, 0) + cycles
 
     def _event(self, j, e, w, files, pool):
-        from sim.hw.norflash import ERASE_US, PROGRAM_US
+        from flashmodel.norflash import ERASE_US, PROGRAM_US
 
         c = CYCLES
         if w is not None:
@@ -2067,7 +2081,7 @@ class Boot:
         return cycles
 
     def _device(self, j, e):
-        from sim.hw.norflash import ERASE_US, PROGRAM_US
+        from flashmodel.norflash import ERASE_US, PROGRAM_US
 
         c = CYCLES
         kind = e[0]
@@ -2343,7 +2357,7 @@ def timed(f, runs):
 from dicetable.games.nokosu.match import new
 from dicetable.match.actions import OK
 from hal.storage import Storage
-from sim.hw.vflash import VFlash
+from flashmodel.vflash import VFlash
 
 flash = VFlash()
 st = Storage(flash)
@@ -2388,7 +2402,8 @@ def fold(tree):
         UNIT_LOOPS,
         UNIT_US,
     )
-    parts = [pico_cost.TIMER, head + FOLD] + _appends(data["journal"][:-1]) + [FOLD_END]
+    parts = [pico_cost.TIMER, head + with_flash_models(FOLD)]
+    parts += _appends(data["journal"][:-1]) + [FOLD_END]
     with micropython_at(tree):
         # The journal's records on the NOR model beside the board's heap.
         out = pico_cost.run(

@@ -7,7 +7,7 @@ WebAssembly build, the Pico's heap) in units of tools/bench/pico_cost.py's
 unit loop timed just before and just after it (the faster of the two: a unit
 loop slowed by other work on the machine would make the commit look fast),
 each commit alone, the fastest of RUNS runs of the same commits
-+ CALL_US of CPU per flash call (sim/hw/norflash.py: the SDK's flash calls,
++ CALL_US of CPU per flash call (flashmodel/norflash.py: the SDK's flash calls,
 interrupts off, beyond the chip's own busy time) + the chip's busy time.
 The journal's flash is a stand-in for rp2.Flash() (a method in C on the
 board): it logs what it is asked, which reaches the NOR model between
@@ -52,9 +52,9 @@ import pico_cost
 
 import sim
 from dicetable.games import header
+from flashmodel.norflash import CALL_US, ERASE_US, PROGRAM_US, NorFlash
+from flashmodel.vflash import VFlash
 from hal.storage import Storage
-from sim.hw.norflash import CALL_US, ERASE_US, PROGRAM_US, NorFlash
-from sim.hw.vflash import VFlash
 from sim.play import play
 
 ROOT = sim.ROOT
@@ -86,7 +86,7 @@ if FILES:
 FILES = None
 #: next run
 from hal.storage import Storage
-from sim.hw.vflash import VFlash
+from flashmodel.vflash import VFlash
 
 HEADER = %(header)r
 WORDS = %(words)r
@@ -527,10 +527,10 @@ def wear(header, journal, matches=50):
 
 
 def old_design(journal):
-    import test_flash_littlefs as lfs
+    import littlefs_nor
 
-    nor = NorFlash(lfs.PICO_BLOCKS)
-    fs = lfs.mount(nor)
+    nor = NorFlash(littlefs_nor.PICO_BLOCKS)
+    fs = littlefs_nor.mount(nor)
     f = fs.open("journal.bin", "wb")
     f.write(b"DJ\x01" + bytes(6))
     f.close()

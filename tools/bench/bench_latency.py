@@ -31,7 +31,7 @@ three runs of the same events, each in units of the unit loop timed just
 before and after it.  The virtual NOR flash does in Python what the board
 does in C: its page program and erase stand in as no-ops that count the
 time the chip holds the CPU (0.4 ms a page program, 45 ms an erase, and
-CALL_US of the SDK's flash call each: sim/hw/norflash.py), added to the
+CALL_US of the SDK's flash call each: flashmodel/norflash.py), added to the
 event; the console's C for the packets the mirror wrote
 (tools/bench/bench_mirror.py's figure) is added to what comes after.
 
@@ -88,13 +88,13 @@ import table_config
 
 import sim  # noqa: F401  (first: it puts the board's code, firmware/, on sys.path)
 from dicetable.app.frames import led_count
+from flashmodel.norflash import CALL_US, ERASE_US, PROGRAM_US
 from hal.mainloop import BUTTON_MS, FRAME_MS, GC_MS, YIELD_MS
 from hal.readers import AWAITED_MS, PERIOD_MS
 from sim.hw import hands, vrp2
 
 sys.modules.setdefault("rp2", vrp2.VRP2())  # hal.ws2812's timing constants only
 from hal.ws2812 import LATCH_US, US_PER_LED  # noqa: E402
-from sim.hw.norflash import CALL_US, ERASE_US, PROGRAM_US  # noqa: E402
 
 NOKOSU = 4
 PARTS = 240  # parts of the app's measurement: a whole match ...
@@ -123,8 +123,8 @@ from hal.mirror import Mirror
 from hal.pixels import Pixels
 from hal.storage import Storage
 from sim.hw import hands
-from sim.hw.rig import Config
-from sim.hw.vflash import VFlash
+from sim.hw.table_setup import Config, Strip
+from flashmodel.vflash import VFlash
 #: next run
 flash = VFlash()
 storage = Storage(flash, segments=4)
@@ -137,22 +137,6 @@ storage.new_match(bytes([%(game)d, 5, 0, 0]), [SEATS_RECORD | 0x1F, SEED_RECORD 
 
 BOOT = """
 #: next run
-
-
-class Strip:
-    # hal/ws2812.py as hal.pixels sees it: the buffer the DMA sends.
-    ORDER = (1, 0, 2)
-    bpp = 3
-
-    def __init__(self, n):
-        self.buf = bytearray(3 * n)
-        self.n = n
-
-    def __len__(self):
-        return self.n
-
-    def write(self):
-        pass
 
 
 def log(line):
@@ -169,7 +153,7 @@ class Hands:
         t.button(seat, code)
 
 
-t = Table(Config([0, 1, 2, 3, 4], 8, 16), storage, Rng(1), log)
+t = Table(Config(), storage, Rng(1), log)
 pixels = Pixels(Strip(%(leds)d), %(budget)d)
 # The mirror on a console in C (its packets' C added from their count).
 import io

@@ -35,12 +35,12 @@ from dicetable.app.registry import pack
 from dicetable.app.rng import Rng
 from dicetable.app.table import Table
 from dicetable.games import GAMES
+from flashmodel.vflash import VFlash
 from hal.storage import Storage
 from sim import cstack, pico
 from sim.cstack import StackMeter
 from sim.hw import hands, scenes
 from sim.hw.rig import Config
-from sim.hw.vflash import VFlash
 from sim.play import player_range
 
 ROOT = sim.ROOT
@@ -145,6 +145,11 @@ def measured_tree(folder):
     measured.tree(folder)
     for f in MODEL:
         shutil.copy(ROOT / f, pathlib.Path(folder) / f)
+    # The model's vpico imports VFlash from flashmodel/, which the tree predates:
+    # the tree's own (sim/hw/vflash.py) is given that name.
+    models = pathlib.Path(folder) / "flashmodel"
+    models.mkdir()
+    shutil.copy(pathlib.Path(folder) / "sim" / "hw" / "vflash.py", models / "vflash.py")
     return pathlib.Path(folder)
 
 

@@ -20,6 +20,7 @@ import pathlib
 import sys
 
 ROOT = pathlib.Path(sys.argv[1]).resolve()
+# TREE's own code, not the installed checkout's: the firmware the board ran.
 sys.path[:0] = [str(ROOT / "cpython"), str(ROOT / "firmware"), str(ROOT)]
 
 from sim.cstack import StackMeter  # noqa: E402

@@ -2,7 +2,7 @@
 a test can cut.
 
 VFlash is the `fs` that hal.storage.Storage uses (open with 'rb', 'wb' or
-'ab', remove, rename, exists) and `raw`, the NorFlash (sim/hw/norflash.py)
+'ab', remove, rename, exists) and `raw`, the NorFlash (norflash.py)
 under it.  Like LittleFS, data written to a file reaches flash when the
 file is flushed or closed, rename and remove are atomic, and a file written
 whole in one go as exactly one block (4096 bytes, what the journal's
@@ -27,7 +27,7 @@ journal images with hal.storage's own code over it (host_tools/registry_csv.py,
 backup.py, journal_image.py).
 """
 
-from sim.hw.norflash import BLOCK, NorFlash, PowerLost
+from flashmodel.norflash import BLOCK, NorFlash, PowerLost
 
 __all__ = ("PowerLost", "VFlash")
 
