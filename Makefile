@@ -99,7 +99,7 @@ new-game: $(VENV)/.installed
 
 # Rewrite the reviewed golden transcripts (tests/golden/) after a deliberate change.
 golden: deps
-	$(PY) tools/golden_transcripts.py
+	$(PY) tests/golden_transcripts.py
 
 deps: $(VENV)/.installed node_modules/.installed
 

@@ -9,7 +9,7 @@ from golden_transcripts import ROOT, config, path, transcript
 @pytest.mark.parametrize("game", KEYS)
 def test_transcript_is_the_reviewed_one(game):
     assert path(game).exists(), (
-        "%s has no golden transcript: run `python tools/golden_transcripts.py %s`, "
+        "%s has no golden transcript: run `python tests/golden_transcripts.py %s`, "
         "review %s and commit it" % (game, game, path(game).relative_to(ROOT))
     )
     assert transcript(*config(game)) == path(game).read_text(encoding="utf-8")

@@ -129,7 +129,7 @@ def write(key, title):
     registry_file.write_text(text[:end] + entry(key, title) + text[end:])
     # A fresh interpreter: the registry it imports holds the new entry.
     subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "golden_transcripts.py"), key],
+        [sys.executable, str(ROOT / "tests" / "golden_transcripts.py"), key],
         check=True,
         stdout=subprocess.DEVNULL,
     )

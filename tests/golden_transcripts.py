@@ -2,8 +2,12 @@
 against the rules.  `make golden` writes them again after a deliberate
 change; review the diff before committing it.
 
-    python tools/golden_transcripts.py           every game
-    python tools/golden_transcripts.py dtt ...   the games named
+    python tests/golden_transcripts.py           every game
+    python tests/golden_transcripts.py dtt ...   the games named
+
+It lives with the tests it writes for: run as a file, its folder (tests/) is
+on sys.path, so the toy game and the tests' list of games import as they do
+in pytest.
 
 The games are the registry's (dicetable.games.GAMES) and the tests' toy game
 (tests/every_game.py): a game registered is given a match here with no
@@ -14,15 +18,14 @@ bots in turn, no options, seed 1 (PLAYERS: where a reviewed match has fewer).
 
 import sys
 
-import sim
+import sim  # first: puts the board's code (firmware/), which every_game imports, on sys.path
+
+# isort: split
+import every_game
+
 from sim.play import play
 
 ROOT = sim.ROOT
-# The tests' list of games and their toy game (tests/toy_game), whose
-# transcript this writes too, are no installed package: tests/ is the one
-# path added (import sim has put firmware/ on it).
-sys.path.insert(0, str(ROOT / "tests"))
-import every_game  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "golden"
 # Games whose reviewed match has fewer players than their most.
