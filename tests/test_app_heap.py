@@ -49,7 +49,10 @@ def test_an_action_allocates_nothing_and_the_match_stays_small(game):
     # match folds its journal again into its buffers) and the match's end.
     r = bench_heap.measure(game, bench_heap.PLAYERS[game])
     kinds = set(kind for n, kind, scored in r["spent"])
-    assert "undo" in kinds and any(scored for n, kind, scored in r["spent"])
+    # (A match shorter than UNDO_EVERY actions, a new game's, has no undo here:
+    # tests/test_match_round_heap.py undoes in it.)
+    assert "undo" in kinds or len(r["spent"]) < bench_heap.UNDO_EVERY
+    assert any(scored for n, kind, scored in r["spent"])
     assert [s for s in r["spent"] if s[0]] == []
     assert r["live_peak"] < LIVE_SHARE
     assert r["free_at_end"] >= LARGEST_FREE

@@ -37,9 +37,13 @@ class HighCardMatch(Match):
         self.trick = Trick(players)
         self.hand_n = bytearray(players)
         self.totals = [0] * players
+        # Match.__init__'s steps, spelled out: reset() then runs a frame
+        # nearer the registry's new_match on the board's C stack.
         self.players = players
+        self.options = options
+        self.journal = []
         self.make_history(1)  # one row: the tricks taken, at the end
-        Match.__init__(self, players, options)
+        self.reset()
 
     def reset(self):
         for c in range(rules.CARDS + 1):
