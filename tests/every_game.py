@@ -13,8 +13,10 @@ The toy game is registered only while a test that is given its key runs
 see the five games of the table.
 """
 
+import ast
 import contextlib
 import pathlib
+import sys
 
 from dicetable import games as registry
 from sim import gamehost
@@ -72,3 +74,24 @@ def match_source(key):
     """The file of `key`'s match engine (the game registered): what mpy-cross
     compiles for the board (sim/mpy_code.py reads its frames)."""
     return pathlib.Path(registry.part(registry.number(key), "match").__file__)
+
+
+def match_sources(key):
+    """Every file of `key`'s match engine, match.py first: the modules of its
+    class and of the classes it is built on in the game's package (an engine
+    split by phase holds a layer a module), whose frames a play may reach."""
+    inside = package(key) + "."
+    files = []
+    for cls in match_class(key).__mro__:
+        if cls.__module__.startswith(inside):
+            path = pathlib.Path(sys.modules[cls.__module__].__file__ or "")
+            if path not in files:
+                files.append(path)
+    return files
+
+
+def parsed(paths):
+    """The modules of `paths` as one tree (their statements in order): what a
+    call may reach across an engine's modules, read as one module."""
+    body = [node for path in paths for node in ast.parse(path.read_text()).body]
+    return ast.Module(body=body, type_ignores=[])

@@ -11,7 +11,7 @@ import pathlib
 
 import pytest
 from cases import game_module
-from every_game import KEYS, match_class, match_source
+from every_game import KEYS, match_class, match_source, match_sources, parsed
 
 from sim.mpy_code import C_STACK_FRAME_WORDS, frame_words, function_frames, reached, source
 
@@ -100,11 +100,13 @@ def test_every_play_of_a_match_keeps_its_frames_on_the_c_stack(module, roots):
     if module in KEYS and not hasattr(match_class(module), "random_action"):
         # No table draw: a game without random_action (High card) is never drawn for.
         roots = tuple(r for r in roots if r != "random_action")
-    path = module_source("match", module)
-    names, bodies = reached(ast.parse(path.read_text()), roots)
+    # Every module of a game's engine (split by phase, a layer a module).
+    paths = match_sources(module) if module in KEYS else [source("match", module)]
+    names, bodies = reached(parsed(paths), roots)
     assert set(roots) <= names
     too_big = {
         name: frame_words(n_state, n_exc)
+        for path in paths
         for name, n_state, n_exc in function_frames(path)
         if name in names and frame_words(n_state, n_exc) > C_STACK_FRAME_WORDS
     }

@@ -292,12 +292,13 @@ def test_the_games_read_the_options_they_are_tested_with():
 
 
 def test_the_constants_dtt_names_for_speed_are_the_cores():
-    from dicetable.games.dtt import match, rules
+    from dicetable.games.dtt import deal, match, rules
 
-    assert (match._SUITS, match._RANKS, match._PACKET_CARDS) == (
+    assert (deal.SUITS, deal._RANKS, deal._PACKET_CARDS, match._TRICKS) == (
         rules.SUITS,
         rules.RANKS,
         rules.DRAFT_CARDS,
+        rules.TRICKS,
     )
     assert (match._owed, match._beats) == (rules.owed, rules.beats)
 
@@ -305,7 +306,7 @@ def test_the_constants_dtt_names_for_speed_are_the_cores():
 def test_dtt_playout_reads_the_cores_rules_and_the_matchs_places():
     # The playout's tables are the core's beats() and owed() for every case,
     # and its places are the values the match writes in where[].
-    from dicetable.games.dtt import match, playout, rules
+    from dicetable.games.dtt import deal, playout, rules
 
     for trump in range(rules.NO_TRUMP + 1):
         for item in rules.deck():
@@ -315,8 +316,8 @@ def test_dtt_playout_reads_the_cores_rules_and_the_matchs_places():
         for held in range(rules.HAND_SIZE + 1):
             assert playout.OWES[lead][held] == (rules.owed(lead, held) != rules.ANY)
     assert (playout.FACE_UP, playout.PLAYED, playout.ALL, playout.DECK) == (
-        match._FACE_UP,
-        match._PLAYED,
-        match._ALL,
-        match._DECK,
+        deal._FACE_UP,
+        deal.PLAYED,
+        deal._ALL,
+        deal._DECK,
     )

@@ -15,6 +15,7 @@ from match_helpers import play_random, seats_waiting, snapshot
 
 from dicetable.games import header_refusal
 from dicetable.games.dicefull import match as engine
+from dicetable.games.dicefull import picking
 from dicetable.games.dicefull import rules as df
 from dicetable.match.actions import (
     ALREADY_PLACED,
@@ -615,7 +616,7 @@ def test_refusals_in_the_pick_phase():
 @pytest.mark.slow
 def test_an_action_is_accepted_exactly_when_it_is_listed_as_legal():
     rng = random.Random(5)
-    values = sorted(set(engine.dice_set()) | set(range(40)) | {df.PASS, 0x1234})
+    values = sorted(set(picking.dice_set()) | set(range(40)) | {df.PASS, 0x1234})
     checked = 0
     for players, opts in ((2, VARIANT), (3, TABLE_ROLLS), (5, 0), (4, VARIANT | TABLE_ROLLS)):
         m = engine.new(players, opts)
@@ -661,9 +662,9 @@ def test_undo_takes_back_a_pick():
 
 
 def test_a_custom_dice_set(monkeypatch):
-    monkeypatch.setattr(engine, "DICE_SET", [die(df.D6, 0), die(df.D6, 1), die(df.DOUBLE, 0)])
+    monkeypatch.setattr(picking, "DICE_SET", [die(df.D6, 0), die(df.D6, 1), die(df.DOUBLE, 0)])
     m = engine.new(2, options(0, 2))
-    assert sorted(m.all_items()) == sorted(engine.DICE_SET)
+    assert sorted(m.all_items()) == sorted(picking.DICE_SET)
     refused(m, action(PICK, 0, die(df.D20)), UNKNOWN_ITEM)
     ok(m, action(PICK, 0, die(df.D6, 1)))
     ok(m, action(PICK, 1, die(df.DOUBLE)))

@@ -1,4 +1,4 @@
-"""The d-TT match engine (firmware/dicetable/games/dtt/match.py): scores recomputed
+"""The d-TT match engine (firmware/dicetable/games/dtt/match.py, on deal.py): scores recomputed
 independently, every refusal class, the phase transitions RULES.md section 4
 asks for (R10, R11), and open play against registered play.
 

@@ -12,10 +12,8 @@ checked against that many single undos on CPython and MicroPython.
 MicroPython.)
 """
 
-import ast
-
 import pytest
-from every_game import KEYS, match_source, package
+from every_game import KEYS, match_sources, package, parsed
 from match_helpers import new_match, snapshot
 
 from dicetable.match.actions import NOTHING_TO_UNDO, OK
@@ -208,11 +206,13 @@ def test_undo_allocates_nothing_under_micropython(game):
 def test_undo_and_every_reset_keep_their_frames_on_the_c_stack(module, roots):
     # A frame over 11 words is taken from the heap at every call on the board
     # (see sim/mpy_code.py), which gc.mem_alloc in the WebAssembly build cannot see.
-    path = source("match", module) if module == "engine" else match_source(module)
-    names, _ = reached(ast.parse(path.read_text()), roots)
+    # Every module of a game's engine (split by phase, a layer a module).
+    paths = [source("match", module)] if module == "engine" else match_sources(module)
+    names, _ = reached(parsed(paths), roots)
     assert set(roots) <= names
     frames = {
         name: frame_words(n_state, n_exc)
+        for path in paths
         for name, n_state, n_exc in function_frames(path)
         if name in names
     }

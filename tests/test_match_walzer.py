@@ -1,4 +1,4 @@
-"""Seltsam-Walzer match engine: the whole match, from the deal to the standings.
+"""Seltsam-Walzer match engine (match.py on deal.py): the match, from the deal to the standings.
 
 Scores are recomputed here from the tricks the engine reports, with a
 reference written from RULES.md section 2 (not the rules core); every class

@@ -23,6 +23,7 @@ from dicetable.games.walzer import match as walzer_match
 from dicetable.games.walzer import playout as walzer_playout
 from dicetable.games.walzer import rules as walzer
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, options
+from dicetable.rules.trick import Trick
 
 PLAYOUTS = {"walzer": walzer_playout.playout, "nokosu": nokosu_playout.playout}
 
@@ -123,7 +124,7 @@ def walzer_trick_winner(cards):
 
 
 def walzer_core_winner(cards):
-    trick = walzer_match.Trick(len(cards))
+    trick = Trick(len(cards))
     for s, c in enumerate(cards):
         trick.add(s, c)
     return trick.seats[walzer.resolve(trick)]
@@ -221,7 +222,7 @@ def test_walzer_follow_rule_is_the_cores_for_every_lead():
         for size in range(1, 13):
             for _ in range(4):
                 hand = sorted(rng.sample(rest, size), key=deck.index)
-                trick = walzer_match.Trick(2)
+                trick = Trick(2)
                 trick.add(0, lead)
                 out = list(hand)
                 n = walzer.legal_plays(hand, len(hand), trick, out)

@@ -8,14 +8,16 @@ import ast
 import pathlib
 
 import pytest
+from every_game import KEYS, TOY, match_sources
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "firmware" / "dicetable"
-# The rules cores and match engines: each game's package and the shared modules.
+# The rules cores and match engines (every module of each game's engine,
+# split by phase), the playouts and data, and the shared modules.
 CORE = sorted(PACKAGE.glob("games/*/rules.py")) + sorted((PACKAGE / "rules").glob("*.py"))
 PORTABLE = (
     CORE
-    + sorted(PACKAGE.glob("games/*/match.py"))
+    + sorted({path for key in KEYS if key != TOY for path in match_sources(key)})
     + sorted(PACKAGE.glob("games/*/playout.py"))
     + sorted(PACKAGE.glob("games/*/data.py"))
     + sorted((PACKAGE / "match").glob("*.py"))

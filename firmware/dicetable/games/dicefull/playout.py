@@ -19,7 +19,7 @@ roll-off, once a match, are played by random_action and take.
 from array import array
 
 from dicetable.games.dicefull import rules as core
-from dicetable.games.dicefull.match import (
+from dicetable.games.dicefull.picking import (
     CHECK,
     NO_CHALLENGE,
     NOBODY,

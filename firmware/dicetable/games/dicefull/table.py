@@ -1,7 +1,7 @@
 """Dicefull at the table: how its dice are named and shown (app/games.py asks)."""
 
 from dicetable.app import frames as fr
-from dicetable.games.dicefull import match as engine
+from dicetable.games.dicefull import picking
 from dicetable.games.dicefull import rules as c
 from dicetable.match.actions import ROLL, TABLE, kind_of, seat_of, value_of
 
@@ -49,7 +49,7 @@ def identity(v):
 
 def all_items():
     """Every die a tag can be registered as."""
-    return engine.dice_set()
+    return picking.dice_set()
 
 
 def item_words(line, v, shown):
@@ -84,7 +84,7 @@ def entry_view(m, a):
     prompt = fr.PROMPTS[k]
     if k != ROLL:
         return fr.view(v, prompt)
-    if m.phase != engine.ROLLING or seat == TABLE:
+    if m.phase != picking.ROLLING or seat == TABLE:
         return fr.view(v + 1, prompt)
     code = c.face(c.rolled(m.pending_die(seat), v))
     if code >= c.SYMBOL:
@@ -96,7 +96,7 @@ def entry_view(m, a):
 
 def ring_view(m):
     """The challenge's number in the table's set (from 1), once drawn."""
-    if m.challenge != engine.NO_CHALLENGE:
+    if m.challenge != picking.NO_CHALLENGE:
         return fr.view(m.challenge + 1, fr.WHITE)
     return None
 

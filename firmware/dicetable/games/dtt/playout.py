@@ -17,7 +17,7 @@ led suit from tables made of the core's beats() and owed() at import.
 """
 
 from dicetable.games.dtt import rules as dtt
-from dicetable.games.dtt.match import (
+from dicetable.games.dtt.deal import (
     BIDDING,
     DEALING_1,
     DEALING_2,

@@ -283,7 +283,7 @@ class DtwwwMatch(Match):
         self.rolls = array("H", [0] * n)
         self.last_rolls = array("H", [0] * n)
         # Match.__init__'s steps, spelled out: reset() then runs a frame
-        # nearer the table app's call (engine.new_match) on the board's C stack.
+        # nearer the table app's call (games.new_match) on the board's C stack.
         self.players = players
         self.options = options
         self.journal = []
@@ -970,6 +970,6 @@ MATCH = DtwwwMatch
 
 
 # new(players, options): a fresh DTwww match.  The class itself, not a
-# function calling it: engine.new_match's call then makes the match with one
+# function calling it: games.new_match's call then makes the match with one
 # frame less on the board's C stack.
 new = DtwwwMatch

@@ -327,7 +327,7 @@ class NokosuMatch(Match):
         self.last_tricks = bytearray(n)
         self.totals = [0] * n
         # Match.__init__'s steps, spelled out: reset() then runs a frame
-        # nearer the table app's call (engine.new_match) on the board's C stack.
+        # nearer the table app's call (games.new_match) on the board's C stack.
         self.players = players
         self.options = options
         self.journal = []
@@ -906,6 +906,6 @@ MATCH = NokosuMatch
 
 
 # new(players, options): a fresh Nokosu Dice match.  The class itself, not a
-# function calling it: engine.new_match's call then makes the match with one
+# function calling it: games.new_match's call then makes the match with one
 # frame less on the board's C stack.
 new = NokosuMatch

@@ -49,11 +49,31 @@ last_trick_seats (play order) hold it; `trick` itself is cleared at once.
 random_action(seat, draw) draws one of legal_actions(seat) uniformly without
 making the list (draw(n): a uniform int in [0, n)); take() applies it
 unchecked.
+
+The engine is two classes, by phase: deal.py's WalzerDeal (the cards'
+places; DEALING, PASSING) and this module's WalzerMatch built on it (the
+tricks, the round's scoring, the final places), which waits, refuses, lists,
+draws and applies by phase.
 """
 
-from micropython import const
-
 from dicetable.games.walzer import rules as walzer
+from dicetable.games.walzer.deal import (
+    _DECK,
+    _HAND,
+    CARDS,
+    DEALING,
+    IN_HAND,
+    IN_TRICK,
+    NOWHERE,
+    OVER,
+    PASSED,
+    PASSING,
+    PLAYING,
+    SEAT_MASK,
+    WON,
+    WalzerDeal,
+    slot,
+)
 from dicetable.match.actions import (
     ALREADY_PLACED,
     DEAL,
@@ -75,61 +95,14 @@ from dicetable.match.actions import (
     seat_of,
     value_of,
 )
-from dicetable.match.engine import (
-    EVERY,
-    OPEN_PLAY,
-    Match,
-    append_actions,
-    check_header,
-    fill,
-    malformed,
-)
-from dicetable.rules.trick import Trick
-
-# Phases.
-DEALING = const(0)
-PASSING = const(1)
-PLAYING = const(2)
-OVER = const(3)
-
-FIRST_DEALER = const(0)
-
-# Where a card is: one byte per card, a place kind | the seat it belongs to.
-NOWHERE = const(0)  # undealt (registered play) or not yet played (open play)
-IN_HAND = const(8)  # in seat's hand
-PASSED = const(16)  # passed by seat, on its way to the left neighbour
-IN_TRICK = const(24)  # in the current trick, played by seat
-WON = const(32)  # in seat's won pile
-_SEAT_MASK = const(7)
-
-# The deck once, in the core's order; a card's slot is its index here.
-_DECK = walzer.deck()
-_CARDS = const(36)  # len(_DECK): a constant, so that no loop over the deck calls len()
-_SLOTS = bytearray(256)  # card value -> slot + 1; 0 = not a card of this game
-for _i in range(_CARDS):
-    _SLOTS[_DECK[_i]] = _i + 1
-
-
-# The cards of one place gathered in deck order (_gather): a hand for the
-# core's legality and the legal actions, or the cards open play has not seen
-# (36 at most).  The module's, not the match's: asking must not change the
-# match's state, and a list made per play would cost the heap.
-_HAND = bytearray(_CARDS)
+from dicetable.match.engine import EVERY, OPEN_PLAY, append_actions, malformed
 
 # Action words with seat 0 and value 0: a seat's and a card's bits are ORed in.
-_DEAL_A = action(DEAL, 0, 0)
 _PASS_A = action(PASS_ITEM, 0, 0)
 _PLAY_A = action(PLAY, 0, 0)
 
 
-def slot(v):
-    """A card's index in the deck, or -1 if `v` is not one of the 36 cards."""
-    if v < 0 or v > 255:
-        return -1
-    return _SLOTS[v] - 1
-
-
-class WalzerMatch(Match):
+class WalzerMatch(WalzerDeal):
     GAME = "walzer"
     MIN_PLAYERS = walzer.MIN_PLAYERS
     MAX_PLAYERS = walzer.MAX_PLAYERS
@@ -138,76 +111,7 @@ class WalzerMatch(Match):
     # actions), the longest the boot is tested with (tests/test_boot_full_table.py).
     MAX_COUNT = 9
 
-    def __init__(self, players, options=0):
-        check_header(WalzerMatch, players, options)
-        n = players
-        self.place = bytearray(len(_DECK))
-        self.hand_n = bytearray(n)
-        self.passed_n = bytearray(n)
-        self.trick = Trick(n)
-        self.last_trick_items = bytearray(n)  # every card fits a byte
-        self.last_trick_seats = bytearray(n)
-        self.totals = [0] * n
-        # Each seat's won pile while a round is scored, emptied after (its
-        # room kept): lists kept for the match, each with room for the whole
-        # deck, as a refold scores every round again.
-        self._piles = [[0] * _CARDS for _ in range(n)]
-        for pile in self._piles:
-            del pile[EVERY]
-        # Match.__init__'s steps, spelled out: reset() then runs a frame
-        # nearer the table app's call (engine.new_match) on the board's C stack.
-        self.players = players
-        self.options = options
-        self.journal = []
-        self.make_history(self.count_option(walzer.rounds(n)))
-        self.reset()
-
-    def reset(self):
-        n = self.players
-        self.open = self.flag(OPEN_PLAY)
-        self.hand_size = walzer.hand_size(n)
-        self.rounds = self.count_option(walzer.rounds(n))
-        self.trick.clear()
-        fill(self.last_trick_items, 0)
-        fill(self.last_trick_seats, 0)
-        self.last_winner = -1
-        self.last_leader = -1
-        self.last_trick_no = 0
-        fill(self.totals, 0)
-        self.reset_history()
-        self.round = 0
-        self.dealer = FIRST_DEALER
-        self._start_round()
-
-    # --- round structure ---------------------------------------------------------
-
-    def _start_round(self):
-        # The trick is empty: reset() clears it, and so does every trick's end.
-        for i in range(_CARDS):
-            self.place[i] = NOWHERE
-        for s in range(self.players):
-            self.hand_n[s] = 0
-            self.passed_n[s] = 0
-        self.tricks_done = 0
-        if self.open:
-            self.phase = PLAYING
-            self.turn = self.dealer  # the dealer leads the first trick
-        else:
-            self.phase = DEALING
-            self.turn = -1
-
-    def _finish_pass(self):
-        """Every seat has passed: each takes the 2 cards from its right."""
-        for i in range(_CARDS):
-            p = self.place[i]
-            if (p & ~_SEAT_MASK) == PASSED:
-                p = ((p & _SEAT_MASK) + 1) % self.players  # the left neighbour
-                self.place[i] = IN_HAND | p
-                self.hand_n[p] += 1
-        for s in range(self.players):
-            self.passed_n[s] = 0
-        self.phase = PLAYING
-        self.turn = self.dealer  # the dealer leads the first trick
+    # --- the tricks and the round's end ----------------------------------------
 
     def _finish_trick(self, won):
         """The trick is complete and the card at position `won` takes it (the
@@ -235,10 +139,10 @@ class WalzerMatch(Match):
         # the frame past 11.
         piles = self._piles
         i = 0
-        while i < _CARDS:
+        while i < CARDS:
             p = self.place[i]
-            if p & ~_SEAT_MASK == WON:
-                piles[p & _SEAT_MASK].append(_DECK[i])
+            if p & ~SEAT_MASK == WON:
+                piles[p & SEAT_MASK].append(_DECK[i])
             i += 1
 
     def _score_round(self):
@@ -258,7 +162,19 @@ class WalzerMatch(Match):
             return
         self.dealer = (self.dealer + 1) % self.players  # clockwise
 
-    # --- the Match interface --------------------------------------------------------
+    def standings(self, out=None):
+        """Final place per seat (1 = best): highest total; tie -> higher score
+        in the last round; still tied -> shared place (1, 1, 3).  Into `out`
+        (emptied, its room kept) when given, else a new list."""
+        if out is None:
+            out = []
+        else:
+            del out[EVERY]
+        # Before any round is scored every total is 0: the zero row ties them too.
+        last = self.history[-1] if self.history else self._rows[0]
+        return walzer.standings(self.totals, last, out)
+
+    # --- the Match interface --------------------------------------------------
 
     def waiting(self):
         if self.phase == DEALING:
@@ -292,32 +208,6 @@ class WalzerMatch(Match):
         if walzer.is_legal(_HAND, self._gather(IN_HAND | self.turn), self.trick, value_of(a)):
             return OK
         return ILLEGAL_PLAY
-
-    def _deal_refusal(self, a):
-        if kind_of(a) != DEAL:
-            return WRONG_PHASE
-        s = seat_of(a)
-        if s >= self.players or self.hand_n[s] >= self.hand_size:
-            return OUT_OF_TURN
-        i = slot(value_of(a))
-        if i < 0:
-            return UNKNOWN_ITEM
-        if self.place[i] != NOWHERE:
-            return ALREADY_PLACED
-        return OK
-
-    def _pass_refusal(self, a):
-        if kind_of(a) != PASS_ITEM:
-            return WRONG_PHASE
-        s = seat_of(a)
-        if s >= self.players or self.passed_n[s] >= walzer.PASS_CARDS:
-            return OUT_OF_TURN
-        i = slot(value_of(a))
-        if i < 0:
-            return UNKNOWN_ITEM
-        if self.place[i] != (IN_HAND | s):
-            return NOT_IN_HAND
-        return OK
 
     def _play_refusal(self, a):
         """A play's kind, turn and card (OK: refusal() then asks the core
@@ -378,12 +268,6 @@ class WalzerMatch(Match):
             if self.phase != OVER:
                 self._start_round()
 
-    def _all_dealt(self):
-        for s in range(self.players):
-            if self.hand_n[s] < self.hand_size:
-                return False
-        return True
-
     def legal_actions(self, seat, out=None):
         if out is None:
             out = []
@@ -408,21 +292,7 @@ class WalzerMatch(Match):
             append_actions(out, _PLAY_A | (seat << SEAT_SHIFT), _HAND, n)
         return out
 
-    def _deals(self, out):
-        """Every card for every seat short of cards: the table app lists them
-        per dealt card, so the inner loop is an OR.  While loops: two range
-        loops' stack words would take the frame past 11."""
-        i = 0
-        while i < _CARDS:
-            if self.place[i] == NOWHERE:
-                s = 0
-                while s < self.players:
-                    if self.hand_n[s] < self.hand_size:
-                        out.append(_DECK[i] | _DEAL_A | (s << SEAT_SHIFT))
-                    s += 1
-            i += 1
-
-    # --- One legal action at random, none listed ----------------------------------
+    # --- One legal action at random, none listed ------------------------------
 
     def random_action(self, seat, draw):
         """One of legal_actions(seat), each as likely, drawn without listing
@@ -446,106 +316,11 @@ class WalzerMatch(Match):
             return -1
         return self._random_deal(draw)
 
-    def _random_deal(self, draw):
-        """A card not dealt yet, to a seat short of cards: one draw over their
-        pairs, as legal_actions lists them."""
-        short = self._short_seat(-1)
-        r = draw(self._count(NOWHERE) * short)
-        seat = self._short_seat(r % short)
-        return _DECK[self._nth(NOWHERE, r // short)] | _DEAL_A | (seat << SEAT_SHIFT)
-
-    def _short_seat(self, k):
-        """The `k`-th seat (from 0) short of cards; k = -1: how many are."""
-        n = 0
-        for s in range(self.players):
-            if self.hand_n[s] < self.hand_size:
-                if n == k:
-                    return s
-                n += 1
-        return n
-
-    def _count(self, where):
-        k = 0
-        for i in range(_CARDS):
-            if self.place[i] == where:
-                k += 1
-        return k
-
-    def _nth(self, where, k):
-        """The slot of the `k`-th card (from 0, deck order) whose place is `where`."""
-        for i in range(_CARDS):
-            if self.place[i] == where:
-                if k == 0:
-                    return i
-                k -= 1
-        return -1
-
-    def _gather(self, where):
-        """The cards whose place is `where` into _HAND, in deck order; how many."""
-        n = 0
-        for i in range(_CARDS):
-            if self.place[i] == where:
-                _HAND[n] = _DECK[i]
-                n += 1
-        return n
-
-    # --- places, results and inventory ----------------------------------------------
-
-    def _cards(self, where, out):
-        """`out` with the cards whose place is `where` appended, in deck order."""
-        for i in range(_CARDS):
-            if self.place[i] == where:
-                out.append(_DECK[i])
-        return out
-
-    def hand(self, seat):
-        """Seat's hand in registered play, in deck order (colour, then number)."""
-        return self._cards(IN_HAND | seat, [])
-
-    def passed_cards(self, seat):
-        """The cards seat has passed and the left neighbour has not yet taken."""
-        return self._cards(PASSED | seat, [])
-
-    def won_pile(self, seat):
-        """The cards seat has won this round (the last round's, once over)."""
-        return self._cards(WON | seat, [])
-
-    def standings(self, out=None):
-        """Final place per seat (1 = best): highest total; tie -> higher score
-        in the last round; still tied -> shared place (1, 1, 3).  Into `out`
-        (emptied, its room kept) when given, else a new list."""
-        if out is None:
-            out = []
-        else:
-            del out[EVERY]
-        # Before any round is scored every total is 0: the zero row ties them too.
-        last = self.history[-1] if self.history else self._rows[0]
-        return walzer.standings(self.totals, last, out)
-
-    def all_items(self):
-        """The 36 cards (the rules core's encoding)."""
-        return walzer.deck()
-
-    def inventory(self):
-        """Every card in its place right now: the undealt deck (open play: the
-        cards not yet played, in the unseen hands), each hand, the cards being
-        passed, the trick (read from the Trick buffer itself) and each won
-        pile.  Cards never change, so the test compares the card values
-        themselves with all_items()."""
-        out = self._cards(NOWHERE, [])
-        for s in range(self.players):
-            out.extend(self.hand(s))
-            out.extend(self.passed_cards(s))
-            out.extend(self.won_pile(s))
-        for j in range(self.trick.count):
-            out.append(self.trick.items[j])
-        return out
-
 
 MATCH = WalzerMatch
 
 
 # new(players, options): a fresh Seltsam-Walzer match for 3 or 4 players.  The
-# class itself, not a function calling it: engine.new_match's call then makes
+# class itself, not a function calling it: games.new_match's call then makes
 # the match with one frame less on the board's C stack.
 new = WalzerMatch

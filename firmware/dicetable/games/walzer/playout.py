@@ -20,7 +20,7 @@ round, which the final state shows.
 """
 
 from dicetable.games.walzer import rules as walzer
-from dicetable.games.walzer.match import (
+from dicetable.games.walzer.deal import (
     _DECK,
     _SLOTS,
     DEALING,
