@@ -38,7 +38,7 @@ from dicetable.games.dicefull import data as dicefull_data
 from dicetable.match.actions import KIND_SHIFT, OK, REFUSAL_NAMES
 from dicetable.match.engine import journal_header, journal_header_refusal, malformed, new_match
 from hal import storage as st
-from hal.journal import VERSION
+from hal.journal_segments import VERSION
 from host_tools.errors import ToolError, read_bytes, size_text
 from sim.hw.norflash import BLOCK, NorFlash
 from sim.hw.vflash import VFlash

@@ -20,7 +20,7 @@ from dicetable.app import games
 from dicetable.app.registry import Registry, pack
 from dicetable.app.table import SEATS_RECORD, SEED_RECORD
 from dicetable.match.engine import GAMES
-from hal.journal import RECORDS
+from hal.journal_segments import RECORDS
 from hal.storage import Storage
 from host_tools import monitor, registry_csv
 from host_tools.__main__ import main

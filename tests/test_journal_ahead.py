@@ -12,7 +12,7 @@ import pytest
 from test_hw_storage import COMMITTED, HEADER, OPS, WORDS, long_script
 
 from hal import journal
-from hal.journal import PAGE, RECORDS, VERSION
+from hal.journal_segments import PAGE, RECORDS, VERSION
 from hal.storage import OK, TORN, Storage
 from sim import mpy_wasm
 from sim.hw.vflash import PowerLost, VFlash
