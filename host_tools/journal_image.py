@@ -41,7 +41,7 @@ from dicetable.match.engine import malformed
 from flashmodel.norflash import BLOCK, NorFlash
 from flashmodel.vflash import VFlash
 from hal import storage as st
-from hal.journal import VERSION
+from hal.journal_segments import VERSION
 from host_tools.errors import ToolError, read_bytes, size_text
 
 TABLE_KINDS = tuple(

@@ -22,7 +22,7 @@ from dicetable.app.table import SEATS_RECORD, SEED_RECORD
 from dicetable.games import GAMES
 from dicetable.games import header as header_of
 from flashmodel.vflash import VFlash
-from hal.journal import RECORDS
+from hal.journal_segments import RECORDS
 from hal.storage import Storage
 from host_tools import monitor, registry_csv
 from host_tools.__main__ import main

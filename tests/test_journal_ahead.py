@@ -14,7 +14,7 @@ from test_hw_storage import COMMITTED, HEADER, OPS, WORDS, long_script
 from dicetable.games import header
 from flashmodel.vflash import PowerLost, VFlash
 from hal import journal
-from hal.journal import PAGE, RECORDS, VERSION
+from hal.journal_segments import PAGE, RECORDS, VERSION
 from hal.storage import OK, TORN, Storage
 from sim import mpy_wasm
 from sim.play import play

@@ -27,8 +27,8 @@ from test_hw_storage import ACTIONS, HEADER, WORDS
 from dicetable.app.rng import Rng
 from dicetable.app.table import Table
 from flashmodel.vflash import VFlash
-from hal.journal import RECORDS, VERSION, crc16
 from hal.journal_damage import BY_RECORDS, COPY, FOREIGN, LOST, MENDED, UNREADABLE
+from hal.journal_segments import RECORDS, VERSION, crc16
 from hal.storage import CORRUPT, NONE, OK, Storage
 from sim import mpy_wasm
 from sim.hw.rig import Config

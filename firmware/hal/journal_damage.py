@@ -8,20 +8,21 @@ takes the Journal `j` and works on its page buffer and per-segment lists.
 
 from micropython import const
 
-from hal.journal import RECORDS, VERSION
+from hal.journal_segments import RECORDS, VERSION
 
 # What load() found: the first item of each of Journal.found's tuples
 # (hal/journal.py, "DAMAGED HEADERS"; app/journal_lines.py says them).
 MENDED = const(1)
 BY_RECORDS = const(2)
-UNREADABLE = const(3)  # hal/journal.py's _UNREADABLE
+UNREADABLE = const(3)  # hal/journal_segments.py's _UNREADABLE
 FOREIGN = const(4)  # _FOREIGN
 LOST = const(5)
 COPY = const(6)  # _ONE_COPY
 
 _VERSIONS = {}  # a FOREIGN segment's version, for found() at the same load's end
 
-# hal/journal.py's (its private constants are compiled away on the board).
+# hal/journal_segments.py's and hal/journal.py's (their private constants are
+# compiled away on the board).
 _COPY_B = const(128)
 _CRC_AT = const(44)
 _ERASED = const(-2)

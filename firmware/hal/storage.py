@@ -63,19 +63,8 @@ import random
 from micropython import const
 
 from dicetable.app.registry import MAX_TAGS, RECORD, valid_record
-from hal.journal import (
-    BLOCK,
-    CORRUPT,
-    NONE,
-    OK,
-    TORN,
-    UNDO,
-    VERSION,
-    Journal,
-    crc16,
-    get32,
-    put32,
-)
+from hal.journal import CORRUPT, NONE, OK, TORN, UNDO, Journal
+from hal.journal_segments import BLOCK, VERSION, crc16, get32, put32
 
 __all__ = (
     "OK",

@@ -202,9 +202,9 @@ chip.log = []
 IDLE = """
 #: next run
 chip.flush()
-from hal import journal
+from hal import journal_segments
 
-print("nothing", pico_us(ahead, 20), pico_us(journal._table, 1, 9))
+print("nothing", pico_us(ahead, 20), pico_us(journal_segments._table, 1, 9))
 """
 
 LOAD = """
