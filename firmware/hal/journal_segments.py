@@ -4,7 +4,7 @@ Journal, a Segments, keeps a match's records in them.
 
 Segments(dev, blocks, area) holds the flash blocks `blocks` (one segment
 each; hal/storage.py finds them) of the block device `dev` (rp2.Flash() on
-the board, sim/hw/norflash.py in tests): readblocks(block, buf, offset),
+the board, flashmodel/norflash.py in tests): readblocks(block, buf, offset),
 writeblocks(block, buf, offset) programs whole 256-byte pages WITHOUT erasing
 (bits only go 1 -> 0), ioctl(6, block) erases one block.  `area` is a 32-bit
 number the storage drew when it made the segments.

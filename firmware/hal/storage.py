@@ -1,7 +1,7 @@
 """The match journal and the tag registry on flash, safe against power cuts.
 
 Storage(fs, dev=None, prefix="", segments=8) keeps them on a filesystem `fs` (open,
-remove, rename, exists; FlashFS below is the board's LittleFS, sim/hw/vflash.py
+remove, rename, exists; FlashFS below is the board's LittleFS, flashmodel/vflash.py
 a virtual one) and, for the journal, the raw flash under it `dev` (default
 fs.raw: rp2.Flash() on the board, a NOR flash model in tests).
 board_storage() builds the board's.
