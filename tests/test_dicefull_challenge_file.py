@@ -784,7 +784,11 @@ def test_a_file_set_takes_the_built_in_rows_place_on_micropython(capsys):
             % (before, after)
         )
     assert out[2].startswith("challenges: 22 from f") and out[-1] == "False"
-    assert after - before < 128
+    # Rows kept beside the built-in ones would cost their ~5.7 KB
+    # (test_reading_the_example_allocates_little_on_micropython prints it);
+    # what is left is where a dict's growth falls: 76-204 B, as a module
+    # attribute or a sys.modules entry added before the set moves it.
+    assert after - before < 512
 
 
 MENU = "before = gc.mem_alloc()\nstart(GAME"
