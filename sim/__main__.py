@@ -20,7 +20,7 @@ import os
 import sys
 
 try:
-    from sim import gamehost
+    from sim import games_command
     from sim.arguments import parse_args
     from sim.balance_command import do_balance
     from sim.cli import INTERRUPTED, PROG, USAGE, Exit, say
@@ -41,7 +41,7 @@ def run(argv):
         if argv[:1] == ["games"]:
             if argv[1:]:
                 raise Exit(USAGE, "games takes no arguments, not %s" % " ".join(argv[1:]))
-            print("\n".join(gamehost.listing()))
+            print("\n".join(games_command.listing()))
             return 0
         args = parse_args(argv)
     except SystemExit as e:  # --help

@@ -153,42 +153,6 @@ def host_of(match) -> Any:
     return host(match.GAME)
 
 
-def listing():
-    """The games as each declares itself: `python -m sim games`."""
-    from dicetable.match.engine import COUNT, OPEN_PLAY, TABLE_ROLLS, VARIANT
-
-    rows = [["game", "title", "players", "hidden hands", "chance", "options", "bots"]]
-    for g, key in enumerate(registry.GAMES):
-        game = host(key)
-        bits: Any = registry.fact(g, registry.OPTIONS)  # an entry's facts are of mixed types
-        flags = [
-            flag
-            for bit, flag in ((OPEN_PLAY, "--open-play"), (TABLE_ROLLS, "--table-rolls"))
-            if bits & bit
-        ]
-        if bits & VARIANT:
-            flags.append("--variant (%s)" % registry.fact(g, registry.VARIANT_WORD))
-        if bits & COUNT:
-            flags.append("--length (%s)" % registry.fact(g, registry.LENGTH_WORD))
-        fewest, most = registry.fact(g, registry.FEWEST), registry.fact(g, registry.MOST)
-        rows.append(
-            [
-                key,
-                str(registry.fact(g, registry.TITLE)),
-                str(fewest) if fewest == most else "%d-%d" % (fewest, most),
-                "yes" if game.hidden_hands else "no",
-                "yes" if game.chance else "no",
-                ", ".join(flags) or "none",
-                ", ".join(game.bots()),
-            ]
-        )
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
-    return [
-        "  ".join(cell.ljust(w) for cell, w in zip(row[:-1], widths, strict=True)) + "  " + row[-1]
-        for row in rows
-    ]
-
-
 class CannotPlay(ValueError):
     """A bot asked to play a game that lacks a part it needs; the message is
     the one line refusal() gives."""

@@ -86,7 +86,7 @@ def entry(key, title):
 
 
 def write(key, title):
-    package = ROOT / "firmware" / "dicetable" / "games" / key
+    package, host_file, cases_file, rules_page, _ = targets(key)
     package.mkdir()
     made = "made by tools/new_game.py from High card, the tests' toy game"
     (package / "__init__.py").write_text(
@@ -102,18 +102,18 @@ def write(key, title):
             source(doc, renamed(body(TOY / (part + ".py")), key, title))
         )
     host = renamed(body(TOY / "host.py"), key, title)
-    (ROOT / "sim" / "games" / (key + ".py")).write_text(
+    host_file.write_text(
         source("%s in the simulator: transcript lines, a bot (%s)." % (title, made), host)
     )
     cases = renamed(body(ROOT / "tests" / "cases" / (TOY_KEY + ".py")), key, title)
-    (ROOT / "tests" / "cases" / (key + ".py")).write_text(
+    cases_file.write_text(
         source(
             "Conformance cases for %s (%s): every expected value read from the rules by hand."
             % (title, made),
             cases,
         )
     )
-    (ROOT / "docs" / "rules" / (key + ".md")).write_text(RULES_PAGE.format(key=key, title=title))
+    rules_page.write_text(RULES_PAGE.format(key=key, title=title))
     index = ROOT / "docs" / "rules" / "README.md"
     rows = index.read_text().split("\n")
     last = max(i for i, line in enumerate(rows) if line.startswith("| ") and "/rules.py`" in line)
