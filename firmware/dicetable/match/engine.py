@@ -118,6 +118,15 @@ LAST = _Slicer()[-1:]
 del _Slicer
 
 
+def emptied(out):
+    """The list a method fills: the caller's `out` emptied with its room kept,
+    or a new list when it gives none (the methods' `out=None`)."""
+    if out is None:
+        return []
+    del out[EVERY]
+    return out
+
+
 def fill(buf, value):
     """Set every entry of `buf` (a bytearray, array or list) to `value`, in place."""
     for i in range(len(buf)):

@@ -81,7 +81,15 @@ from dicetable.match.actions import (
     seat_of,
     value_of,
 )
-from dicetable.match.engine import EVERY, TABLE_ROLLS, VARIANT, append_values, fill, malformed
+from dicetable.match.engine import (
+    EVERY,
+    TABLE_ROLLS,
+    VARIANT,
+    append_values,
+    emptied,
+    fill,
+    malformed,
+)
 
 # The core's met_by is also imported as a global of its own: a call of it
 # takes a stack word less than one of core.met_by, and the frame of apply is
@@ -103,10 +111,7 @@ class DicefullMatch(DicefullPicking):
         """Final places: most VP first; among tied leaders, the roll-off order
         (the winner first; seats knocked out in the same roll-off share a place).
         Into `out` (emptied, its room kept) when given, else a new list."""
-        if out is None:
-            out = []
-        else:
-            del out[EVERY]
+        out = emptied(out)
         s = 0
         while s < self.players:  # while loops: frames within the board's 11 words
             out.append(self._place(s))
@@ -156,10 +161,7 @@ class DicefullMatch(DicefullPicking):
     def legal_actions(self, seat, out=None):
         # Loops, not comprehensions, and few locals: a frame within the
         # board's C stack (tests/test_board_frames.py).
-        if out is None:
-            out = []
-        else:
-            del out[EVERY]
+        out = emptied(out)
         if not self._waits_on(seat):
             return out
         i = 0

@@ -115,7 +115,7 @@ from dicetable.match.actions import (
     seat_of,
     value_of,
 )
-from dicetable.match.engine import EVERY, OPEN_PLAY, append_actions, append_values, malformed
+from dicetable.match.engine import OPEN_PLAY, append_actions, append_values, emptied, malformed
 
 # The core's numbers and per-play calls the hot paths use, as names of this
 # module: one lookup, not two, at every play (and folded on the board).
@@ -173,10 +173,7 @@ class DttMatch(DttDeal):
     def standings(self, out=None):
         """Final place per seat (the core's standings): into `out` (emptied,
         its room kept) when given, else a new list."""
-        if out is None:
-            out = []
-        else:
-            del out[EVERY]
+        out = emptied(out)
         return dtt.standings(self.totals, out)
 
     # --- Whose input ----------------------------------------------------------
@@ -206,10 +203,7 @@ class DttMatch(DttDeal):
         return 0
 
     def legal_actions(self, seat, out=None):
-        if out is None:
-            out = []
-        else:
-            del out[EVERY]
+        out = emptied(out)
         bit = TABLE_BIT if seat == TABLE else (1 << seat)
         if seat > TABLE or not (self.waiting() & bit):
             return out

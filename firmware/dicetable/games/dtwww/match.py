@@ -89,13 +89,13 @@ from dicetable.match.actions import (
     value_of,
 )
 from dicetable.match.engine import (
-    EVERY,
     OPEN_PLAY,
     TABLE_ROLLS,
     VARIANT,
     Match,
     append_actions,
     check_header,
+    emptied,
     fill,
     malformed,
 )
@@ -511,10 +511,7 @@ class DtwwwMatch(Match):
     # --- legal actions ---------------------------------------------------------------
 
     def legal_actions(self, seat, out=None):
-        if out is None:
-            out = []
-        else:
-            del out[EVERY]
+        out = emptied(out)
         if seat < 0 or seat > TABLE or not self.waiting() & (1 << seat):
             return out
         ph = self.phase
@@ -907,10 +904,7 @@ class DtwwwMatch(Match):
         only first place) is 1st; players tied with the winner on match points
         share 2nd; everyone else ranks by match points, competition ranking.
         Into `out` (emptied, its room kept) when given, else a new list."""
-        if out is None:
-            out = []
-        else:
-            del out[EVERY]
+        out = emptied(out)
         s = 0
         while s < self.players:  # while loops: frames within the board's 11 words
             out.append(self._place(s))

@@ -132,12 +132,12 @@ from dicetable.match.actions import (
     value_of,
 )
 from dicetable.match.engine import (
-    EVERY,
     OPEN_PLAY,
     TABLE_ROLLS,
     Match,
     append_actions,
     check_header,
+    emptied,
     fill,
     malformed,
 )
@@ -785,10 +785,7 @@ class NokosuMatch(Match):
             self.turn = (self.turn + 1) % self.players
 
     def legal_actions(self, seat, out=None):
-        if out is None:
-            out = []
-        else:
-            del out[EVERY]
+        out = emptied(out)
         n = self._open_plays() if self._open_turn(seat) else self._legal(seat)
         b = 0
         if _form[1] or _form[0] == 1:
@@ -895,10 +892,7 @@ class NokosuMatch(Match):
         """Final places (1 = best): the higher total; a tie goes to the larger
         die kept in the last round (black 0); equal there too, shared.  Into
         `out` (emptied, its room kept) when given, else a new list."""
-        if out is None:
-            out = []
-        else:
-            del out[EVERY]
+        out = emptied(out)
         return core.standings(self.totals, self.last_bids, out)
 
 

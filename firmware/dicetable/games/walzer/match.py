@@ -95,7 +95,7 @@ from dicetable.match.actions import (
     seat_of,
     value_of,
 )
-from dicetable.match.engine import EVERY, OPEN_PLAY, append_actions, malformed
+from dicetable.match.engine import EVERY, OPEN_PLAY, append_actions, emptied, malformed
 
 # Action words with seat 0 and value 0: a seat's and a card's bits are ORed in.
 _PASS_A = action(PASS_ITEM, 0, 0)
@@ -166,10 +166,7 @@ class WalzerMatch(WalzerDeal):
         """Final place per seat (1 = best): highest total; tie -> higher score
         in the last round; still tied -> shared place (1, 1, 3).  Into `out`
         (emptied, its room kept) when given, else a new list."""
-        if out is None:
-            out = []
-        else:
-            del out[EVERY]
+        out = emptied(out)
         # Before any round is scored every total is 0: the zero row ties them too.
         last = self.history[-1] if self.history else self._rows[0]
         return walzer.standings(self.totals, last, out)
@@ -269,10 +266,7 @@ class WalzerMatch(WalzerDeal):
                 self._start_round()
 
     def legal_actions(self, seat, out=None):
-        if out is None:
-            out = []
-        else:
-            del out[EVERY]
+        out = emptied(out)
         ph = self.phase
         if ph == DEALING:
             if seat == TABLE:
