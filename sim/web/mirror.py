@@ -48,6 +48,7 @@ from sim.web.mirror_lines import (
     segment,
 )
 from sim.web.mirror_view import empty_view, replica, replica_view
+from sim.web.published import Published
 from sim.web.requests import ActError
 
 KEPT_LINES = 2000  # the log the page shows: the board's last lines
@@ -83,7 +84,7 @@ class ReadOnly:
 # --- the session ----------------------------------------------------------------------------
 
 
-class MirrorSession:
+class MirrorSession(Published):
     """What sim/web/server.py serves for a board at `url` (a serial device, a
     pyserial URL, or 'auto'): snapshot(), wait_change(), act(), start(),
     close(), as Session has them.  A reader thread opens the port (again
@@ -93,11 +94,7 @@ class MirrorSession:
     def __init__(self, url, retry_s=RETRY_S):
         self.url = url
         self.retry_s = retry_s
-        self.lock = threading.RLock()  # the reader's changes, against a state being built
-        self.changed = threading.Condition()
-        self.version = 0
-        self.body = ""
-        self.closed = False
+        super().__init__()
         self.connected = False
         self.why = "not opened yet"
         self.lines = 0  # every non-empty line read
@@ -148,25 +145,7 @@ class MirrorSession:
     def publish(self):
         """Build the state; a change bumps the version and wakes the listeners."""
         with self.lock:
-            body = json.dumps(self.state(), separators=(",", ":"))
-            if body == self.body:
-                return
-            with self.changed:
-                self.body = body
-                self.version += 1
-                self.changed.notify_all()
-
-    def snapshot(self):
-        """(version, state JSON text)."""
-        with self.changed:
-            return self.version, '{"version":%d,%s' % (self.version, self.body[1:])
-
-    def wait_change(self, version, timeout):
-        """Wait until the version is not `version` (or the session closes, or
-        `timeout` seconds pass); True when it changed."""
-        with self.changed:
-            self.changed.wait_for(lambda: self.version != version or self.closed, timeout)
-            return self.version != version
+            self.put(json.dumps(self.state(), separators=(",", ":")))
 
     def act(self, request):
         """Nothing is played from the mirror: ActError, one line."""
@@ -184,11 +163,7 @@ class MirrorSession:
 
     def close(self):
         self._stop.set()
-        with self.changed:
-            self.closed = True
-            self.changed.notify_all()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(2)
+        super().close()
 
     def _read(self):
         while not self._stop.is_set():

@@ -48,6 +48,7 @@ from sim import gamehost, matchfile
 from sim.hw import hands
 from sim.hw.rig import STEP_MS
 from sim.web import view
+from sim.web.published import Published
 from sim.web.replay import booted_at, check_file, table_drawn
 from sim.web.requests import (
     BOTS,
@@ -67,12 +68,11 @@ STILL_STEPS = 40  # run pauses after this many steps that changed nothing
 KEPT_FRAMES = 256  # the strip's recorded frames are cut back to the last one
 
 
-class Session:
+class Session(Published):
     """The table behind the page; see the module docstring."""
 
     def __init__(self, seed=1, live=True, period=0.15):
-        self.lock = threading.RLock()
-        self.changed = threading.Condition()
+        super().__init__()
         self.seed = seed
         self.live = live
         self.period = period
@@ -85,11 +85,7 @@ class Session:
         self.still = 0  # run's steps in a row that changed nothing
         self.file = None  # (name, MatchFile, drawn flags) of the opened match file
         self.at = 0  # the opened file's actions booted
-        self.version = 0
-        self.body = ""
-        self.closed = False
         self._seen = None
-        self._thread = None
         self._carry = 0.0
         self._last_tick = time.monotonic()
         self._last_move = 0.0
@@ -124,24 +120,7 @@ class Session:
             body = json.dumps(view.state(self.vt, self.bots, self.extra()), separators=(",", ":"))
             t = self.vt.table
             self._seen = (t.frame_version, len(self.vt.lines), self.running, t.mode)
-            if body == self.body:
-                return
-            with self.changed:
-                self.body = body
-                self.version += 1
-                self.changed.notify_all()
-
-    def snapshot(self):
-        """(version, state JSON text)."""
-        with self.changed:
-            return self.version, '{"version":%d,%s' % (self.version, self.body[1:])
-
-    def wait_change(self, version, timeout):
-        """Wait until the version is not `version` (or the session closes, or
-        `timeout` seconds pass); True when it changed."""
-        with self.changed:
-            self.changed.wait_for(lambda: self.version != version or self.closed, timeout)
-            return self.version != version
+            self.put(body)
 
     # --- the background thread --------------------------------------------------------
 
@@ -150,13 +129,6 @@ class Session:
             self._thread = threading.Thread(target=self._beat, name="table-clock", daemon=True)
             self._thread.start()
         return self
-
-    def close(self):
-        with self.changed:
-            self.closed = True
-            self.changed.notify_all()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(2)
 
     def _beat(self):
         while not self.closed:
