@@ -258,9 +258,10 @@ def check_bots(text, players):
     for name in names:
         if not name:
             raise usage("argument --bots: an empty name in %s (%s)" % (shown(text), right))
-        why = bot_refusal(name, right)
-        if why:
-            raise usage("argument --bots: %s" % why)
+        try:
+            sim.play.parse_bot(name)  # one line for a bad name or budget (ismcts:300)
+        except ValueError as e:
+            raise usage("argument --bots: %s" % e) from None
     if len(names) > players:
         message = "argument --bots: %d bots for %d players (one a seat at most, repeated to fill)"
         raise usage(message % (len(names), players))
@@ -270,23 +271,9 @@ def check_bots(text, players):
 def check_game_bots(game, bots):
     """Each bot finds in the game (sim/games/<key>.py) the parts it needs (a game added
     with only a heuristic cannot be searched): else one line."""
-    refusal = getattr(sim.play, "bots_refusal", None)
-    why = refusal(game, bots) if refusal is not None else None
+    why = sim.play.bots_refusal(game, bots)
     if why:
         raise usage(why)
-
-
-def bot_refusal(name, right):
-    """Why sim.play has no bot `name`, or None: its parse_bot() says, where it
-    has one (it knows budgets such as ismcts:300), else its list of names."""
-    parse = getattr(sim.play, "parse_bot", None)
-    if parse is None:
-        return None if name in sim.play.BOTS else "no bot %s (%s)" % (shown(name), right)
-    try:
-        parse(name)
-    except ValueError as e:
-        return str(e)
-    return None
 
 
 def check_human(text, players):

@@ -50,6 +50,10 @@ def _no_centre(match):
     return []
 
 
+def _no_packet(match, seat):
+    return []
+
+
 ISMCTS_PLAYOUTS = 100  # a decision's playouts when a game names no budget of its own
 GUIDE = "docs/architecture.md lists what the bots need"
 
@@ -74,6 +78,8 @@ class GameHost:
     # hand(seat), and no centre.
     hand: Any = staticmethod(_own_hand)
     centre: Any = staticmethod(_no_centre)
+    # Items a seat chooses from besides its hand (d-TT's draft packet).  Default: none.
+    packet: Any = staticmethod(_no_packet)
     # The heuristic bot, and the model of every decision a search cannot see.
     heuristic: Any = None
     # What the search bot needs (sim/ismcts.py, docs/bots.md).

@@ -31,7 +31,6 @@ from sim.legend_menu import menu
 from sim.legend_refusals import codes, refusals
 
 BLINK_MS = fr.BLINK_MS  # a blinking pattern's half-period: `leds`, then `blink`
-CHASE_MS = fr.CHASE_MS  # a chase's step: its bright LED moves on one
 
 GROUPS = (
     ("asked", "What a seat is asked for"),

@@ -3,6 +3,7 @@ hand, centre): the hands, the trick, the centre.  One home for the terminal
 view (sim/terminal.py) and the web page (sim/web/view.py), which each put it
 in their own words.  Everything here reads; nothing changes the table."""
 
+from dicetable.app import games
 from sim import gamehost
 
 
@@ -19,7 +20,7 @@ def centre_of(m):
 
 def trick_plays(t):
     """The trick on the table: (physical seat, item value) in play order."""
-    trick = getattr(t.match, "trick", None)
-    if trick is None:
+    if t.match is None or not games.has_tricks(t.game):
         return []
+    trick = t.match.trick  # a trick game's engine holds it (the table reads it too)
     return [(t.phys[trick.seats[i]], trick.items[i]) for i in range(trick.count)]

@@ -241,10 +241,12 @@ def taken_trick(t):
     """The trick just completed, its winner and who leads next, in words."""
     m = t.match
     g = t.game
+    # Every seat plays to every trick in the trick games (the engines keep
+    # the trick taken in last_trick_seats / last_trick_items).
     plays = ", ".join(
         "seat %d %s"
         % (t.phys[m.last_trick_seats[i]], games.item_name(g, m.last_trick_items[i], True))
-        for i in range(getattr(m, "last_trick_count", m.players))
+        for i in range(m.players)
     )
     winner, leader = t.trick_show[0], t.trick_show[1]
     return "trick taken: %s: seat %d wins%s" % (
@@ -289,9 +291,9 @@ def hand_lines(t, humans):
             bots.append("seat %d %d item%s" % (s, len(items), "" if len(items) == 1 else "s"))
             continue
         lines.append("your hand (seat %d): %s" % (s, _names(t, items) or "empty"))
-        packet = getattr(m, "packets", None)
-        if packet is not None and m.packet_n[p]:  # d-TT's draft
-            lines.append("your packet: %s" % _names(t, packet[p][: m.packet_n[p]]))
+        packet = gamehost.host_of(m).packet(m, p)
+        if packet:
+            lines.append("your packet: %s" % _names(t, packet))
     if bots:
         lines.append("the bots hold: %s" % ", ".join(bots))
     return lines

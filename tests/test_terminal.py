@@ -446,3 +446,19 @@ def test_in_a_game_that_hides_no_hand_the_bots_items_are_shown():
         pytest.fail("the bot never picked a die")
     picked = " + ".join(games.item_name(s.game, v, True) for v in m.hands[1][: m.held[1]])
     assert "  the bots hold: seat 1 %s\n" % picked in views(text)[-2]
+
+
+def test_in_a_dtt_draft_the_persons_packet_is_shown_under_the_hand():
+    # d-TT's drafts: the person picks from a packet besides the hand (its
+    # GameHost's packet part); a player must see the cards to pick from.
+    for turns in range(4, 60):
+        s, text = session("auto\n" * turns + "quit\n", game="dtt", players=3)
+        m = s.table.match
+        if m is not None and m.packet_n[0]:
+            break
+    else:
+        pytest.fail("the person never had a packet to pick from")
+    packet = [games.item_name(s.game, c, True) for c in m.packets[0][: m.packet_n[0]]]
+    view = views(text)[-2]
+    assert re.search(r"^  your packet: (.*)$", view, re.M).group(1).split(", ") == packet
+    assert view.index("  your hand (seat 0)") < view.index("  your packet")

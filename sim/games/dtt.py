@@ -42,7 +42,8 @@ def hand(match, seat):
     return [match.hands[seat][i] for i in range(match.hand_n[seat])]
 
 
-def _packet(match, seat):
+def packet(match, seat):
+    """The cards of the packet `seat` picks from in a draft (none outside one)."""
     return [match.packets[seat][i] for i in range(match.packet_n[seat])]
 
 
@@ -167,7 +168,7 @@ def narrate(match, a):
             % (number, "left" if number == 1 else "right")
         ]
         for s in range(3):
-            lines.append("  seat %d is dealt %s" % (s, describe_cards(_packet(match, s))))
+            lines.append("  seat %d is dealt %s" % (s, describe_cards(packet(match, s))))
         return lines
     if k == KEEP:
         return _keep_lines(match)
@@ -300,7 +301,7 @@ def observe(match, seat, a):
     key = a if seat_of(a) == seat else ismcts.masked(a)
     drafting = match.phase in (engine.DRAFT_1, engine.DRAFT_2)
     if k == KEEP and (match.to_act == _ALL or not drafting):
-        return (key, tuple(_packet(match, seat)), tuple(hand(match, seat)))
+        return (key, tuple(packet(match, seat)), tuple(hand(match, seat)))
     if k == BID and match.phase != engine.BIDDING:
         return (key, tuple(match.bids))
     return key
@@ -349,7 +350,7 @@ def _packets_seen(match, seat):
             seen.append({})
         now = (shadow.phase, shadow.pick)
         if now[0] in (engine.DRAFT_1, engine.DRAFT_2) and now != before:
-            seen[-1][(_draft_of(now[0]), now[1] + 1)] = _packet(shadow, seat)
+            seen[-1][(_draft_of(now[0]), now[1] + 1)] = packet(shadow, seat)
         elif before[0] in (engine.DRAFT_1, engine.DRAFT_2) and now[0] != before[0]:
             seen[-1][(_draft_of(before[0]), "last")] = shadow.hands[seat][shadow.hand_n[seat] - 1]
         before = now
@@ -401,7 +402,7 @@ class _DealView:
         for draft in (1, 2):
             if self._drafting(draft):
                 for x in range(3):
-                    self._packet(draft, x)
+                    self.packet(draft, x)
             else:
                 self.pool += self._dealing(draft)
         known = {value_of(a) for d in (1, 2) for a in self.dealt[d] if seat_of(a) == seat}
@@ -439,7 +440,7 @@ class _DealView:
         """The pick under way (1-5; 6 once the draft is over)."""
         return len(self.keeps[draft]) // 3 + 1
 
-    def _packet(self, draft, x):
+    def packet(self, draft, x):
         """The unknowns of the packet dealt to seat x, pick by pick: between
         two of `seat`'s visits, the cards that left it; before the first, the
         pool; after the last, the cards left then."""
@@ -589,6 +590,7 @@ HOST = GameHost(
     observe=observe,
     hand=hand,
     centre=centre,
+    packet=packet,
     hidden_decisions=HIDDEN_DECISIONS,
     ismcts_playouts=ISMCTS_PLAYOUTS,
     only_chance_left=only_chance_left,
