@@ -102,6 +102,28 @@ def damaged(written, changes):
 PAIRS = [(a, b) for a in CLASSES for b in CLASSES]
 
 
+def test_the_journals_parts_name_its_constants_as_it_has_them():
+    # The parts loaded at need copy the constants they read as private ones
+    # (compiled away on the board, and no import back of what imports them):
+    # a format change in hal/journal.py or journal_segments.py must reach them.
+    from hal import journal, journal_compaction, journal_damage, journal_segments
+
+    assert (journal_damage._RECORDS, journal_damage._VERSION) == (RECORDS, VERSION)
+    assert (journal_damage.UNREADABLE, journal_damage.FOREIGN) == (
+        journal_segments._UNREADABLE,
+        journal_segments._FOREIGN,
+    )
+    c = journal_compaction
+    assert (c._IDLE, c._FOLD, c._COPY, c._PER_PAGE, c._REC) == (
+        journal._IDLE,
+        journal._FOLD,
+        journal._COPY,
+        journal._PER_PAGE,
+        journal._REC,
+    )
+    assert (c._OK, c._CORRUPT) == (journal.OK, journal.CORRUPT)
+
+
 @pytest.mark.parametrize("copy", [0, COPY_B])
 @pytest.mark.parametrize("where", sorted(CLASSES))
 def test_one_header_copy_damaged_the_other_is_read_and_said(written, copy, where):

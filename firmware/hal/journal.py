@@ -143,15 +143,6 @@ def compaction_due(j):
     )
 
 
-def stop_compaction(j, phase):
-    """No compaction under way (its lists let go): _IDLE, or _FAILED."""
-    if j._phase != _IDLE:
-        j._new = []
-        j._fold = []
-        j._limits = []
-    j._phase = phase
-
-
 class Journal(Segments):
     """The journal in the segments `blocks` of `dev`; see the module docstring."""
 
@@ -179,6 +170,15 @@ class Journal(Segments):
         self._from = 0  # the old records after the reading: from this number,
         self._fromslot = 0  # at this slot of _wseg on
 
+    def stop_compaction(self, phase):
+        """No compaction under way (its lists let go): _IDLE, or _FAILED (a
+        method, so that hal/journal_compaction.py imports nothing of here)."""
+        if self._phase != _IDLE:
+            self._new = []
+            self._fold = []
+            self._limits = []
+        self._phase = phase
+
     # -- the interface Storage uses ------------------------------------------
 
     def load(self):
@@ -194,7 +194,7 @@ class Journal(Segments):
         return got
 
     def _load(self):
-        stop_compaction(self, _IDLE)
+        self.stop_compaction(_IDLE)
         self._scan()
         ids = []
         for i in range(len(self.blocks)):
@@ -223,7 +223,7 @@ class Journal(Segments):
         if not self._known:
             self.load()
         self._known = False
-        stop_compaction(self, _IDLE)
+        self.stop_compaction(_IDLE)
         self._undamage()  # a player asked: any segment may be erased
         self._match = match
         self._hseg = -1  # a page built ahead holds another match's header
@@ -287,7 +287,7 @@ class Journal(Segments):
         if self._cur < 0:
             return
         self._known = False
-        stop_compaction(self, _IDLE)
+        self.stop_compaction(_IDLE)
         if self._soiled:
             self._blank()
         pack_into("<i", self._out, MARK_AT, 0)

@@ -22,7 +22,6 @@ from struct import pack_into
 
 from micropython import const
 
-from hal.journal import stop_compaction
 from hal.journal_segments import PAGE, RECORDS, crc_word, with_room
 
 # hal/journal.py's (a private constant is compiled away, an imported one is
@@ -68,7 +67,7 @@ def compact_step(j):
         if j._spare < 0:
             seg = j._free()
             if seg < 0:
-                stop_compaction(j, _FAILED)  # no room for the copy
+                j.stop_compaction(_FAILED)  # no room for the copy
             else:
                 j._erase(seg)
             j._known = True
@@ -97,20 +96,20 @@ def _fold_step(j):
     slot = j._fslot
     if j._first[s] < limit:
         if slot == 0 and j._first[s] != n:
-            stop_compaction(j, _FAILED)
+            j.stop_compaction(_FAILED)
             return
         stop = min(slot + _PER_PAGE, RECORDS)
         n, slot, status = j._read_segment(s, j._pre, n, limit, j._fold, slot, stop)
         j._fn = n
         j._fslot = slot
         if status == _CORRUPT:
-            stop_compaction(j, _FAILED)
+            j.stop_compaction(_FAILED)
             return
         if status == _OK and n < limit:
             if slot >= stop and slot < RECORDS:
                 return  # more of this segment next time
             if not last:
-                stop_compaction(j, _FAILED)  # records missing before the next segment
+                j.stop_compaction(_FAILED)  # records missing before the next segment
                 return
     if not last:
         j._fj = i + 1
@@ -118,7 +117,7 @@ def _fold_step(j):
         return
     # The old generation read to its end: its records since come as they are.
     if j._fn != j._count or j._fslot != j._wslot:
-        stop_compaction(j, _FAILED)
+        j.stop_compaction(_FAILED)
         return
     j._from = j._count
     j._fromslot = j._wslot
@@ -147,7 +146,7 @@ def _copy_page(j, k, total):
             at = i - live
             word = j._record(j._wseg, j._fromslot + at, old, j._from + at)
             if word < 0:
-                stop_compaction(j, _FAILED)
+                j.stop_compaction(_FAILED)
                 j._blank()
                 return
         c = crc_word(word, crc_word(i, pre))
@@ -180,4 +179,4 @@ def _switch(j, total):
     j._count = total
     j._wseg = new[-1]
     j._wslot = total - RECORDS * (len(new) - 1)
-    stop_compaction(j, _IDLE)
+    j.stop_compaction(_IDLE)

@@ -8,7 +8,10 @@ takes the Journal `j` and works on its page buffer and per-segment lists.
 
 from micropython import const
 
-from hal.journal_segments import RECORDS, VERSION
+# hal/journal_segments.py's, not imported: the segments import this module at
+# need (tests/test_journal_damage.py checks they are the same).
+_RECORDS = const(480)
+_VERSION = const(2)
 
 # What load() found: the first item of each of Journal.found's tuples
 # (hal/journal.py, "DAMAGED HEADERS"; app/journal_lines.py says them).
@@ -85,11 +88,11 @@ def _damaged(j, seg):
             + (page[at + 6] != (area >> 16) & 0xFF)
             + (page[at + 7] != area >> 24)
         )
-        if wrong == 0 and page[at + 2] != VERSION:
+        if wrong == 0 and page[at + 2] != _VERSION:
             if kind == 0:
                 kind = FOREIGN
                 _VERSIONS[seg] = page[at + 2]
-        elif wrong + (page[at + 2] != VERSION) <= 1:
+        elif wrong + (page[at + 2] != _VERSION) <= 1:
             kind = UNREADABLE
     return kind
 
@@ -102,7 +105,7 @@ def adopt(j, pre, n, segs, limits, at, limit):
         damage = j._damage[i]
         if (damage == UNREADABLE or damage == FOREIGN) and i not in segs:
             slot = 0
-            while slot < RECORDS:
+            while slot < _RECORDS:
                 word = j._record(i, slot, pre, n + slot)
                 if word >= 0:
                     j._first[i] = n
@@ -127,7 +130,7 @@ def lost_from(j, segs, limits, k, slot):
 def _written(j, seg, slot):
     # How many records of `seg` from `slot` on were ever written.
     n = 0
-    while slot < RECORDS:
+    while slot < _RECORDS:
         if j._record(seg, slot, 0, 0) != _ERASED:
             n += 1
         slot += 1
@@ -147,7 +150,7 @@ def found(j, ours, corrupt):
         elif damage == UNREADABLE:
             out.append((UNREADABLE, i, 0, 0))
         elif damage == FOREIGN:
-            out.append((FOREIGN, i, _VERSIONS[i], VERSION))
+            out.append((FOREIGN, i, _VERSIONS[i], _VERSION))
     if corrupt and ours:
         if j._lost is not None:
             out.append((LOST, j._lost[0], j._lost[1], 0))
