@@ -8,6 +8,8 @@ takes the Journal `j` and works on its page buffer and per-segment lists.
 
 from micropython import const
 
+from dicetable import forget_module
+
 # hal/journal_segments.py's, not imported: the segments import this module at
 # need (tests/test_journal_damage.py checks they are the same).
 _RECORDS = const(480)
@@ -156,15 +158,8 @@ def found(j, ours, corrupt):
             out.append((LOST, j._lost[0], j._lost[1], 0))
         else:  # a compacted generation short of records
             out.append((LOST, j._wseg, j._need_cur - j._count, 0))
-    _forget()
-    return out
-
-
-def _forget():
     import sys
 
     if sys.implementation.name == "micropython":
-        sys.modules.pop("hal.journal_damage", None)
-        hal = sys.modules.get("hal")
-        if hal is not None and "journal_damage" in dir(hal):
-            delattr(hal, "journal_damage")
+        forget_module(__name__)
+    return out

@@ -23,6 +23,7 @@ modes (imported only while they show).
 The player's and maker's page is docs/table.md.
 """
 
+from dicetable import forget_module
 from dicetable.app import games, play, render
 from dicetable.app.entry import Entry
 from dicetable.app.events import (
@@ -75,16 +76,8 @@ def _module(name):
     return __import__("dicetable.app." + name, None, None, ("x",))
 
 
-def _forget(name, package="dicetable.app"):
-    import sys
-
-    full = package + "." + name
-    if full not in sys.modules:
-        return  # never imported (or forgotten): dir() below would make a list for nothing
-    del sys.modules[full]
-    app = sys.modules.get(package)
-    if app is not None and name in dir(app):
-        delattr(app, name)
+def _forget(name):
+    forget_module("dicetable.app." + name)
 
 
 class Table:

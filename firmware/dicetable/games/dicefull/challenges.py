@@ -21,8 +21,8 @@ list the core, the engine and the transcripts read) and records its word
 (data.SET_WORD), which the journal keeps so that a match never resumes with
 another set.
 
-The board imports this module only to load() a file, which forgets it
-again: a table without a file pays nothing for it.  The file is read 32
+The board imports this module only to load() a file and forgets it after
+(table.py's prepare()): a table without a file pays nothing for it.  The file is read 32
 bytes at a time into one line buffer and parsed in place, so a line
 allocates nothing but its row (a comment, nothing at all); only a refusal
 makes strings.  A row is compared with the rows read before it (at most
@@ -330,9 +330,7 @@ def use(rows):
 def load(fs, path, say):
     """The board's door (dicefull/table.py's prepare()): use() the set in file
     `path` of filesystem `fs` and say so, or say in one line why not and
-    change nothing.  Then this module is forgotten, its heap given back."""
-    import sys
-
+    change nothing.  (prepare() then forgets this module, its heap given back.)"""
     f = fs.open(path, "rb")
     try:
         use(read(f, path))
@@ -341,7 +339,3 @@ def load(fs, path, say):
         say("challenges not read: %s; the set in use stays" % e)
     finally:
         f.close()
-        sys.modules.pop(__name__, None)
-        package = sys.modules.get("dicetable.games.dicefull")
-        if package is not None and "challenges" in dir(package):
-            delattr(package, "challenges")

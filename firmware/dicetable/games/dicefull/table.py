@@ -1,5 +1,6 @@
 """Dicefull at the table: how its dice are named and shown (app/games.py asks)."""
 
+from dicetable import forget_module
 from dicetable.app import frames as fr
 from dicetable.games.dicefull import picking
 from dicetable.games.dicefull import rules as c
@@ -122,4 +123,7 @@ def prepare(t):
     that alone, so a table without the file pays no heap for it)."""
     fs = getattr(t.storage, "fs", None)  # a storage with no files keeps no set
     if fs is not None and fs.exists(SET_FILE):
-        __import__(_READER, None, None, ("x",)).load(fs, SET_FILE, t.say)
+        try:
+            __import__(_READER, None, None, ("x",)).load(fs, SET_FILE, t.say)
+        finally:
+            forget_module(_READER)  # the set now in data.py's rows: its reader's heap given back
