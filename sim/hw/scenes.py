@@ -24,6 +24,7 @@ the players' tags and buttons, the maker's flash, in virtual time.
 import importlib
 import random
 
+from dicetable.games import GAMES
 from sim.hw import hands
 
 SETTLE_MS = 150  # a tag lies on a reader this long, and is away this long after
@@ -244,12 +245,11 @@ SEED_RECORD = 0xE00000
 # Every game from the menu to its end at its fewest and most players (the
 # first with provisioning before), the power-up and resume of the longest
 # journal, maintenance mode: tests/test_board_stack.py and bench_stack.py.
-SCENES = ("dtwww", "walzer", "dicefull", "dtt", "nokosu", "longest journal", "maintenance")
+SCENES = tuple(GAMES) + ("longest journal", "maintenance")
 
 
 def scene(name, keep=5):
     """(StackMeter, VirtualPico) of one of SCENES."""
-    from dicetable.games import GAMES
     from sim.play import play, player_range
 
     if name == "maintenance":
@@ -265,7 +265,7 @@ def scene(name, keep=5):
 
         header = ([NOKOSU, 5, 0, 0], [SEATS_RECORD | 0x1F, SEED_RECORD | 1], journal)
         return metered(resume, journal=header, keep=keep)
-    game = list(GAMES).index(name)
+    game = GAMES.index(name)
     low, high = player_range(name)
 
     def day(p):
