@@ -39,16 +39,8 @@ stays on the C stack of the RP2040 port.
 
 from micropython import const
 
-try:
-    from time import ticks_diff  # pyright: ignore[reportAssignmentType]
-except ImportError:
-    # CPython (tests, simulator): MicroPython's ms ticks wrap at 2**30.
-    def ticks_diff(ticks1, ticks2):
-        """ticks1 - ticks2 with MicroPython's wrap-around at 2**30."""
-        return ((ticks1 - ticks2 + 0x20000000) & 0x3FFFFFFF) - 0x20000000
-
-
 from dicetable.app.events import LONG
+from hal import ticks_diff
 
 DEBOUNCE_MS = const(20)
 LONG_MS = const(600)

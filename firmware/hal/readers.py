@@ -90,6 +90,7 @@ at a reader initialises it.
 from micropython import const
 
 from dicetable.app import events
+from hal import ticks_diff
 from hal.chipselect import ChipSelect, PinPort, pin_select
 from hal.mfrc522 import BUSY, COLLISION, DEAD, ERROR, MFRC522, NO_TAG
 
@@ -142,12 +143,6 @@ def _same(a, na, b, nb):
 def _copy(src, dst, n):
     for k in range(n):
         dst[k] = src[k]
-
-
-def _ms_diff(a, b):
-    # a - b on the wrapping millisecond ticks, in small ints only.
-    d = (a - b) & _TICKS_MASK
-    return d - _TICKS_HALF - _TICKS_HALF if d >= _TICKS_HALF else d
 
 
 class Readers:
@@ -244,8 +239,8 @@ class Readers:
         """Start the looks that are due and collect them, make the reads they
         call for, and return how many ms to wait before the next call; the
         events confirmed are added to `found`."""
-        # The ticks' differences worked out here, not by _ms_diff: a call
-        # runs up to a hundred times a second, and each Python call costs.
+        # The ticks' differences worked out here, not by ticks_diff(): this
+        # runs up to a hundred times a second, and each call costs.
         self._now = now_ms
         if self._next < 0 or (now_ms - self._next) & _TICKS_MASK < _TICKS_HALF:
             # The next multiple of the period: a look that came late does not
@@ -276,7 +271,7 @@ class Readers:
         """After service(now_ms): ms from now_ms to the next look at every
         reader or re-read, whichever comes first (the awaited readers' looks
         alone not counted)."""
-        d = _ms_diff(self._next, self._now)
+        d = ticks_diff(self._next, self._now)
         if self._confirming:
             d = self._sooner(d)
         return d
@@ -329,15 +324,15 @@ class Readers:
         order = self._order
         for k in range(len(order)):
             i = order[k]
-            if self._confirm[i] and _ms_diff(self._now, self._due[i]) >= 0:
+            if self._confirm[i] and ticks_diff(self._now, self._due[i]) >= 0:
                 self._begin(i)
 
     def _sooner(self, d):
         order = self._order
         for k in range(len(order)):
             i = order[k]
-            if self._confirm[i] and _ms_diff(self._due[i], self._now) < d:
-                d = _ms_diff(self._due[i], self._now)
+            if self._confirm[i] and ticks_diff(self._due[i], self._now) < d:
+                d = ticks_diff(self._due[i], self._now)
         return d
 
     # --- one look --------------------------------------------------------------
