@@ -583,6 +583,14 @@ def test_roll_off_journal_and_rounds():
     assert seen_again
 
 
+def test_the_roll_offs_count_of_rolls_is_every_face_of_every_size():
+    """random_action draws a seat's roll-off roll among _ROLLOFF_ROLLS (a const
+    in the engine): every face of every size, the core's sides() of each."""
+    sizes = range(dt.D4, dt.D20 + 1)
+    assert M._ROLLOFF_ROLLS == sum(len(D.faces(size)) for size in sizes)
+    assert M._ROLLOFF_ROLLS == sum(dt.sides(size) for size in sizes)
+
+
 # --- open play ---------------------------------------------------------------------------------
 
 

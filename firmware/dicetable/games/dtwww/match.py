@@ -136,12 +136,10 @@ _PLAY_A = action(PLAY, 0, 0)
 _CHOOSE_A = action(CHOOSE, 0, 0)
 
 
-def _faces(size):
-    return dt.highest_face(size) - dt.lowest_face(size) + 1
-
-
-# Every roll-off ROLL a seat may make, all sizes' faces (legal_actions lists them).
-_ROLLOFF_ROLLS = sum(_faces(size) for size in range(dt.D4, dt.D20 + 1))
+# Every roll-off ROLL a seat may make, all sizes' faces (legal_actions lists
+# them): 4 + 6 + 8 + 10 + 12 + 20, the core's sides() (tested).  A const, so
+# that it takes no room in the module's globals on the board's heap.
+_ROLLOFF_ROLLS = const(60)
 
 
 def _rolloff_word(seat, size):
@@ -149,8 +147,9 @@ def _rolloff_word(seat, size):
     return _ROLL_A | (seat << SEAT_SHIFT) | (size << ROLLOFF_SIZE_SHIFT)
 
 
-# The sides of each die size, and the core's roll_off by a global name: a
-# roll-off comparison then calls nothing else, and its frame stays 9 words.
+# The sides of each die size (the core's sides(): how many faces it has), and
+# the core's roll_off by a global name: a roll-off comparison then calls
+# nothing else, and its frame stays 9 words.
 _SIDES = tuple([dt.sides(size) for size in range(dt.D4, dt.D20 + 1)])
 _roll_off = dt.roll_off
 
@@ -493,8 +492,8 @@ class DtwwwMatch(DtwwwDeal):
             return draw(dt.D20 + 1) | _CHOOSE_A
         k = draw(_ROLLOFF_ROLLS)
         size = dt.D4
-        while k >= _faces(size):
-            k -= _faces(size)
+        while k >= _SIDES[size]:
+            k -= _SIDES[size]
             size += 1
         return (size << ROLLOFF_SIZE_SHIFT | (dt.lowest_face(size) + k)) | _ROLL_A
 
