@@ -1,4 +1,4 @@
-"""DTwww match engine (firmware/dicetable/games/dtwww/match.py): game-specific tests.
+"""DTwww match engine (firmware/dicetable/games/dtwww/match.py, on deal.py): game-specific tests.
 
 Rules: docs/rules/dtwww.md, "How the table runs a match". The references in
 this file recompute trick results, ranks, points and leaders from the rule
@@ -10,6 +10,7 @@ import random
 import pytest
 from match_helpers import play_random, seats_waiting, snapshot
 
+from dicetable.games.dtwww import deal as D
 from dicetable.games.dtwww import match as M
 from dicetable.games.dtwww import rules as dt
 from dicetable.match.actions import (
@@ -263,7 +264,7 @@ def test_deal_is_simultaneous_scan_then_roll():
     must(m, action(ROLL, 0, 0))  # a d10 shows 0
     must(m, action(ROLL, 1, 6))
     assert m.hand(0) == [die(R, D10, 0)] and m.hand(1) == [die(R, D6, 6)]
-    assert m.public[M.die_index(die(R, D10, 0))] == 1
+    assert m.public[D.die_index(die(R, D10, 0))] == 1
 
 
 def test_deal_with_the_table_rolling_waits_on_the_table():
@@ -307,8 +308,8 @@ def test_a_full_hand_is_not_waited_on_and_play_starts_with_seat_0():
         must(m, action(DEAL, 1, ident(d)))
         must(m, action(ROLL, 1, dt.number(d)))
     assert m.phase == M.PHASE_PLAY and m.turn == 0 and m.leader == 0  # first game: seat 0
-    assert m.event & M.EV_DEALT
-    assert [m.public[M.die_index(d)] for d in m.hand(0)] == [1, 1, 1] + [0] * 6
+    assert m.event & D.EV_DEALT
+    assert [m.public[D.die_index(d)] for d in m.hand(0)] == [1, 1, 1] + [0] * 6
 
 
 # --- playing -------------------------------------------------------------------------------------
@@ -455,21 +456,21 @@ class Recorder:
     def step(self, m, a):
         k, s, v = kind_of(a), seat_of(a), value_of(a)
         if k == PLAY:
-            assert s == (self.trick_leader + m.trick.count - 1) % m.players or m.event & M.EV_TRICK
+            assert s == (self.trick_leader + m.trick.count - 1) % m.players or m.event & D.EV_TRICK
         if (
             k == ROLL
-            and not m.event & M.EV_DEALT
+            and not m.event & D.EV_DEALT
             and (m.phase == M.PHASE_SCORE or m.event & M.EV_GAME)
         ):
             self.rolled[m.roll_seat].append(v)
         if (
             k == ROLL
             and not m.event & M.EV_GAME
-            and (m.phase == M.PHASE_DEAL or m.event & M.EV_DEALT)
+            and (m.phase == M.PHASE_DEAL or m.event & D.EV_DEALT)
         ):
             d = m.hands[m.roll_seat][m.hand_n[m.roll_seat] - 1]
             assert dt.number(d) == v  # R4: the journalled roll is the die's
-        if m.event & M.EV_TRICK:
+        if m.event & D.EV_TRICK:
             n = m.last_trick_count
             items = list(m.last_trick_items[:n])
             seats = list(m.last_trick_seats[:n])
@@ -480,7 +481,7 @@ class Recorder:
             self.trick_leader = m.leader
         if m.event & M.EV_GAME:
             self.check_game(m)
-        if m.event & M.EV_DEALT:
+        if m.event & D.EV_DEALT:
             self.trick_leader = m.leader
             assert m.leader == self.leader
 
@@ -580,6 +581,14 @@ def test_roll_off_journal_and_rounds():
             a, b = last[m.winner], last[other]
             assert (a & 0xFF, -dt.sides(a >> 8)) > (b & 0xFF, -dt.sides(b >> 8))
     assert seen_again
+
+
+def test_the_roll_offs_count_of_rolls_is_every_face_of_every_size():
+    """random_action draws a seat's roll-off roll among _ROLLOFF_ROLLS (a const
+    in the engine): every face of every size, the core's sides() of each."""
+    sizes = range(dt.D4, dt.D20 + 1)
+    assert M._ROLLOFF_ROLLS == sum(len(D.faces(size)) for size in sizes)
+    assert M._ROLLOFF_ROLLS == sum(dt.sides(size) for size in sizes)
 
 
 # --- open play ---------------------------------------------------------------------------------
@@ -796,7 +805,8 @@ def test_open_plays_checks_keep_their_frames_on_the_c_stack():
     firmware = pathlib.Path(__file__).resolve().parent.parent / "firmware" / "dicetable"
     for path, names in (
         (firmware / "games" / "dtwww" / "rules.py", {"open_legal", "follows"}),
-        (firmware / "games" / "dtwww" / "match.py", {"_play_refusal", "refusal"}),
+        (firmware / "games" / "dtwww" / "match.py", {"refusal"}),
+        (firmware / "games" / "dtwww" / "deal.py", {"_play_refusal"}),
     ):
         frames = {
             name: frame_words(n_state, n_exc)

@@ -1,13 +1,13 @@
 """DTwww on the host: readable items, transcript lines, a simple bot, open-play journals.
 
-The match engine is firmware/dicetable/games/dtwww/match.py; the rules core
+The match engine is firmware/dicetable/games/dtwww/match.py (on deal.py); the rules core
 firmware/dicetable/games/dtwww/rules.py. CPython only.
 """
 
 from dicetable.app.line import words
+from dicetable.games.dtwww import deal, table
 from dicetable.games.dtwww import match as engine
 from dicetable.games.dtwww import rules as dt
-from dicetable.games.dtwww import table
 from dicetable.games.dtwww.table import SIZES
 from dicetable.match.actions import (
     CHOOSE,
@@ -53,7 +53,7 @@ def narrate(match, action):
         return _game_lines(match)
     if kind == DEAL or (kind == ROLL and match.phase == engine.PHASE_DEAL):
         return lines  # the deal is printed once complete
-    if ev & engine.EV_DEALT:
+    if ev & deal.EV_DEALT:
         lines.append("game %d: every hand is registered" % (match.game + 1))
         for s in range(match.players):
             hand = match.hand(s)
@@ -69,7 +69,7 @@ def narrate(match, action):
         return lines
     if kind == PLAY:
         lines.append("seat %d plays %s" % (seat, describe(value)))
-        if ev & engine.EV_TRICK:
+        if ev & deal.EV_TRICK:
             lines += _trick_lines(match)
         return lines
     if kind == CHOOSE:
@@ -223,7 +223,7 @@ def observe(match, seat, a):
     """Action `a`, just taken, as `seat` sees it (the search tree's key): the
     action itself, or its kind and seat alone for another seat's private die
     registered or rolled."""
-    if match.phase != engine.PHASE_DEAL and not match.event & engine.EV_DEALT:
+    if match.phase != engine.PHASE_DEAL and not match.event & deal.EV_DEALT:
         return a
     k, s = kind_of(a), seat_of(a)
     if k == DEAL and s != seat and match.hand_n[s] > PUBLIC_DICE:
@@ -344,8 +344,8 @@ class _GameView:
         out = []
         for item in self.plays[s]:
             d = dt.die_of(item)
-            if engine.identity(d) not in public:
-                out.append([engine.identity(d), dt.number(d)])
+            if deal.identity(d) not in public:
+                out.append([deal.identity(d), dt.number(d)])
         return out
 
     def sample(self, rng):
@@ -378,7 +378,7 @@ class _GameView:
         if faces is None:
             assert self.forbidden is not None  # drawn only in the game in progress
             bad = self.forbidden[s]
-            faces = [f for f in engine.faces(dt.size(d)) if dt.rolled(d, f) not in bad]
+            faces = [f for f in deal.faces(dt.size(d)) if dt.rolled(d, f) not in bad]
             self.faces[(d, s)] = faces
         return faces
 
@@ -406,7 +406,7 @@ class _GameView:
         return out
 
 
-_BOX_DICE = [engine.identity(d) for d in dt.box()]
+_BOX_DICE = [deal.identity(d) for d in dt.box()]
 
 
 def _voids(actions, seat, n):
@@ -421,7 +421,7 @@ def _voids(actions, seat, n):
         s, v = seat_of(a), value_of(a)
         if s != seat and trick.count and not dt.follows(trick.items[0], v):
             for d in _BOX_DICE:
-                for f in engine.faces(dt.size(d)):
+                for f in deal.faces(dt.size(d)):
                     c = dt.rolled(d, f)
                     if not dt.is_legal([dt.die_of(v), c], 2, trick, v):
                         forbidden[s].add(c)

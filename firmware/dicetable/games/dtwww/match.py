@@ -3,7 +3,7 @@
 Rules: docs/rules/dtwww.md ("How the table runs a match"), RULES.md section 1.
 Every rule of the game is the rules core's (dicetable.games.dtwww.rules): legality,
 trick winner, next leader, ranks, points, next game leader, match winners and
-roll-off comparison. This module only keeps the dice where they are, whose
+roll-off comparison. The engine only keeps the dice where they are, whose
 input the match waits for, and the match score.
 
 Phases of one game (a match is `count` games, default: as many as players):
@@ -58,6 +58,14 @@ random_action(seat, draw) draws one of legal_actions(seat) uniformly (draw(n):
 a uniform int in [0, n)) without making the list, but in open play, whose
 plays it lists (declared white dice, filtered by the lead); take() applies
 it unchecked.
+
+The engine is two classes, by phase: deal.py's DtwwwDeal (the dice's places
+and the match's state; PHASE_DEAL and PHASE_PLAY) and this module's
+DtwwwMatch built on it (PHASE_SCORE and the game's scoring, PHASE_ROLLOFF,
+the final places), which waits, refuses, lists, draws and applies by phase.
+A play's own steps are deal.py's but for what refusal, legal_actions and
+random_action ask of the core themselves (the core's follow rule is then a
+frame nearer the table app's call on the board's C stack).
 """
 
 from array import array
@@ -65,14 +73,26 @@ from array import array
 from micropython import const
 
 from dicetable.games.dtwww import rules as dt
+from dicetable.games.dtwww.deal import (
+    _BOX,
+    _ROLL_A,
+    BAG,
+    DICE,
+    NO_CHOICE,
+    NO_ROLL,
+    PHASE_DEAL,
+    PHASE_PLAY,
+    PHASE_SCORE,
+    DtwwwDeal,
+    _add_faces,
+    _face,
+)
 from dicetable.match.actions import (
-    ALREADY_PLACED,
     CHOOSE,
     DEAL,
     ILLEGAL_PLAY,
     MALFORMED,
     MATCH_OVER,
-    NOT_IN_HAND,
     OK,
     OUT_OF_RANGE,
     OUT_OF_TURN,
@@ -81,58 +101,28 @@ from dicetable.match.actions import (
     SEAT_SHIFT,
     TABLE,
     TABLE_BIT,
-    UNKNOWN_ITEM,
     WRONG_PHASE,
     action,
     kind_of,
     seat_of,
     value_of,
 )
-from dicetable.match.engine import (
-    OPEN_PLAY,
-    TABLE_ROLLS,
-    VARIANT,
-    Match,
-    append_actions,
-    check_header,
-    emptied,
-    fill,
-    malformed,
-)
-from dicetable.rules.trick import Trick
+from dicetable.match.engine import append_actions, emptied, malformed
 
-PHASE_DEAL = const(1)
-PHASE_PLAY = const(2)
-PHASE_SCORE = const(3)
+# The later phases (deal.py's PHASE_DEAL, PHASE_PLAY and PHASE_SCORE are 1 to 3).
 PHASE_ROLLOFF = const(4)
 PHASE_OVER = const(5)
 
-# `event` bits: what the last applied action completed (for transcripts).
-EV_DEALT = const(1)  # every hand is registered: play starts
-EV_TRICK = const(2)  # a trick completed
+# `event` bits of the later phases (deal.py's EV_DEALT and EV_TRICK are 1 and 2).
 EV_GAME = const(4)  # a game was scored (and the next one set up)
 EV_ROLLOFF = const(8)  # the final roll-off starts (tied most points)
 EV_ROLLOFF_ROUND = const(16)  # a roll-off round completed
 EV_OVER = const(32)  # the match is over
 
-NO_ROLL = const(0xFFFF)  # `rolls` entry: this seat has not rolled this round
-NO_CHOICE = const(0xFF)  # `choice` entry: no die chosen yet
 _UNROLLED = const(-2)  # _rolloff_best(): a contender has still to roll
 
 ROLLOFF_SIZE_SHIFT = const(8)  # roll-off ROLL value: size << 8 | number
 
-DICE = const(42)
-_NUMBER_BITS = const(0x1F)
-_IDENTITY_BITS = const(0x7E0)  # size, colour, copy: the die without its number
-
-# `place` of each die, by box index
-_BAG = const(0)  # in the bag, not seen this game
-_HAND = const(1)  # 1 + seat: in that seat's hand (registered hands)
-_TRICK = const(8)  # in the current trick
-_SCORE = const(9)  # 9 + seat: that seat's score die
-_RETURNED = const(15)  # back in the bag, played this game
-
-_BOX = dt.box()
 _PLAYS = array("H", [0] * dt.MAX_PLAYS)  # legal_plays scratch (not match state)
 
 # The core's per-play calls by a global name: a call of `dt.is_legal` takes a
@@ -141,75 +131,15 @@ _is_legal = dt.is_legal
 _legal_plays = dt.legal_plays
 
 
-def _index_table():
-    table = bytearray(b"\xff" * 64)
-    for i in range(DICE):
-        table[_BOX[i] >> 5] = i
-    return table
-
-
-_INDEX = _index_table()  # die identity >> 5 -> index in box(), 0xFF for no such die
-
-
-def die_index(d):
-    """Index in box() of the die `d` (any number, no declaration); -1 for no such die."""
-    if d >> 11:
-        return -1
-    i = _INDEX[d >> 5]
-    return -1 if i == 0xFF else i
-
-
-def identity(item):
-    """The physical die of an item, number bits cleared (what inventory compares)."""
-    return item & _IDENTITY_BITS
-
-
-def faces(size):
-    """The numbers a die of `size` can show, lowest first."""
-    return range(dt.lowest_face(size), dt.highest_face(size) + 1)
-
-
-def _add_faces(out, base, d):
-    """Append to `out` the action word `base` with each face of die `d` ORed
-    into its value (lowest first)."""
-    # base's value bits are 0, so base | face is base + face: the words are
-    # counted up in base itself, the frame then 7 words (248 B of C stack).
-    size = dt.size(d)
-    d = dt.highest_face(size) | base  # from here: the highest face's word
-    base = dt.lowest_face(size) | base
-    while base <= d:
-        out.append(base)
-        base += 1
-
-
-def _lowest_face(d):
-    return dt.lowest_face(dt.size(d))
-
-
-def _highest_face(d):
-    return dt.highest_face(dt.size(d))
-
-
 # Action words with seat 0 and value 0: a seat's and a value's bits are ORed in.
 _PLAY_A = action(PLAY, 0, 0)
-_ROLL_A = action(ROLL, 0, 0)
-_DEAL_A = action(DEAL, 0, 0)
 _CHOOSE_A = action(CHOOSE, 0, 0)
 
 
-def _face(d, draw):
-    """A face of die `d` (its size's), each as likely."""
-    d = dt.size(d)
-    low = dt.lowest_face(d)
-    return low + draw(dt.highest_face(d) - low + 1)
-
-
-def _faces(size):
-    return dt.highest_face(size) - dt.lowest_face(size) + 1
-
-
-# Every roll-off ROLL a seat may make, all sizes' faces (legal_actions lists them).
-_ROLLOFF_ROLLS = sum(_faces(size) for size in range(dt.D4, dt.D20 + 1))
+# Every roll-off ROLL a seat may make, all sizes' faces (legal_actions lists
+# them): 4 + 6 + 8 + 10 + 12 + 20, the core's sides() (tested).  A const, so
+# that it takes no room in the module's globals on the board's heap.
+_ROLLOFF_ROLLS = const(60)
 
 
 def _rolloff_word(seat, size):
@@ -217,8 +147,9 @@ def _rolloff_word(seat, size):
     return _ROLL_A | (seat << SEAT_SHIFT) | (size << ROLLOFF_SIZE_SHIFT)
 
 
-# The sides of each die size, and the core's roll_off by a global name: a
-# roll-off comparison then calls nothing else, and its frame stays 9 words.
+# The sides of each die size (the core's sides(): how many faces it has), and
+# the core's roll_off by a global name: a roll-off comparison then calls
+# nothing else, and its frame stays 9 words.
 _SIDES = tuple([dt.sides(size) for size in range(dt.D4, dt.D20 + 1)])
 _roll_off = dt.roll_off
 
@@ -242,125 +173,8 @@ def rolloff_ok(value):
     return s <= dt.D20 and dt.lowest_face(s) <= value & 0xFF <= dt.highest_face(s)
 
 
-class DtwwwMatch(Match):
-    GAME = "dtwww"
-    MIN_PLAYERS = dt.MIN_PLAYERS
-    MAX_PLAYERS = dt.MAX_PLAYERS
-    OPTIONS = OPEN_PLAY | TABLE_ROLLS | VARIANT
-    # Its longest journal no longer than a 5-player Nokosu match's (~760
-    # actions), the longest the boot is tested with (tests/test_boot_full_table.py).
-    MAX_COUNT = 6
-
-    # --- state -------------------------------------------------------------
-
-    def __init__(self, players, options=0):
-        check_header(DtwwwMatch, players, options)
-        n = players
-        self.totals = [0] * n
-        # dice
-        self.place = bytearray(DICE)
-        self.public = bytearray(DICE)  # 1: a public die (a seat's first 3 scans)
-        self.hands = [array("H", [0] * dt.HAND_SIZE) for _ in range(n)]
-        self.hand_n = bytearray(n)
-        self.pending = bytearray(n)  # 1: the seat's last scanned die awaits its roll
-        self.played_n = bytearray(n)  # dice each seat has played this game
-        self.score = [array("H", [0] * dt.TRICKS) for _ in range(n)]
-        self.score_n = bytearray(n)
-        self.score_rolled = bytearray(n)
-        # tricks
-        self.trick = Trick(n)
-        self.last_trick_items = array("H", [0] * n)
-        self.last_trick_seats = bytearray(n)
-        # the last game scored
-        self.game_totals = array("H", [0] * n)
-        self.game_counts = bytearray(n)
-        self.game_ranks = bytearray(n)
-        self.game_points = array("H", [0] * n)
-        self.game_dice = [array("H", [0] * dt.TRICKS) for _ in range(n)]  # as rolled
-        # final
-        self.contenders = bytearray(n)
-        self.choice = bytearray(n)
-        self.rolls = array("H", [0] * n)
-        self.last_rolls = array("H", [0] * n)
-        # Match.__init__'s steps, spelled out: reset() then runs a frame
-        # nearer the table app's call (games.new_match) on the board's C stack.
-        self.players = players
-        self.options = options
-        self.journal = []
-        self.make_history(self.count_option(n))  # a row per game
-        self.reset()
-
-    def reset(self):
-        self.open = self.flag(OPEN_PLAY)
-        self.table_rolls = self.flag(TABLE_ROLLS)
-        self.mode = dt.SCORE_TOTAL if self.flag(VARIANT) else dt.SCORE_VP
-        self.games = self.count_option(self.players)
-        fill(self.totals, 0)
-        self.reset_history()
-        self.game = 0  # games scored so far
-        self.game_leader = 0  # seat leading the current game's first trick
-        self.event = 0
-        for s in range(self.players):
-            fill(self.hands[s], 0)
-            fill(self.score[s], 0)
-            fill(self.game_dice[s], 0)
-        self.last_winner = -1
-        self.last_leader = -1
-        fill(self.last_trick_items, 0)
-        fill(self.last_trick_seats, 0)
-        self.last_trick_count = 0
-        fill(self.game_totals, 0)
-        fill(self.game_counts, 0)
-        fill(self.game_ranks, 0)
-        fill(self.game_points, 0)
-        self.roll_seat = -1  # the seat the last ROLL was for (TABLE rolls too)
-        fill(self.contenders, 0)
-        fill(self.choice, NO_CHOICE)
-        fill(self.rolls, NO_ROLL)
-        fill(self.last_rolls, NO_ROLL)
-        self.rolloff_rounds = 0
-        self.winner = -1
-        self._start_game()
-
-    def _start_game(self):
-        for i in range(DICE):
-            self.place[i] = _BAG
-            self.public[i] = 0
-        for s in range(self.players):
-            self.hand_n[s] = 0
-            self.pending[s] = 0
-            self.played_n[s] = 0
-            self.score_n[s] = 0
-            self.score_rolled[s] = 0
-        self.trick.clear()
-        self.tricks_played = 0
-        self.turn = self.game_leader
-        self.leader = self.game_leader
-        self.phase = PHASE_PLAY if self.open else PHASE_DEAL
-
-    # --- who is waited on ------------------------------------------------------
-
-    def _pending_seat(self):
-        for s in range(self.players):
-            if self.pending[s]:
-                return s
-        return -1
-
-    def _score_seat(self):
-        """The seat whose score die the table rolls next: clockwise from the game's leader."""
-        n = self.players
-        for k in range(n):
-            s = (self.game_leader + k) % n
-            if self.score_rolled[s] < self.score_n[s]:
-                return s
-        return -1
-
-    def _rolloff_seat(self):
-        """The seat the table rolls for next in the roll-off: lowest seat that chose."""
-        for s in range(self.players):
-            if self.contenders[s] and self.choice[s] != NO_CHOICE and self.rolls[s] == NO_ROLL:
-                return s
-        return -1
+class DtwwwMatch(DtwwwDeal):
+    # --- waiting, refusing, listing, drawing, applying: by phase ---------------
 
     def waiting(self):
         ph = self.phase
@@ -373,39 +187,6 @@ class DtwwwMatch(Match):
         if ph == PHASE_ROLLOFF:
             return self._rolloff_waiting()
         return 0
-
-    def _deal_waiting(self):
-        mask = 0
-        for s in range(self.players):
-            if self.pending[s]:
-                if self.table_rolls:
-                    return TABLE_BIT  # the table rolls the die just scanned
-                mask |= 1 << s  # the seat enters its roll
-            elif self.hand_n[s] < dt.HAND_SIZE:
-                mask |= 1 << s  # the seat scans its next die
-        return mask
-
-    def _score_waiting(self):
-        if self.table_rolls:
-            return TABLE_BIT
-        mask = 0
-        for s in range(self.players):
-            if self.score_rolled[s] < self.score_n[s]:
-                mask |= 1 << s
-        return mask
-
-    def _rolloff_waiting(self):
-        mask = 0
-        for s in range(self.players):
-            if not self.contenders[s] or self.rolls[s] != NO_ROLL:
-                continue
-            if not self.table_rolls or self.choice[s] == NO_CHOICE:
-                mask |= 1 << s
-            else:
-                mask |= TABLE_BIT
-        return mask
-
-    # --- refusals ------------------------------------------------------------------
 
     def refusal(self, a):
         if malformed(a):
@@ -444,72 +225,6 @@ class DtwwwMatch(Match):
             return k == ROLL
         return k == ROLL or (k == CHOOSE and self.table_rolls)
 
-    def _score_refusal(self, s, v):
-        if s == TABLE:
-            s = self._score_seat()
-        if not dt.is_face(dt.size(self.score[s][self.score_rolled[s]]), v):
-            return OUT_OF_RANGE
-        return OK
-
-    def _deal_refusal(self, k, s, v):
-        if s == TABLE:
-            if k != ROLL:
-                return WRONG_PHASE
-            s = self._pending_seat()
-        elif (k == ROLL) != (self.pending[s] == 1) or (k == ROLL and self.table_rolls):
-            return WRONG_PHASE  # a roll is awaited from this seat, or a scan
-        if k == ROLL:  # a face of the die scanned last
-            d = self.hands[s][self.hand_n[s] - 1]
-            if not dt.is_face(dt.size(d), v):
-                return OUT_OF_RANGE
-            return OK
-        i = die_index(v)
-        if i < 0 or v & _NUMBER_BITS:
-            return UNKNOWN_ITEM
-        if self.place[i] != _BAG:
-            return ALREADY_PLACED
-        return OK
-
-    def _play_refusal(self, s, v):
-        if v >> 14:
-            return UNKNOWN_ITEM
-        i = die_index(v & _IDENTITY_BITS)
-        if i < 0:
-            return UNKNOWN_ITEM
-        if not dt.is_face(dt.size(v), dt.number(v)):
-            return OUT_OF_RANGE
-        if not dt.declaration_ok(v):
-            return ILLEGAL_PLAY
-        if self.open:
-            if self.place[i] != _BAG or self.played_n[s] >= dt.HAND_SIZE:
-                return NOT_IN_HAND
-            if not dt.open_legal(self.trick, v):
-                return ILLEGAL_PLAY  # a white die shows its holder could follow
-            return OK
-        if not dt.in_hand(self.hands[s], self.hand_n[s], v):
-            return NOT_IN_HAND
-        return OK  # refusal() then asks the core whether it follows
-
-    def _rolloff_refusal(self, k, s, v):
-        if s == TABLE:
-            if k != ROLL:
-                return WRONG_PHASE
-            t = self._rolloff_seat()
-            if not rolloff_ok(v) or v >> ROLLOFF_SIZE_SHIFT != self.choice[t]:
-                return OUT_OF_RANGE
-            return OK
-        if self.table_rolls:
-            if k != CHOOSE:
-                return WRONG_PHASE  # the seat chooses its die; the table rolls it
-            if v > dt.D20:
-                return OUT_OF_RANGE
-            return OK
-        if not rolloff_ok(v):
-            return OUT_OF_RANGE
-        return OK
-
-    # --- legal actions ---------------------------------------------------------------
-
     def legal_actions(self, seat, out=None):
         out = emptied(out)
         if seat < 0 or seat > TABLE or not self.waiting() & (1 << seat):
@@ -527,62 +242,13 @@ class DtwwwMatch(Match):
             # core's follow rule is then three frames below this one.)
             i = 0
             while i < DICE:
-                if self.place[i] == _BAG:
+                if self.place[i] == BAG:
                     self._open_die(out, _PLAY_A | (seat << SEAT_SHIFT), _BOX[i])
                 i += 1
         else:
             i = _legal_plays(self.hands[seat], self.hand_n[seat], self.trick, _PLAYS)
             append_actions(out, _PLAY_A | (seat << SEAT_SHIFT), _PLAYS, i)
         return out
-
-    def _score_actions(self, out, seat):
-        s = self._score_seat() if seat == TABLE else seat
-        _add_faces(out, action(ROLL, seat, 0), self.score[s][self.score_rolled[s]])
-
-    def _deal_actions(self, out, seat):
-        s = self._pending_seat() if seat == TABLE else seat
-        if seat == TABLE or self.pending[s]:  # the roll of the die scanned last
-            _add_faces(out, _ROLL_A | (seat << SEAT_SHIFT), self.hands[s][self.hand_n[s] - 1])
-            return
-        for i in range(DICE):  # a scan: every die still in the bag
-            if self.place[i] == _BAG:
-                out.append(_BOX[i] | _DEAL_A | (seat << SEAT_SHIFT))
-
-    def _rolloff_actions(self, out, seat):
-        if seat == TABLE:
-            size = self.choice[self._rolloff_seat()]
-            _add_faces(out, _rolloff_word(seat, size), size << 5)
-        elif self.table_rolls:  # the seat chooses its die, D4 (0) to D20; the table rolls it
-            for size in range(dt.D4, dt.D20 + 1):
-                out.append(_CHOOSE_A | (seat << SEAT_SHIFT) | size)
-        else:
-            for size in range(dt.D4, dt.D20 + 1):
-                _add_faces(out, _rolloff_word(seat, size), size << 5)
-
-    def _open_die(self, out, base, d):
-        """Open play: every play of die `d` (not seen this game) the table
-        cannot disprove, as the action word `base` (a PLAY of the seat on
-        turn) with the play as its value: each face; a white die each face
-        declared each colour the core's open_legal allows."""
-        # d + face is d | face (a die of the box has no number bits).  While
-        # loops and d reused: the frame stays within 11 words.
-        item = d + _lowest_face(d)
-        d += _highest_face(d) + 1  # from here: past the last face
-        if dt.colour(item) != dt.WHITE:
-            while item < d:
-                out.append(item | base)
-                item += 1
-            return
-        while item < d:
-            c = dt.RED
-            while c < dt.WHITE:
-                p = dt.play(item, c)
-                if dt.open_legal(self.trick, p):
-                    out.append(p | base)
-                c += 1
-            item += 1
-
-    # --- One legal action at random ------------------------------------------------
 
     def random_action(self, seat, draw):
         """One of legal_actions(seat), each as likely: draw(n) returns a
@@ -600,7 +266,7 @@ class DtwwwMatch(Match):
                 out = []
                 k = 0
                 while k < DICE:
-                    if self.place[k] == _BAG:
+                    if self.place[k] == BAG:
                         self._open_die(out, _PLAY_A | (seat << SEAT_SHIFT), _BOX[k])
                     k += 1
                 return out[draw(len(out))]
@@ -611,50 +277,6 @@ class DtwwwMatch(Match):
         if self.phase == PHASE_SCORE:
             return self._random_score(seat, draw) | (seat << SEAT_SHIFT)
         return self._random_rolloff(seat, draw) | (seat << SEAT_SHIFT)
-
-    def _random_score(self, seat, draw):
-        """A score roll without its seat: a face of the next score die."""
-        s = self._score_seat() if seat == TABLE else seat
-        return _face(self.score[s][self.score_rolled[s]], draw) | _ROLL_A
-
-    def _random_deal(self, seat, draw):
-        """A deal action without its seat: the roll of the die just scanned,
-        or a die from the bag."""
-        s = self._pending_seat() if seat == TABLE else seat
-        if seat == TABLE or self.pending[s]:
-            return _face(self.hands[s][self.hand_n[s] - 1], draw) | _ROLL_A
-        return self._random_bag(draw) | _DEAL_A
-
-    def _random_bag(self, draw):
-        """A die still in the bag, each as likely."""
-        k = 0
-        for i in range(DICE):
-            if self.place[i] == _BAG:
-                k += 1
-        k = draw(k)
-        for i in range(DICE):
-            if self.place[i] == _BAG:
-                if k == 0:
-                    return _BOX[i]
-                k -= 1
-        return -1
-
-    def _random_rolloff(self, seat, draw):
-        """A roll-off action without its seat: the table rolls the die chosen,
-        a seat chooses a size (the table rolling) or rolls any die."""
-        if seat == TABLE:
-            size = self.choice[self._rolloff_seat()]
-            return (size << ROLLOFF_SIZE_SHIFT | _face(size << 5, draw)) | _ROLL_A
-        if self.table_rolls:
-            return draw(dt.D20 + 1) | _CHOOSE_A
-        k = draw(_ROLLOFF_ROLLS)
-        size = dt.D4
-        while k >= _faces(size):
-            k -= _faces(size)
-            size += 1
-        return (size << ROLLOFF_SIZE_SHIFT | (dt.lowest_face(size) + k)) | _ROLL_A
-
-    # --- applying ------------------------------------------------------------------------
 
     def apply(self, a):
         k = kind_of(a)
@@ -707,79 +329,41 @@ class DtwwwMatch(Match):
             return self._score_seat()
         return self._rolloff_seat()
 
-    def _deal(self, s, d):
-        i = die_index(d)
-        j = self.hand_n[s]
-        self.hands[s][j] = d
-        self.hand_n[s] = j + 1
-        self.place[i] = _HAND + s
-        self.public[i] = 1 if j < 3 else 0
-        self.pending[s] = 1
+    # --- the score dice and the game's scoring ---------------------------------
 
-    def _deal_roll(self, s, v):
-        j = self.hand_n[s] - 1
-        self.hands[s][j] = dt.rolled(self.hands[s][j], v)
-        self.pending[s] = 0
-        for t in range(self.players):
-            if self.pending[t] or self.hand_n[t] < dt.HAND_SIZE:
-                return
-        self.phase = PHASE_PLAY
-        self.turn = self.game_leader
-        self.leader = self.game_leader
-        self.event |= EV_DEALT
+    def _score_seat(self):
+        """The seat whose score die the table rolls next: clockwise from the game's leader."""
+        n = self.players
+        for k in range(n):
+            s = (self.game_leader + k) % n
+            if self.score_rolled[s] < self.score_n[s]:
+                return s
+        return -1
 
-    def _play(self, s, item):
-        """Seat s plays `item` to the trick (apply then finishes a full one)."""
-        d = dt.die_of(item)
-        if not self.open:
-            self._from_hand(s, d)
-        self.played_n[s] += 1
-        self.place[die_index(d & _IDENTITY_BITS)] = _TRICK
-        self.trick.add(s, item)
-        if self.trick.count < self.players:
-            self.turn = (self.turn + 1) % self.players
+    def _score_waiting(self):
+        if self.table_rolls:
+            return TABLE_BIT
+        mask = 0
+        for s in range(self.players):
+            if self.score_rolled[s] < self.score_n[s]:
+                mask |= 1 << s
+        return mask
 
-    def _from_hand(self, s, d):
-        """Take die `d` out of seat s's hand, keeping the order."""
-        hand = self.hands[s]
-        n = self.hand_n[s]
-        j = 0
-        while hand[j] != d:
-            j += 1
-        while j < n - 1:
-            hand[j] = hand[j + 1]
-            j += 1
-        self.hand_n[s] = n - 1
+    def _score_refusal(self, s, v):
+        if s == TABLE:
+            s = self._score_seat()
+        if not dt.is_face(dt.size(self.score[s][self.score_rolled[s]]), v):
+            return OUT_OF_RANGE
+        return OK
 
-    def _finish_trick(self, w):
-        """The trick is complete and the die at position `w` takes it (the
-        core's resolve, asked by apply): the trick to the last trick's record,
-        the winner's die to its score dice, the others back to the bag."""
-        t = self.trick
-        i = 0
-        while i < t.count:  # a range loop's stack words would take the frame past 11
-            self.last_trick_items[i] = t.items[i]
-            self.last_trick_seats[i] = t.seats[i]
-            # die_index() of a die known to be one, inline: its box index
-            self.place[_INDEX[(t.items[i] & _IDENTITY_BITS) >> 5]] = _RETURNED
-            i += 1
-        i = t.seats[w]  # from here: the winner, who keeps the die as a score die
-        d = dt.die_of(t.items[w])
-        self.score[i][self.score_n[i]] = d
-        self.score_n[i] += 1
-        self.place[_INDEX[(d & _IDENTITY_BITS) >> 5]] = _SCORE + i
-        self.last_trick_count = t.count
-        self.last_winner = i
-        self.last_leader = t.seats[0]
-        self.leader = t.seats[dt.next_leader(t)]
-        self.turn = self.leader
-        t.clear()
-        self.tricks_played += 1
-        self.event |= EV_TRICK
-        if self.tricks_played == dt.TRICKS:
-            self.phase = PHASE_SCORE
-            for s in range(self.players):
-                self.score_rolled[s] = 0
+    def _score_actions(self, out, seat):
+        s = self._score_seat() if seat == TABLE else seat
+        _add_faces(out, action(ROLL, seat, 0), self.score[s][self.score_rolled[s]])
+
+    def _random_score(self, seat, draw):
+        """A score roll without its seat: a face of the next score die."""
+        s = self._score_seat() if seat == TABLE else seat
+        return _face(self.score[s][self.score_rolled[s]], draw) | _ROLL_A
 
     def _score_roll(self, s, v):
         """Seat s's next score die shows `v`; True once every score die is rolled."""
@@ -816,13 +400,6 @@ class DtwwwMatch(Match):
         self.game += 1
         self.event |= EV_GAME
 
-    def _score_total(self, s):
-        """The numbers of seat s's score dice, added up."""
-        total = 0
-        for j in range(self.score_n[s]):
-            total += self.score[s][j] & _NUMBER_BITS  # dt.number(), inline
-        return total
-
     def _record_game(self, s, points):
         self.game_points[s] = points[s]
         for j in range(self.game_counts[s]):
@@ -855,6 +432,70 @@ class DtwwwMatch(Match):
         self.winner = seat
         self.phase = PHASE_OVER
         self.event |= EV_OVER
+
+    # --- the roll-off ------------------------------------------------------------
+
+    def _rolloff_seat(self):
+        """The seat the table rolls for next in the roll-off: lowest seat that chose."""
+        for s in range(self.players):
+            if self.contenders[s] and self.choice[s] != NO_CHOICE and self.rolls[s] == NO_ROLL:
+                return s
+        return -1
+
+    def _rolloff_waiting(self):
+        mask = 0
+        for s in range(self.players):
+            if not self.contenders[s] or self.rolls[s] != NO_ROLL:
+                continue
+            if not self.table_rolls or self.choice[s] == NO_CHOICE:
+                mask |= 1 << s
+            else:
+                mask |= TABLE_BIT
+        return mask
+
+    def _rolloff_refusal(self, k, s, v):
+        if s == TABLE:
+            if k != ROLL:
+                return WRONG_PHASE
+            t = self._rolloff_seat()
+            if not rolloff_ok(v) or v >> ROLLOFF_SIZE_SHIFT != self.choice[t]:
+                return OUT_OF_RANGE
+            return OK
+        if self.table_rolls:
+            if k != CHOOSE:
+                return WRONG_PHASE  # the seat chooses its die; the table rolls it
+            if v > dt.D20:
+                return OUT_OF_RANGE
+            return OK
+        if not rolloff_ok(v):
+            return OUT_OF_RANGE
+        return OK
+
+    def _rolloff_actions(self, out, seat):
+        if seat == TABLE:
+            size = self.choice[self._rolloff_seat()]
+            _add_faces(out, _rolloff_word(seat, size), size << 5)
+        elif self.table_rolls:  # the seat chooses its die, D4 (0) to D20; the table rolls it
+            for size in range(dt.D4, dt.D20 + 1):
+                out.append(_CHOOSE_A | (seat << SEAT_SHIFT) | size)
+        else:
+            for size in range(dt.D4, dt.D20 + 1):
+                _add_faces(out, _rolloff_word(seat, size), size << 5)
+
+    def _random_rolloff(self, seat, draw):
+        """A roll-off action without its seat: the table rolls the die chosen,
+        a seat chooses a size (the table rolling) or rolls any die."""
+        if seat == TABLE:
+            size = self.choice[self._rolloff_seat()]
+            return (size << ROLLOFF_SIZE_SHIFT | _face(size << 5, draw)) | _ROLL_A
+        if self.table_rolls:
+            return draw(dt.D20 + 1) | _CHOOSE_A
+        k = draw(_ROLLOFF_ROLLS)
+        size = dt.D4
+        while k >= _SIDES[size]:
+            k -= _SIDES[size]
+            size += 1
+        return (size << ROLLOFF_SIZE_SHIFT | (dt.lowest_face(size) + k)) | _ROLL_A
 
     def _rolloff_best(self):
         """The contender with the best roll (the lowest seat of equals), -1 for
@@ -925,39 +566,6 @@ class DtwwwMatch(Match):
         if w >= 0 and self.totals[w] == self.totals[s]:
             above += 1
         return above + 1
-
-    def all_items(self):
-        """The 42 dice of the box, unrolled (rules-core identities, number 0)."""
-        return list(_BOX)
-
-    def inventory(self):
-        """Every die where it is now, by identity (number bits cleared, as in
-        all_items(); `identity(item)`): the hands, the current trick, the score
-        piles and the bag. A test compares sorted(inventory()) with
-        sorted(all_items()) directly. The dice with their current numbers are
-        in hand(seat) and score_dice(seat). In open play the hands are not
-        known: undrawn and unplayed dice are all in the bag."""
-        out = []
-        for s in range(self.players):
-            for j in range(self.hand_n[s]):
-                out.append(self.hands[s][j] & _IDENTITY_BITS)
-        for i in range(self.trick.count):
-            out.append(self.trick.items[i] & _IDENTITY_BITS)
-        for s in range(self.players):
-            for j in range(self.score_n[s]):
-                out.append(self.score[s][j] & _IDENTITY_BITS)
-        for i in range(DICE):
-            if self.place[i] == _BAG or self.place[i] == _RETURNED:
-                out.append(_BOX[i])
-        return out
-
-    def score_dice(self, seat):
-        """The seat's score dice this game, in the order won (current numbers)."""
-        return [self.score[seat][j] for j in range(self.score_n[seat])]
-
-    def hand(self, seat):
-        """The seat's dice in hand (registered hands), in scan order."""
-        return [self.hands[seat][j] for j in range(self.hand_n[seat])]
 
 
 MATCH = DtwwwMatch

@@ -27,15 +27,14 @@ once, by one key a seat ordered as the core's ranks_above orders them
 from array import array
 
 from dicetable.games.dtwww import rules as dt
-from dicetable.games.dtwww.match import (
+from dicetable.games.dtwww.deal import (
     EV_DEALT,
-    EV_GAME,
     EV_TRICK,
     PHASE_DEAL,
-    PHASE_OVER,
     PHASE_PLAY,
     PHASE_SCORE,
 )
+from dicetable.games.dtwww.match import EV_GAME, PHASE_OVER
 from dicetable.match.actions import DEAL, PLAY, ROLL, SEAT_SHIFT, TABLE, TABLE_BIT, action
 from dicetable.match.engine import places_of
 from dicetable.rules.trick import Trick
@@ -44,7 +43,7 @@ DEAL_A = action(DEAL, 0, 0)
 ROLL_A = action(ROLL, 0, 0)
 TABLE_ROLL_A = action(ROLL, TABLE, 0)
 
-# The match's `place` codes (match.py's _BAG, _HAND, _SCORE, _RETURNED).
+# The match's `place` codes (deal.py's BAG, _HAND, _SCORE, _RETURNED).
 BAG = 0
 HAND = 1
 SCORE = 9
@@ -272,7 +271,7 @@ def _play_out(m, draw, dealt):
         place[:] = ALL_RETURNED
         for i in bag:
             place[i] = BAG
-    # What match.py's shifts leave past each hand's end: the hand's last die
+    # What deal.py's shifts leave past each hand's end: the hand's last die
     # at each play, written once the hands are empty.
     tails = [[] for _ in range(n)]
     seat = []

@@ -3,6 +3,7 @@
 from dicetable.app import frames as fr
 from dicetable.games.dtwww import match as engine
 from dicetable.games.dtwww import rules as c
+from dicetable.games.dtwww.deal import identity  # noqa: F401 - the app reads it here
 from dicetable.match.actions import CHOOSE, PLAY, ROLL, kind_of, value_of
 
 HAS_TRICKS = True
@@ -21,8 +22,6 @@ COLOURS = ("red", "blue", "green", "white")
 SIZES = ("d4", "d6", "d8", "d10", "d12", "d20")
 _RGB = (fr.RED, fr.BLUE, fr.GREEN, fr.WHITE)
 _SIZE_RGB = (fr.RED, fr.ORANGE, fr.YELLOW, fr.GREEN, fr.BLUE, fr.VIOLET)
-
-identity = engine.identity
 
 
 def all_items():
