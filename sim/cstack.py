@@ -122,12 +122,22 @@ class StackMeter:
     module docstring); keeps the `keep` deepest distinct chains."""
 
     def __init__(
-        self, firmware, base=pico.BASE_MAIN, keep=5, c_leaf=C_LEAF, import_c=IMPORT, top=()
+        self,
+        firmware,
+        base=pico.BASE_MAIN,
+        keep=5,
+        c_leaf=C_LEAF,
+        import_c=IMPORT,
+        top=(),
+        also=(),
     ):
         """top: folders of the firmware (e.g. "dicetable/games/") whose frames,
         called from any other firmware file, stand at `base`: the chains are
-        then those below that code's entry."""
+        then those below that code's entry.  also: (folder, place) pairs of
+        code outside the firmware costed as the firmware's at `place` (the
+        tests' toy game, registered, as "dicetable/games/highcard/")."""
         self.root = str(pathlib.Path(firmware).resolve()) + "/"
+        self.also = [(str(pathlib.Path(f).resolve()) + "/", place) for f, place in also]
         self.base = base
         self.top = tuple(top)
         self.keep = keep
@@ -184,17 +194,27 @@ class StackMeter:
 
     def _learn(self, code):
         file = code.co_filename
-        firmware = file.startswith(self.root)
+        short = self._place(file)
+        firmware = short is not None
         frame = None
-        short = file
-        if firmware:
-            short = file[len(self.root) :]
+        if short is None:
+            short = file
+        else:
             frames = self._frames.get(file)
             if frames is None:
                 frames = self._frames[file] = code_frames(file)
             frame = frames.get((code.co_firstlineno, code.co_name))
         info = self._codes[code] = _Code(code, firmware, short, frame, self.top)
         return info
+
+    def _place(self, file):
+        # The file's path as the board has it, or None: not the firmware's.
+        if file.startswith(self.root):
+            return file[len(self.root) :]
+        for folder, place in self.also:
+            if file.startswith(folder):
+                return place + file[len(folder) :]
+        return None
 
     def _call(self, frame, info):
         parent = frame.f_back

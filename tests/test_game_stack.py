@@ -10,7 +10,8 @@ cost at most GAME_BUDGET on the model (sim/cstack.py), whatever the data:
 tools/bench/bench_stack.py's game_chains() plays every game at its fewest
 and most players through the table app and keeps the deepest chains.
 
-Every registered game is held to it.  What a play can reach is bounded by
+Every registered game is held to it, the toy game too (its code costed
+where a game's package stands on the board).  What a play can reach is bounded by
 construction, not only by the matches the bench plays: no recursion in a
 game's rules core (below, every game's and the toy game's), and the
 frames of what a round's or a deal's scoring reaches are within the words
@@ -18,12 +19,12 @@ the board keeps on the C stack.
 """
 
 import ast
+import pathlib
 
 import pytest
 from bench_stack import game_chains
-from every_game import KEYS, match_source
+from every_game import KEYS, TOY, TOY_PACKAGE, match_source, registered
 
-from dicetable import games as registry
 from sim.mpy_code import C_STACK_FRAME_WORDS, frame_words, function_frames, source
 
 GAME_BUDGET = 1600  # B of C stack below the table app's call into a game
@@ -31,15 +32,17 @@ GAME_BUDGET = 1600  # B of C stack below the table app's call into a game
 # among them (the test says so when it is not).
 KEEP = 40
 
-# The games held to GAME_BUDGET: every game registered, as game_chains()
-# plays them on the virtual board (the tests' toy game is not flashed there).
-GAMES = list(registry.GAMES)
+# The toy game's code (tests/toy_game), costed where a game's package stands
+# on the board.
+TOY_CODE = [(pathlib.Path(__file__).parent / TOY_PACKAGE, "dicetable/games/%s/" % TOY)]
 
 
 @pytest.fixture(scope="module")
 def runs():
-    """{(game, players): StackMeter} of bench_stack's runs (every game; ~1 min)."""
-    return game_chains(keep=KEEP)
+    """{(game, players): StackMeter} of bench_stack's runs (every game, the toy
+    game registered; ~1 min)."""
+    with registered(TOY):
+        return game_chains(keep=KEEP, keys=KEYS, also=TOY_CODE)
 
 
 def _reaches(chain, game):
@@ -50,7 +53,7 @@ def _reaches(chain, game):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", KEYS)
 def test_every_chain_below_the_app_fits_the_games_budget(runs, game):
     played = [(key, meter) for key, meter in runs.items() if key[0] == game]
     assert played

@@ -193,7 +193,10 @@ PER_GAME = {
         "test_per_play_frames_fit_on_the_c_stack",
         "test_every_play_of_a_match_keeps_its_frames_on_the_c_stack",
     ),
-    "test_game_stack.py": ("test_no_function_of_the_rules_core_reaches_itself",),
+    "test_game_stack.py": (
+        "test_no_function_of_the_rules_core_reaches_itself",
+        "test_every_chain_below_the_app_fits_the_games_budget",
+    ),
 }
 
 

@@ -114,15 +114,18 @@ def app_table():
     return t
 
 
-def game_chains(keep=3, seed=1):
-    """{(game key, players): StackMeter} of every game at its fewest and most
-    players, measured below the app's calls into the game."""
+def game_chains(keep=3, seed=1, keys=None, also=()):
+    """{(game key, players): StackMeter} of each game of `keys` (default: every
+    game registered) at its fewest and most players, measured below the app's
+    calls into the game; `also`: code outside firmware/ costed as the board's
+    (StackMeter's, for a game registered from elsewhere)."""
     out = {}
-    for g, key in enumerate(GAMES):
+    for key in GAMES if keys is None else keys:
+        g = GAMES.index(key)
         low, high = player_range(key)
         for n in sorted({low, min(high, 5)}):
             surface = scenes.AppHands(app_table())
-            meter = StackMeter(FIRMWARE, base=0, keep=keep, top=GAME_CODE)
+            meter = StackMeter(FIRMWARE, base=0, keep=keep, top=GAME_CODE, also=also)
             with meter:
                 scenes.choose(surface, g, n)
                 scenes.to_the_end(surface, seed=seed)
