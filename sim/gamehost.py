@@ -80,6 +80,11 @@ class GameHost:
     centre: Any = staticmethod(_no_centre)
     # Items a seat chooses from besides its hand (d-TT's draft packet).  Default: none.
     packet: Any = staticmethod(_no_packet)
+    # What the ring shows of a match of the game while the centre waits for
+    # nothing, for the LED legend (sim/legend_match.py): (the match's fields its
+    # ring_view reads, the pattern's name, its meaning).  Default: none (the
+    # ring glows in the game's colour).
+    ring_legend: Any = None
     # The heuristic bot, and the model of every decision a search cannot see.
     heuristic: Any = None
     # What the search bot needs (sim/ismcts.py, docs/bots.md).

@@ -7,6 +7,7 @@ from dicetable import games as registry
 from dicetable.app import frames as fr
 from dicetable.app import games
 from dicetable.match import actions as ac
+from sim import gamehost
 from sim.legend_entry import (
     MENU_SEAT,
     RING,
@@ -337,7 +338,7 @@ def ring():
             chase(p[ac.ROLL]),
         ),
     ]
-    out += [_ring_view(*view) for view in RING_VIEWS]
+    out += ring_views()
     out.append(
         entry(
             "match-over",
@@ -353,45 +354,29 @@ def ring():
     return out
 
 
-# What the ring shows while the centre waits for nothing: each game's own
-# ring_view() of a match in the state given (only the fields it reads).
-RING_VIEWS = (
-    (
-        "dtwww",
-        {},
-        "the game's colour",
-        "With nothing else to show, the ring glows in the game's colour, dimmed (here DTwww's).",
-    ),
-    (
-        "dtt",
-        {"faceup_n": 4, "trump": 0},
-        "the trump suit",
-        "d-TT, once the four cards are up: the ring glows in the trump suit's colour "
-        "(here spades; grey: no trump).",
-    ),
-    (
-        "dicefull",
-        {"challenge": 6},
-        "the challenge",
-        "Dicefull: the challenge card's number, the last LED white (here 7).",
-    ),
-    (
-        "nokosu",
-        {"trump_number": 3, "trump_colour": 0},
-        "the trump",
-        "Nokosu: the trump number in the trump's colour (here red 3).",
-    ),
-)
-
-
-def _ring_view(key, state, name, meaning):
-    # render._ring: the game's ring view of a match in `state`, drawn as the table draws it.
-    g = registry.number(key)
-    view = games.ring_view(g, types.SimpleNamespace(**state))
-    if view is None:
-        draw = fill(games.menu_colour(g), 3)
-    elif view[0] is None:
-        draw = fill(view[1], 2)
-    else:
-        draw = number(view[0], view[1])
-    return entry("ring-" + key, "ring", name, meaning, RING, RING_LEDS, draw)
+def ring_views():
+    """What the ring shows while the centre waits for nothing: the game's
+    colour, dimmed, unless the game shows more there (each game's examples:
+    its GameHost's ring_legend, drawn by its own ring_view as the table does)."""
+    out = [
+        entry(
+            "ring-colour",
+            "ring",
+            "the game's colour",
+            "With nothing else to show, the ring glows in the game's colour, dimmed "
+            "(here %s's)." % games.title(0),
+            RING,
+            RING_LEDS,
+            fill(games.menu_colour(0), 3),
+        )
+    ]
+    for key in registry.GAMES:
+        g = registry.number(key)
+        example = gamehost.host(key).ring_legend
+        if example is None:
+            continue
+        state, name, meaning = example
+        view = games.ring_view(g, types.SimpleNamespace(**state))
+        draw = fill(view[1], 2) if view[0] is None else number(view[0], view[1])
+        out.append(entry("ring-" + key, "ring", name, meaning, RING, RING_LEDS, draw))
+    return out

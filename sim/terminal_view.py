@@ -204,7 +204,6 @@ def _ring_shows(t):
 
 # The one pattern the view names that the LED legend (sim/legend.py) has no entry for.
 NAMES = {"centre-roll": "the table rolled"}
-LEGEND_KEYS = {"ring-colour": "ring-dtwww"}  # the legend's example of the game's colour
 _legend = []  # type: list[dict[str, str]]  # the legend's names by key, once read
 
 
@@ -217,7 +216,7 @@ def legend_names():
 
 def pattern_name(key: str) -> str:
     """A pattern's name, as the LED legend gives it."""
-    name = legend_names().get(LEGEND_KEYS[key] if key in LEGEND_KEYS else key)
+    name = legend_names().get(key)
     return name or NAMES.get(key, key)
 
 

@@ -336,11 +336,19 @@ def centre(match):
 
 # The game as the simulator knows it (sim/gamehost.py):
 # every die lies in view; the dice and the challenges are drawn.
+# The LED legend's example of what the ring shows in a match of this game.
+RING_LEGEND = (
+    {"challenge": 6},
+    "the challenge",
+    "Dicefull: the challenge card's number, the last LED white (here 7).",
+)
+
 HOST = GameHost(
     "dicefull",
     hidden_hands=False,
     chance=True,
     narrate=narrate,
+    ring_legend=RING_LEGEND,
     describe=describe,
     heuristic=heuristic,
     view=view,

@@ -579,11 +579,20 @@ def centre(match):
 
 # The game as the simulator knows it (sim/gamehost.py):
 # hands, keeps and bids are hidden; the cards are shuffled.
+# The LED legend's example of what the ring shows in a match of this game.
+RING_LEGEND = (
+    {"faceup_n": 4, "trump": 0},
+    "the trump suit",
+    "d-TT, once the four cards are up: the ring glows in the trump suit's colour "
+    "(here spades; grey: no trump).",
+)
+
 HOST = GameHost(
     "dtt",
     hidden_hands=True,
     chance=True,
     narrate=narrate,
+    ring_legend=RING_LEGEND,
     describe=describe,
     heuristic=heuristic,
     view=view,

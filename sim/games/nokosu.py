@@ -450,11 +450,19 @@ def centre(match):
 
 # The game as the simulator knows it (sim/gamehost.py):
 # the cards in hand are hidden; cards are dealt and dice rolled.
+# The LED legend's example of what the ring shows in a match of this game.
+RING_LEGEND = (
+    {"trump_number": 3, "trump_colour": 0},
+    "the trump",
+    "Nokosu: the trump number in the trump's colour (here red 3).",
+)
+
 HOST = GameHost(
     "nokosu",
     hidden_hands=True,
     chance=True,
     narrate=narrate,
+    ring_legend=RING_LEGEND,
     describe=describe,
     heuristic=heuristic,
     view=view,
