@@ -90,6 +90,15 @@ def match_sources(key):
     return files
 
 
+def rules_sources(key):
+    """Every file of `key`'s rules core (the game registered), rules.py first:
+    a core split by concern keeps its other modules beside it, each named
+    <concern>_rules.py (Dicefull's scoring_rules.py), whose frames a play may
+    reach."""
+    folder = match_source(key).parent
+    return [folder / "rules.py"] + sorted(folder.glob("*_rules.py"))
+
+
 def parsed(paths):
     """The modules of `paths` as one tree (their statements in order): what a
     call may reach across an engine's modules, read as one module."""

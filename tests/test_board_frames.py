@@ -11,7 +11,7 @@ import pathlib
 
 import pytest
 from cases import game_module
-from every_game import KEYS, match_class, match_source, match_sources, parsed
+from every_game import KEYS, match_class, match_sources, parsed, rules_sources
 
 from sim.mpy_code import C_STACK_FRAME_WORDS, frame_words, function_frames, reached, source
 
@@ -26,12 +26,12 @@ def per_play(module):
     return SHARED[module] if module in SHARED else game_module(module).PER_PLAY
 
 
-def module_source(layer, module):
-    """The file of `module` in `layer`: a registered game's (the toy game's
-    too), else the shared module's (sim/mpy_code.source)."""
+def rules_paths(module):
+    """The files of `module`'s rules core: every one of a registered game's
+    (the toy game's too), else the shared module's (sim/mpy_code.source)."""
     if module in KEYS:
-        return match_source(module).with_name(layer + ".py")
-    return source(layer, module)
+        return rules_sources(module)
+    return [source("rules", module)]
 
 
 def reachable(tree, roots):
@@ -51,11 +51,13 @@ def reachable(tree, roots):
 
 @pytest.mark.parametrize("module", KEYS + sorted(SHARED))
 def test_per_play_frames_fit_on_the_c_stack(module):
-    path = module_source("rules", module)
-    names = reachable(ast.parse(path.read_text()), per_play(module))
+    # Every module of a game's rules core (split by concern), read as one.
+    paths = rules_paths(module)
+    names = reachable(parsed(paths), per_play(module))
     assert set(per_play(module)) <= names
     too_big = {
         name: frame_words(n_state, n_exc)
+        for path in paths
         for name, n_state, n_exc in function_frames(path)
         if name in names and frame_words(n_state, n_exc) > C_STACK_FRAME_WORDS
     }

@@ -17,6 +17,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from dicetable.games.dicefull import rules as df
+from dicetable.games.dicefull import scoring_rules as scoring
 
 # --- Reference face tables, as printed on the dice --------------------------------
 
@@ -143,19 +144,19 @@ def reference_key(test, k, nums):
 
 def reference_evaluate(faces, test, k, v):
     if not faces:
-        return df.NO_SCORE if df.is_comparison(test) else 0
-    if df.is_comparison(test):
+        return scoring.NO_SCORE if scoring.is_comparison(test) else 0
+    if scoring.is_comparison(test):
         keys = [reference_key(test, k, nums) for nums in number_choices(faces)]
         keys = [key for key in keys if key is not None]
-        return max(keys) if keys else df.NO_SCORE
+        return max(keys) if keys else scoring.NO_SCORE
     return int(any(reference_meets(test, k, v, faces, nums) for nums in number_choices(faces)))
 
 
 def reference_met_by(all_faces, test, k, v):
     scores = [reference_evaluate(f, test, k, v) for f in all_faces]
-    if df.is_comparison(test):
+    if scoring.is_comparison(test):
         top = max(scores)
-        return [] if top == df.NO_SCORE else [s for s, x in enumerate(scores) if x == top]
+        return [] if top == scoring.NO_SCORE else [s for s, x in enumerate(scores) if x == top]
     return [s for s, x in enumerate(scores) if x]
 
 
@@ -228,6 +229,23 @@ def test_items_pack_into_16_bits_and_unpack(kind, serial, index):
     assert (df.kind_of(d), df.serial_of(d), df.face_index(d)) == (kind, serial, 0)
 
 
+def test_the_scoring_rules_copy_the_cores_figures():
+    # scoring_rules.py inlines the figures it reads of rules.py and data.py
+    # as constants of its own (_NAME for NAME): they must stay theirs.
+    from_rules = ("MAX_PLAYERS", "MAX_RESULTS", "_FACE_MASK", "_KIND_SHIFT", "_KIND_MASK")
+    from_data = (
+        "SYMBOL PLUS MINUS COLOUR COLOUR_LAST ANY_NUMBER ANY_COLOUR NO_VALUE"
+        " MOST_TOTAL LEAST_TOTAL MOST_SINGLE LEAST_SINGLE CLOSEST_TOTAL HIGH_AT_LEAST"
+        " LOW_AT_MOST TOTAL_AT_LEAST TOTAL_AT_MOST TOTAL_EXACTLY SAME_AT_LEAST COUNT_AT_LEAST"
+    ).split()
+    copies = {("_" + name).replace("__", "_"): getattr(df, name) for name in from_rules}
+    copies["_ROW_FACES"] = df._ROW_FACES
+    copies.update({"_" + name: getattr(df, name) for name in from_data})
+    fields = {"TEST": df.TEST, "K": df.K, "V": df.V, "VP": df.VP}
+    copies.update({"_CHALLENGE_" + name: value for name, value in fields.items()})
+    assert {name: getattr(scoring, name) for name in copies} == copies
+
+
 def test_challenge_set_r9():
     """R9: at least 12 challenges, two or more per family, every row well formed."""
     families = Counter(ch[df.FAMILY] for ch in df.CHALLENGES)
@@ -248,7 +266,7 @@ def test_evaluate_equals_brute_force_reference(dice, test_kv):
     """R7, R9: the core's best result equals the reference's, for every test."""
     test, k, v = test_kv
     results = core_results(dice)
-    assert df.evaluate(results, len(results), test, k, v) == reference_evaluate(
+    assert scoring.evaluate(results, len(results), test, k, v) == reference_evaluate(
         reference_results(dice), test, k, v
     )
 
@@ -293,7 +311,7 @@ def test_several_signs_equal_brute_force_reference(dice, test, k, v):
     else:
         k = k * 10
     results = core_results(dice)
-    assert df.evaluate(results, len(results), test, k, v) == reference_evaluate(
+    assert scoring.evaluate(results, len(results), test, k, v) == reference_evaluate(
         reference_results(dice), test, k, v
     )
 
@@ -311,9 +329,9 @@ def test_every_allowed_choice_is_found(dice, data):
     x = data.draw(st.sampled_from(nums))
     results = core_results(dice)
     n = len(results)
-    assert df.evaluate(results, n, df.COUNT_AT_LEAST, nums.count(x), int(x * 10)) == 1
-    assert df.evaluate(results, n, df.TOTAL_EXACTLY, int(sum(nums) * 10), 0) == 1
-    assert df.evaluate(results, n, df.SAME_AT_LEAST, max(Counter(nums).values()), 0) == 1
+    assert scoring.evaluate(results, n, df.COUNT_AT_LEAST, nums.count(x), int(x * 10)) == 1
+    assert scoring.evaluate(results, n, df.TOTAL_EXACTLY, int(sum(nums) * 10), 0) == 1
+    assert scoring.evaluate(results, n, df.SAME_AT_LEAST, max(Counter(nums).values()), 0) == 1
 
 
 @pytest.mark.slow
@@ -325,8 +343,8 @@ def test_shipped_challenges_award_as_the_reference(seats, challenge):
     rolls = [core_results(d) for d in seats]
     counts = [len(r) for r in rolls]
     expected = reference_met_by([reference_results(d) for d in seats], test, k, v)
-    assert df.met_by(rolls, counts, challenge) == expected
-    assert df.award(rolls, counts, challenge) == [
+    assert scoring.met_by(rolls, counts, challenge) == expected
+    assert scoring.award(rolls, counts, challenge) == [
         vp if s in expected else 0 for s in range(len(seats))
     ]
 
@@ -339,7 +357,7 @@ def test_result_order_does_not_matter(dice, test_kv, rnd):
     results = core_results(dice)
     shuffled = list(results)
     rnd.shuffle(shuffled)
-    assert df.evaluate(results, len(results), test, k, v) == df.evaluate(
+    assert scoring.evaluate(results, len(results), test, k, v) == scoring.evaluate(
         array("H", shuffled), len(shuffled), test, k, v
     )
 
@@ -361,7 +379,7 @@ def test_a_sign_never_hurts(dice, test_kv):
     without = core_results(blanked)
     if test == df.COUNT_EXACTLY:
         return  # an exact count can go either way; the reference test covers it
-    assert df.evaluate(with_signs, len(with_signs), test, k, v) >= df.evaluate(
+    assert scoring.evaluate(with_signs, len(with_signs), test, k, v) >= scoring.evaluate(
         without, len(without), test, k, v
     )
 
@@ -379,7 +397,7 @@ def test_no_value_faces_are_never_numbers(dice, test_kv, extra):
     assume(test not in (df.COUNT_AT_LEAST, df.COUNT_EXACTLY) and dice)
     before = core_results(dice)
     after = core_results(dice + [(extra[0], extra[1], 0)])
-    assert df.evaluate(before, len(before), test, k, v) == df.evaluate(
+    assert scoring.evaluate(before, len(before), test, k, v) == scoring.evaluate(
         after, len(after), test, k, v
     )
 
@@ -414,10 +432,10 @@ def recursive_evaluate(results, n, test, k, v):
     Threshold test: 1 if the player can meet it, else 0.  Comparison test:
     the player's score for it, higher is better (the total, minus the total,
     the highest number, minus the lowest number, minus the distance to k), or
-    df.NO_SCORE for a player with no number.
+    scoring.NO_SCORE for a player with no number.
     """
     if n == 0:  # a player without dice meets nothing and has no number
-        return df.NO_SCORE if df.is_comparison(test) else 0
+        return scoring.NO_SCORE if scoring.is_comparison(test) else 0
     _rec_read_roll(results, n, v)
     if not _rec_ctx[_SIGNS]:
         # Most rolls show no sign: their numbers, as read, are the only choice.
@@ -425,7 +443,7 @@ def recursive_evaluate(results, n, test, k, v):
     _rec_ctx[_TEST] = test
     _rec_ctx[_K] = k
     _rec_ctx[_V] = v
-    _rec_ctx[_ENOUGH] = -df.NO_SCORE if df.is_comparison(test) else 1
+    _rec_ctx[_ENOUGH] = -scoring.NO_SCORE if scoring.is_comparison(test) else 1
     df._copy(_rec_work, _rec_ctx[_NUMBERS], _rec_num)  # _rec_search reads them from _rec_num
     return _rec_search(0, 0)
 
@@ -504,7 +522,7 @@ def _rec_start(sign):
 
 def _rec_pairs(sign, made, i):
     """Best score with `sign` joining number i to each later unused number."""
-    best = df.NO_SCORE
+    best = scoring.NO_SCORE
     _rec_used[i] = 1
     j = i + 1
     while j < _rec_ctx[_NUMBERS] and best < _rec_ctx[_ENOUGH]:
@@ -563,7 +581,7 @@ def _rec_score(test, k, v, d):
         return 1 if _rec_count(v, d) == k else 0
     if d == 0:
         # No number: no total, no highest or lowest (blank is never 0).
-        return df.NO_SCORE if df.is_comparison(test) else 0
+        return scoring.NO_SCORE if scoring.is_comparison(test) else 0
     if test > df.CLOSEST_TOTAL:  # a threshold test (not is_comparison)
         return 1 if _rec_holds(test, k, v, d) else 0
     if test == df.MOST_TOTAL:
@@ -674,7 +692,7 @@ def recursive_met_by(rolls, counts, challenge):
     with the best score (all of them on a tie); nobody if no seat has a number.
     """
     top = _rec_top_score(rolls, counts, challenge)
-    if top == df.NO_SCORE:
+    if top == scoring.NO_SCORE:
         return []
     return _rec_seats_scoring(rolls, counts, challenge, top)
 
@@ -682,9 +700,9 @@ def recursive_met_by(rolls, counts, challenge):
 def _rec_top_score(rolls, counts, challenge):
     """The score that meets the challenge: 1 for a threshold test, the best
     seat's score for a comparison."""
-    if not df.is_comparison(challenge[df.TEST]):
+    if not scoring.is_comparison(challenge[df.TEST]):
         return 1
-    top = df.NO_SCORE
+    top = scoring.NO_SCORE
     seat = 0
     while seat < len(rolls):
         top = _rec_better(top, _rec_evaluate_row(rolls[seat], counts[seat], challenge))
@@ -802,7 +820,7 @@ def test_the_loop_finds_what_the_recursion_found_for_every_small_roll():
         results = shown(codes)
         n = len(results)
         for test, k, v in tests:
-            assert df.evaluate(results, n, test, k, v) == recursive_evaluate(
+            assert scoring.evaluate(results, n, test, k, v) == recursive_evaluate(
                 results, n, test, k, v
             ), (codes, test, k, v)
         rolls += 1
@@ -834,7 +852,7 @@ def test_the_loop_finds_what_the_recursion_found_for_any_roll(dice, test_kv):
     test, k, v = test_kv
     results = core_results(dice)
     n = len(results)
-    assert df.evaluate(results, n, test, k, v) == recursive_evaluate(results, n, test, k, v)
+    assert scoring.evaluate(results, n, test, k, v) == recursive_evaluate(results, n, test, k, v)
 
 
 @pytest.mark.slow
@@ -845,8 +863,8 @@ def test_met_by_and_award_are_the_recursions(seats, challenge):
     recursive core gave them (it evaluated each twice in a comparison)."""
     rolls = [core_results(d) for d in seats]
     counts = [len(r) for r in rolls]
-    assert df.met_by(rolls, counts, challenge) == recursive_met_by(rolls, counts, challenge)
-    assert df.award(rolls, counts, challenge) == recursive_award(rolls, counts, challenge)
+    assert scoring.met_by(rolls, counts, challenge) == recursive_met_by(rolls, counts, challenge)
+    assert scoring.award(rolls, counts, challenge) == recursive_award(rolls, counts, challenge)
 
 
 # --- Pick phase -----------------------------------------------------------------------
@@ -956,9 +974,9 @@ def test_game_length(first_game, a, b):
 @given(st.lists(st.integers(0, 30), min_size=2, max_size=5))
 def test_leaders_and_roll_off(values):
     seats = list(range(len(values)))
-    top = df.leaders(values)
+    top = scoring.leaders(values)
     assert top and all(values[s] == max(values) for s in top)
     assert set(top) == {s for s in seats if values[s] == max(values)}
     dice = [1 + v % 6 for v in values]
-    still = df.roll_off(seats, dice)
+    still = scoring.roll_off(seats, dice)
     assert still == [s for s in seats if dice[s] == max(dice)]

@@ -23,9 +23,9 @@ import pathlib
 
 import pytest
 from bench_stack import game_chains
-from every_game import KEYS, TOY, TOY_PACKAGE, match_source, registered
+from every_game import KEYS, TOY, TOY_PACKAGE, parsed, registered, rules_sources
 
-from sim.mpy_code import C_STACK_FRAME_WORDS, frame_words, function_frames, source
+from sim.mpy_code import C_STACK_FRAME_WORDS, frame_words, function_frames
 
 GAME_BUDGET = 1600  # B of C stack below the table app's call into a game
 # Distinct chains each run keeps: enough that every chain over the budget is
@@ -135,8 +135,8 @@ def _cycle(graph):
 def test_no_function_of_the_rules_core_reaches_itself(game):
     # Each level of a recursion is a frame more on the board's C stack, and a
     # search's depth depends on the roll (Dicefull's ± signs: one per result).
-    tree = ast.parse(match_source(game).with_name("rules.py").read_text())
-    assert _cycle(_references(tree)) == []
+    # Every module of the core (split by concern), read as one.
+    assert _cycle(_references(parsed(rules_sources(game)))) == []
 
 
 def test_the_recursion_finder_sees_a_recursion_through_a_table():
@@ -164,8 +164,10 @@ SCORING = {
 
 @pytest.mark.parametrize("game", sorted(SCORING))
 def test_the_scoring_keeps_its_frames_on_the_c_stack(game):
-    path = source("rules", game)
-    graph = _references(ast.parse(path.read_text()))
+    # Every module of the core (split by concern: Dicefull's scoring_rules.py).
+    paths = rules_sources(game)
+    tree = parsed(paths)
+    graph = _references(tree)
     seen, todo = set(), list(SCORING[game])
     while todo:
         name = todo.pop()
@@ -174,13 +176,13 @@ def test_the_scoring_keeps_its_frames_on_the_c_stack(game):
             todo.extend(graph[name])
     frames = {
         name: frame_words(n_state, n_exc)
+        for path in paths
         for name, n_state, n_exc in function_frames(path)
         if name in seen
     }
     assert set(SCORING[game]) <= set(frames)
     assert {name: w for name, w in frames.items() if w > C_STACK_FRAME_WORDS} == {}
     # A comprehension is a function of its own (a frame more, made at every call).
-    tree = ast.parse(path.read_text())
     nested = sorted(
         name
         for name, body in _module_functions(tree).items()

@@ -17,6 +17,7 @@ from dicetable.games import header_refusal
 from dicetable.games.dicefull import match as engine
 from dicetable.games.dicefull import picking
 from dicetable.games.dicefull import rules as df
+from dicetable.games.dicefull import scoring_rules as scoring
 from dicetable.match.actions import (
     ALREADY_PLACED,
     ILLEGAL_PLAY,
@@ -710,7 +711,7 @@ def test_heuristic_plays_legally_and_narration_reads():
             assert all(isinstance(line, str) for line in lines)
             assert sum("revealed" in line for line in lines) == m.rounds
             assert any("game over" in line for line in lines)
-            assert any("roll-off" in line for line in lines) == (len(df.leaders(m.totals)) > 1)
+            assert any("roll-off" in line for line in lines) == (len(scoring.leaders(m.totals)) > 1)
 
 
 def test_describe():

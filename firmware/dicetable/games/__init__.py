@@ -3,6 +3,8 @@
 A game is a package of its own, dicetable/games/<key>/:
 
     rules.py   the rules core: item encoding, legal plays, tricks, scoring
+               (a core too long for one module splits by concern into
+               <concern>_rules.py beside it: Dicefull's scoring_rules.py)
     match.py   the match engine: a Match subclass (MATCH) and new(players, options)
     table.py   how its items and actions meet the table: names, LED views,
                deal progress (the functions app/games.py lists)

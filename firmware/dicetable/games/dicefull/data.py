@@ -2,7 +2,7 @@
 kind's face table, and the table's own challenge set.
 
 This file is data a user may edit (R8, R9); the rules that read it live in
-dicefull.py.  Player-readable rules: docs/rules/dicefull.md.
+rules.py and scoring_rules.py.  Player-readable rules: docs/rules/dicefull.md.
 
 Numbers are written in TENTHS everywhere (R7): 10 is a 1, 5 is 0.5, 640 is 64,
 -3 is -0.3.  So the decimal die (0.0-0.9) compares and adds correctly with
@@ -13,7 +13,10 @@ Face codes (one int per face):
     BLANK, PLUS, MINUS    faces with no number (the ± die's symbols, a blank)
     COLOUR..COLOUR_LAST   colour faces: RED, BLACK, and room for more colours
     SYMBOL..              any other code from SYMBOL up is a symbol face
-A face code from SYMBOL up is never a number and never the minimum.
+A face code from SYMBOL up is never a number and never the minimum.  The
+face codes, the tests' numbers and a challenge row's fields are the rules'
+words, not data to edit: scoring_rules.py inlines them as its own constants
+(tests/test_dicefull_properties.py checks that they agree).
 
 To change a die: edit its row in KINDS (same order as the kind numbers), or
 call dicefull.set_faces(kind, faces) at run time.  To add a kind: append a row
@@ -28,7 +31,7 @@ write the whole set in a text file, one row a line in the same words
   test    one of the tests below; k and v are its parameters (numbers in
           tenths, or a face code / wildcard for the COUNT tests), 0 if unused
   vp      victory points for every player who meets it
-Tests (rules.py scores each in the scorer of the figure it reads, _SCORERS):
+Tests (scoring_rules.py scores each in the scorer of the figure it reads, _SCORERS):
   comparison tests: the player(s) with the best value among all players meet it
     MOST_TOTAL       highest total
     LEAST_TOTAL      lowest total

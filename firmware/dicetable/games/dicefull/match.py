@@ -2,10 +2,10 @@
 
 Player-readable rules, with "How the table runs a match": docs/rules/dicefull.md.
 Specification: RULES.md section 3 (R6-R9).  Every rule the rules core holds
-(may this seat pick or pass, who picks next, is picking over, who starts next
-round, how many challenges, who meets a challenge, leaders, roll-off) is asked
-of the rules core (rules/dicefull.py); this module only runs the phases,
-turns, entries and totals.
+is asked of it: of rules.py (may this seat pick or pass, who picks next, is
+picking over, who starts next round, how many challenges) and of
+scoring_rules.py (who meets a challenge, leaders, roll-off); this module only
+runs the phases, turns, entries and totals.
 
 A match is one game: one round per challenge.  Phases, in order:
 
@@ -47,6 +47,7 @@ the final places), which waits, refuses, lists, draws and applies by phase.
 """
 
 from dicetable.games.dicefull import rules as core
+from dicetable.games.dicefull import scoring_rules as scoring
 from dicetable.games.dicefull.picking import (
     CHECK,
     NO_CHALLENGE,
@@ -60,7 +61,7 @@ from dicetable.games.dicefull.picking import (
     _room,
     d6_number,
 )
-from dicetable.games.dicefull.rules import met_by
+from dicetable.games.dicefull.scoring_rules import met_by
 from dicetable.match.actions import (
     ALREADY_PLACED,
     MALFORMED,
@@ -92,8 +93,8 @@ from dicetable.match.engine import (
 )
 
 # The core's met_by is also imported as a global of its own: a call of it
-# takes a stack word less than one of core.met_by, and the frame of apply is
-# full (11 words, the most the board keeps on its C stack).
+# takes a stack word less than one of scoring.met_by, and the frame of apply
+# is full (11 words, the most the board keeps on its C stack).
 
 # A roll-off's d6 numbers of the tied seats, and the seats they leave tied
 # (the core's roll_off): module buffers, as _after_roll_off reads them once.
@@ -324,7 +325,9 @@ class DicefullMatch(DicefullPicking):
         """Score the round: last_winners met its challenge (the core's met_by,
         asked by apply); their gains go into history's next row."""
         winners = self.last_winners
-        gained = core.gains(winners, core.CHALLENGES[self.challenge], self.players, self.next_row())
+        gained = scoring.gains(
+            winners, core.CHALLENGES[self.challenge], self.players, self.next_row()
+        )
         self.last_winner = winners[0] if winners else NOBODY
         self.last_challenge = self.challenge
         self.last_leader = self.start
@@ -340,7 +343,7 @@ class DicefullMatch(DicefullPicking):
         self._start_round()  # the dice go back to the centre
         self.turn = NOBODY
         del self.tied[EVERY]
-        core.leaders(self.totals, self.tied)
+        scoring.leaders(self.totals, self.tied)
         if len(self.tied) > 1:
             self.phase = ROLL_OFF
         else:
@@ -359,7 +362,7 @@ class DicefullMatch(DicefullPicking):
             _VALUES.append(d6_number(self.off_values[tied[i]]))
             i += 1
         del _STILL[EVERY]
-        core.roll_off(tied, _VALUES, _STILL)
+        scoring.roll_off(tied, _VALUES, _STILL)
         if len(_STILL) == 1:
             self._finish(_STILL[0])
             return

@@ -19,6 +19,7 @@ roll-off, once a match, are played by random_action and take.
 from array import array
 
 from dicetable.games.dicefull import rules as core
+from dicetable.games.dicefull import scoring_rules as scoring
 from dicetable.games.dicefull.picking import (
     CHECK,
     NO_CHALLENGE,
@@ -224,9 +225,9 @@ def met_by(rolls, counts, challenge):
     seat's roll: the seats meeting a threshold test, or scoring the best
     (none when nobody has a number) in a comparison."""
     test, k, v = challenge[core.TEST], challenge[core.K], challenge[core.V]
-    scores = [core.evaluate(rolls[s], counts[s], test, k, v) for s in range(len(rolls))]
-    top = max(scores) if core.is_comparison(challenge[core.TEST]) else 1
-    if top == core.NO_SCORE:
+    scores = [scoring.evaluate(rolls[s], counts[s], test, k, v) for s in range(len(rolls))]
+    top = max(scores) if scoring.is_comparison(challenge[core.TEST]) else 1
+    if top == scoring.NO_SCORE:
         return []
     return [s for s in range(len(rolls)) if scores[s] == top]
 
@@ -261,7 +262,7 @@ def _score_round(m):
     if m.round < m.rounds:
         return
     m.turn = NOBODY
-    m.tied[:] = core.leaders(totals)  # the match's own list
+    m.tied[:] = scoring.leaders(totals)  # the match's own list
     if len(m.tied) > 1:
         m.phase = ROLL_OFF
     else:
