@@ -303,6 +303,20 @@ def test_the_constants_dtt_names_for_speed_are_the_cores():
     assert (match._owed, match._beats) == (rules.owed, rules.beats)
 
 
+def test_the_constants_nokosus_match_spells_again_are_the_deals_and_the_cores():
+    from dicetable.games.nokosu import deal, match, rules
+
+    assert (match._CARD_SLOTS, match._DIE_SLOT0, match._BLACK_SLOT0, match._DIE_BIT) == (
+        deal._CARD_SLOTS,
+        deal._DIE_SLOT0,
+        deal._BLACK_SLOT0,
+        deal._DIE_BIT,
+    )
+    assert deal._DIE_BIT == rules.die(0, 0, 0)
+    assert deal._CARD_SLOTS == deal._DIE_SLOT0 == deal.slot_of(rules.die(0, 0, 0))
+    assert deal._BLACK_SLOT0 == deal.slot_of(rules.black_die(0))
+
+
 def test_dtt_playout_reads_the_cores_rules_and_the_matchs_places():
     # The playout's tables are the core's beats() and owed() for every case,
     # and its places are the values the match writes in where[].

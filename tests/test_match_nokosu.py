@@ -12,9 +12,9 @@ import random
 import pytest
 from match_helpers import play_random, random_chooser, seats_waiting, snapshot
 
+from dicetable.games.nokosu import deal, table
 from dicetable.games.nokosu import match as engine
 from dicetable.games.nokosu import rules as core
-from dicetable.games.nokosu import table
 from dicetable.match.actions import (
     ALREADY_PLACED,
     CHOOSE,
@@ -326,8 +326,8 @@ def test_four_and_five_players_use_every_item(players):
 def test_every_item_is_what_five_players_have_in_play():
     """The table's registrable items (table.all_items: every_item, no match
     made) are a 5-player match's all_items, in the same order."""
-    assert engine.every_item() == engine.new(5).all_items()
-    assert table.all_items() == engine.every_item()
+    assert deal.every_item() == engine.new(5).all_items()
+    assert table.all_items() == deal.every_item()
 
 
 @pytest.mark.parametrize("opts", (0, TABLE_ROLLS))

@@ -299,7 +299,7 @@ def test_nokosu_trick_winner_is_the_cores():
         tables = nokosu_playout._tables(nokosu.card(tc, tn))
         for _ in range(400):
             n = rng.choice((3, 4, 5))
-            trick = nokosu_match.Trick(n)
+            trick = Trick(n)
             for s, v in enumerate(rng.sample(items, n)):
                 trick.add(s, v)
             hand = ([[]] * n, None, None, None, None)
@@ -341,7 +341,7 @@ def test_nokosu_legal_plays_are_the_cores():
         lead = rng.choice(others + [None])
         m = nokosu_match_with({0: hand}, (tc, tn))
         ordered = sorted(hand, key=nokosu_match.slot_of)
-        trick = nokosu_match.Trick(2)
+        trick = Trick(2)
         if lead is not None:
             trick.add(1, lead)
         out = list(ordered)

@@ -17,7 +17,7 @@ once).  Open play's plays (the hidden cards any seat may hold) and the
 """
 
 from dicetable.games.nokosu import rules as core
-from dicetable.games.nokosu.match import (
+from dicetable.games.nokosu.deal import (
     _IDENTITY,
     BAG,
     BESIDE,

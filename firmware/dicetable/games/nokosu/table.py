@@ -1,7 +1,7 @@
 """Nokosu Dice at the table: how its dice and cards are named and shown (app/games.py asks)."""
 
 from dicetable.app import frames as fr
-from dicetable.games.nokosu import match as engine
+from dicetable.games.nokosu import deal
 from dicetable.games.nokosu import rules as c
 from dicetable.match.actions import PICK, PLAY, ZERO_BID, kind_of, value_of
 
@@ -19,13 +19,16 @@ LEGAL_ROOM = (48, 200, 8)
 COLOURS = ("red", "blue", "yellow", "green", "purple", "black")
 _RGB = (fr.RED, fr.BLUE, fr.YELLOW, fr.GREEN, fr.VIOLET, fr.GREY)
 
-identity = engine.identity
+# The engine's item layout and phases are read from deal.py, where they are
+# defined: match.py imports only what its own code reads (each name a module
+# imports is an entry of its dict on the board's heap).
+identity = deal.identity
 
 
 def all_items():
     """Every die and card a tag can be registered as (a match's all_items()
     with five players, without making a match for it)."""
-    return engine.every_item()
+    return deal.every_item()
 
 
 def item_words(line, v, shown):
@@ -74,9 +77,9 @@ def ring_view(m):
 
 def deal_progress(m, seat):
     """Cards dealt, or dice drawn, of those due."""
-    if m.phase == engine.DEALING:
+    if m.phase == deal.DEALING:
         return fr.view(m.cards_left[seat], m.cards_each)
-    if m.phase == engine.DRAWING:
+    if m.phase == deal.DRAWING:
         return fr.view(m.drawn_each - m.left, m.drawn_each)
     return None
 
@@ -84,14 +87,14 @@ def deal_progress(m, seat):
 def table_entry_seat(m):
     """With the players rolling, the round's start player throws the centre
     dice and enters each one at their seat."""
-    if m.phase == engine.CENTRE and m.pending >= 0 and not m.table_rolls:
+    if m.phase == deal.CENTRE and m.pending >= 0 and not m.table_rolls:
         return m.start
     return -1
 
 
 def meant_value(m, kind, ident):
     """A die as it stands in its slot (with its number), else itself."""
-    slot = engine.slot_of(ident)
+    slot = deal.slot_of(ident)
     if slot >= 0:
         return m.item(slot)
     return ident
