@@ -16,6 +16,7 @@ from hal import readers as readers_mod
 from hal.readers import Readers
 from sim import mpy_wasm
 from sim.hw import vmfrc522 as vm
+from sim.hw import vtag
 from sim.hw.clock import Clock
 from sim.hw.rig import take_events
 from sim.hw.vmfrc522 import VMFRC522, ResetLine
@@ -127,6 +128,16 @@ def test_register_access_uses_the_datasheet_address_byte():
     assert all(p.value() == 1 for p in bus._pins)  # chip-select released
 
 
+def test_the_air_side_names_the_chips_registers_and_bits_as_the_chip_does():
+    # sim/hw/vtag.py spells them again as private constants (folded under
+    # MicroPython, where an import of the chip's would be a lookup per use).
+    private = {k[1:]: v for k, v in vars(vtag).items() if k[:1] == "_" and k[1:2] != "_"}
+    named = {k: v for k, v in private.items() if hasattr(vm, k)}
+    assert len(named) == 18
+    assert named == {k: getattr(vm, k) for k in named}
+    assert private["RX_ERRORS"] == vm.PROTOCOL_ERR | vm.PARITY_ERR | vm.CRC_ERR | vm.COLL_ERR
+
+
 def test_select_gets_its_crc_a_from_the_chip_and_the_sak_is_checked():
     class BadSakCrc(VTag):
         def receive(self, frame, last_bits):
@@ -200,7 +211,7 @@ def test_a_missing_tag_ends_on_the_chips_timer(baud):
     assert chip.timer_irqs == irqs + 1
     irq = chip.peek(vm.ComIrqReg)
     assert irq & vm.TIMER_IRQ and not irq & vm.RX_IRQ
-    tx = vm.air_us(9)  # REQA on the air
+    tx = vtag.air_us(9)  # REQA on the air
     assert drv.TIMEOUT_US + tx <= elapsed < drv.TIMEOUT_US + tx + 300
     polls = sum(1 for t in bus.trace if t[1] == ((vm.ComIrqReg << 1) | 0x80))
     assert polls < drv._GUARD_RX
@@ -267,7 +278,7 @@ def test_finish_waits_for_the_frame_on_the_status_and_gives_up_on_a_stalled_chip
     t0 = clock.now_us
     assert driver.finish() == 2  # the ATQA
     # REQA out (7 bits), the tag's FDT, the ATQA back: then the wait ends.
-    assert vm.air_us(9) + vm.FDT_US + vm.air_us(20) <= clock.now_us - t0 < 600
+    assert vtag.air_us(9) + vtag.FDT_US + vtag.air_us(20) <= clock.now_us - t0 < 600
     chip.stall()
     driver.request(False)
     bus.trace = []

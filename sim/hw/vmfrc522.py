@@ -21,29 +21,26 @@ the registers a driver uses, with their side effects:
 - CRC_A over the FIFO (CalcCRC, CRCResultReg, CRCIRq).
 
 All timing is virtual (sim.hw.clock): SPI bytes advance the clock, a frame
-takes its air time at 106 kbit/s, a tag replies one frame delay time after
-the reader's frame, and the chip brings its state up to the clock's time
-whenever it is spoken to.  Replies of several tags are combined bit by bit:
-where they differ the chip sees a collision (CollErr, CollReg).
+takes its air time at 106 kbit/s, and the chip brings its state up to the
+clock's time whenever it is spoken to.  What happens to a frame once it is
+out, the tags' replies until the reply is in the FIFO, is sim.hw.vtag's.
 
 Every frame reaches every tag in the field, and each answers it as ISO/IEC
 14443-3 has it (sim.hw.vtag): a SELECT (NVB 70h: the whole CLn and its BCC,
 with CRC_A, 6.5.3) is answered with a SAK by a READY tag whose cascade level
 has exactly those bytes, whether an ANTICOLLISION came before it or not, so
 a driver can SELECT a UID it read before; a tag it does not match stays
-silent, and the wait for it ends on the timer.  With TxCRCEn and RxCRCEn
-(TxModeReg, RxModeReg: datasheet 9.3.2.3, 9.3.2.4) the chip appends the
-frame's CRC_A and checks and strips the reply's.  A command written while a
-frame is going out interrupts it (datasheet 10.2): the tags hear none of it.
+silent, and the wait for it ends on the timer.  With TxCRCEn (TxModeReg:
+datasheet 9.3.2.3) the chip appends the frame's CRC_A.  A command written
+while a frame is going out interrupts it (datasheet 10.2): the tags hear
+none of it.
 
 Tags (sim.hw.vtag) are put on the antenna with place(), taken off with
 remove(); flicker(tag, pattern) keeps a tag at the antenna's edge, present at
-some looks only (one step of the pattern per REQA/WUPA the reader sends, but
-a step lasts FLICKER_HOLD_US: REQA/WUPAs sooner after the step began see the
-same; a tag absent at a step has lost power and is back to IDLE).  silence() makes
-the chip stop answering (MISO reads 0, or 0xFF for a line stuck high), stall()
-stops its oscillator (registers answer, nothing progresses), revive() powers
-it up again.  ResetLine is the NRSTPD line shared by several chips.
+some looks only (sim.hw.vtag).  silence() makes the chip stop answering
+(MISO reads 0, or 0xFF for a line stuck high), stall() stops its oscillator
+(registers answer, nothing progresses), revive() powers it up again.
+ResetLine is the NRSTPD line shared by several chips.
 
 Portable: runs under MicroPython as well as CPython.
 """
@@ -51,8 +48,8 @@ Portable: runs under MicroPython as well as CPython.
 from micropython import const
 
 from dicetable.match.engine import EVERY
+from sim.hw import vtag
 from sim.hw.vpin import PinLike
-from sim.hw.vtag import REQA, WUPA, crc_a
 
 # Registers (datasheet section 9).
 CommandReg = const(0x01)
@@ -126,7 +123,6 @@ PARITY_ERR = const(0x02)
 CRC_ERR = const(0x04)
 COLL_ERR = const(0x08)
 BUFFER_OVFL = const(0x10)
-_RX_ERRORS = const(0x0F)  # cleared when the receiver starts up
 
 # Values after power-up or SoftReset (datasheet table 20 onwards); others 00h.
 _RESET_VALUES = (
@@ -167,27 +163,9 @@ _CRC_PRESETS = (0x0000, 0x6363, 0xA671, 0xFFFF)
 # firmware it runs (dicetable.match.engine.EVERY, the same for the board).
 _ALL = EVERY
 
-# Timing, in microseconds.  The wake-up time stands for the crystal's start-up
-# (the datasheet leaves it to the crystal); FDT is ISO/IEC 14443-3's frame delay
-# time, 1236/fc, after which a tag's reply begins.
+# The oscillator's start-up, in microseconds: it stands for the crystal's
+# (the datasheet leaves it to the crystal).
 WAKE_US = const(200)
-FDT_US = const(91)
-# A tag at the antenna's edge is in or out for at least this long: the two
-# short frames of one look (1 ms apart) see it alike, a confirming re-read
-# (hal.readers: 4 ms after) may not.
-FLICKER_HOLD_US = const(2500)
-
-
-def air_us(bits):
-    """Air time of `bits` at 106 kbit/s (128 carrier cycles of 13.56 MHz a bit)."""
-    return bits * 12800 // 1356
-
-
-def _frame_bits(nbytes, last_bits):
-    # Start bit, 8 data bits + parity per byte, end of frame; a short frame has no parity.
-    if nbytes == 1 and last_bits:
-        return 2 + last_bits
-    return 2 + 9 * nbytes
 
 
 def _irq_write(old, v, bits):
@@ -206,7 +184,7 @@ class VMFRC522:
         self.regs = bytearray(64)
         self.writes = [0] * 64  # writes per register, so a test can see what was programmed
         self.fifo = []
-        self._tags = []  # [tag, pattern or None, step, present]
+        self._tags = []  # the tags near the antenna (sim.hw.vtag's entries)
         self.silent = False
         self._miso_when_silent = 0
         self.stalled = False
@@ -289,38 +267,13 @@ class VMFRC522:
             self._drop_field()
 
     # --- test hooks --------------------------------------------------------
-    def place(self, tag):
-        """Put `tag` on the antenna (it arrives unpowered: IDLE)."""
-        self.remove(tag)
-        tag.power_off()
-        self._tags.append([tag, None, 0, True, None])
-
-    def remove(self, tag):
-        """Take `tag` off the antenna."""
-        for i in range(len(self._tags)):
-            if self._tags[i][0] is tag:
-                del self._tags[i]
-                tag.power_off()
-                return
-
-    def flicker(self, tag, pattern):
-        """Keep `tag` at the antenna's edge: present at the REQA/WUPAs where pattern has 1.
-
-        `pattern` is a string of '0'/'1' or a sequence of truthy values, used
-        cyclically, one step per REQA/WUPA this reader sends at least
-        FLICKER_HOLD_US after the step before began.
-        """
-        steps = bytearray(len(pattern))
-        for i in range(len(pattern)):
-            p = pattern[i]
-            steps[i] = 0 if (p == "0" or not p) else 1
-        self.remove(tag)
-        tag.power_off()
-        self._tags.append([tag, steps, 0, False, None])
-
-    def tags(self):
-        """The tags on the antenna (flickering ones included)."""
-        return [e[0] for e in self._tags]
+    # The tags near the antenna are sim.hw.vtag's business, the list of them
+    # the chip's: vtag's functions bound as methods, one function object each
+    # on the virtual board's heap rather than a method here calling one there.
+    place = vtag.place
+    remove = vtag.remove
+    flicker = vtag.flicker
+    tags = vtag.tags
 
     def silence(self, miso=0):
         """The chip stops answering: MISO reads `miso` (0, or 0xFF for a line stuck high)."""
@@ -462,7 +415,7 @@ class VMFRC522:
         r = self.regs
         if (r[CommandReg] & 0x0F) == CALC_CRC:
             # During CalcCRC a byte written to the FIFO goes on into the calculation.
-            self._crc_value = crc_a((v,), 1, self._crc_value)
+            self._crc_value = vtag.crc_a((v,), 1, self._crc_value)
             self._crc_ready = False
             self._crc_at = self.clock.now_us + 1
         elif len(self.fifo) >= 64:
@@ -531,7 +484,7 @@ class VMFRC522:
         if cmd == CALC_CRC:
             self.crc_runs += 1
             data = self.fifo
-            self._crc_value = crc_a(data, len(data), _CRC_PRESETS[r[ModeReg] & 0x03])
+            self._crc_value = vtag.crc_a(data, len(data), _CRC_PRESETS[r[ModeReg] & 0x03])
             self._crc_ready = False
             self._crc_at = self.clock.now_us + 1 + (len(data) >> 1)
             del self.fifo[_ALL]
@@ -552,11 +505,11 @@ class VMFRC522:
         del self.fifo[_ALL]
         last = r[BitFramingReg] & 0x07
         if r[TxModeReg] & 0x80 and frame:
-            crc = crc_a(frame, len(frame), _CRC_PRESETS[r[ModeReg] & 0x03])
+            crc = vtag.crc_a(frame, len(frame), _CRC_PRESETS[r[ModeReg] & 0x03])
             frame = frame + bytes((crc & 0xFF, crc >> 8))
         self._tx_frame = frame
         self._tx_last = last
-        self._tx_end = self.clock.now_us + air_us(_frame_bits(len(frame), last))
+        self._tx_end = self.clock.now_us + vtag.frame_us(len(frame), last)
         self.frames += 1
 
     def _start_timer(self, t0):
@@ -587,7 +540,7 @@ class VMFRC522:
             r[CRCResultRegL] = self._crc_value & 0xFF
             r[DivIrqReg] |= CRC_IRQ
         if self._tx_end is not None and now >= self._tx_end:
-            self._end_tx()
+            vtag.end_tx(self)
         if self._timer_at is not None:
             rx = self._rx_start
             if rx is not None and self._timer_stops_on_rx and rx <= self._timer_at:
@@ -598,119 +551,7 @@ class VMFRC522:
                 r[ComIrqReg] |= TIMER_IRQ
                 self.timer_irqs += 1
         if self._rx_end is not None and now >= self._rx_end:
-            self._end_rx()
-
-    def _end_tx(self):
-        r = self.regs
-        t = self._tx_end
-        assert t is not None  # called only while a frame is on the air
-        self._tx_end = None
-        r[ComIrqReg] |= TX_IRQ
-        reply = self._air(self._tx_frame, self._tx_last)
-        if r[TModeReg] & 0x80:
-            self._start_timer(t)  # TAuto: the timer starts when the frame is out
-        if (r[CommandReg] & 0x0F) == TRANSMIT:
-            r[CommandReg] &= 0xF0
-            r[ComIrqReg] |= IDLE_IRQ
-            return
-        r[ErrorReg] &= ~_RX_ERRORS & 0xFF
-        if reply is None or r[CommandReg] & RCV_OFF:
-            return
-        self._rx_data, self._rx_coll = reply
-        self._rx_start = t + FDT_US
-        self._rx_end = self._rx_start + air_us(_frame_bits(len(self._rx_data), 0))
-
-    def _end_rx(self):
-        r = self.regs
-        data = self._rx_data
-        assert data is not None  # called only while a reply is on the air
-        coll = self._rx_coll
-        self._rx_start = None
-        self._rx_end = None
-        self._rx_data = None
-        err = 0
-        if coll:
-            err |= COLL_ERR
-            r[CollReg] = (r[CollReg] & 0x80) | ((coll & 0x1F) if coll <= 32 else 0x20)
-        else:
-            r[CollReg] = (r[CollReg] & 0x80) | 0x20
-        if r[RxModeReg] & 0x80:
-            n = len(data)
-            crc = crc_a(data, n - 2, _CRC_PRESETS[r[ModeReg] & 0x03]) if n >= 3 else -1
-            if n < 3 or data[n - 2] != crc & 0xFF or data[n - 1] != crc >> 8:
-                err |= CRC_ERR
-            else:
-                data = data[: n - 2]
-        for b in data:
-            if len(self.fifo) >= 64:
-                err |= BUFFER_OVFL
-                break
-            self.fifo.append(b)
-        r[ErrorReg] |= err
-        r[ControlReg] &= 0xF8  # RxLastBits: every reply here is whole bytes
-        r[ComIrqReg] |= RX_IRQ | (ERR_IRQ if r[ErrorReg] else 0)
-
-    def _air(self, frame, last_bits):
-        # The frame reaches the tags in the field; their replies come back superposed.
-        r = self.regs
-        if not self._field_on() or not (r[TxASKReg] & 0x40) or r[TxModeReg] & 0x70:
-            return None  # no field, or not the 100 % ASK at 106 kBd that type A tags understand
-        short = len(frame) == 1 and last_bits == 7
-        if short:
-            code = frame[0] & 0x7F
-            if code == REQA:
-                self.reqa += 1
-            elif code == WUPA:
-                self.wupa += 1
-        replies = None  # made for the first reply: a look at an empty reader makes nothing
-        for e in self._tags:
-            steps = e[1]
-            now = self.clock.now_us
-            if short and steps is not None and (e[4] is None or now - e[4] >= FLICKER_HOLD_US):
-                present = steps[e[2] % len(steps)]
-                e[2] += 1
-                e[4] = now
-                if not present:
-                    e[0].power_off()
-                e[3] = present
-            if not e[3]:
-                continue
-            reply = e[0].receive(frame, last_bits)
-            if reply is not None:
-                if replies is None:
-                    replies = []
-                replies.append(reply)
-        if replies is None:
-            return None
-        return _superpose(replies, not (r[CollReg] & 0x80))
-
-
-def _superpose(replies, clear_after_coll):
-    # Where tags send different bits the Manchester halves overlap: a collision.
-    n = 0
-    for rep in replies:
-        n = max(n, len(rep))
-    data = bytearray(n)
-    coll = 0
-    for k in range(n):
-        o = 0
-        a = 0xFF
-        for rep in replies:
-            if k < len(rep):
-                o |= rep[k]
-                a &= rep[k]
-        diff = o ^ a
-        if diff and not coll:
-            bit = 0
-            while not (diff >> bit) & 1:
-                bit += 1
-            coll = 8 * k + bit + 1
-        data[k] = o
-    if coll and clear_after_coll:
-        # ValuesAfterColl = 0: the bits after the first collision are cleared.
-        for q in range(coll, 8 * n):
-            data[q >> 3] &= ~(1 << (q & 7)) & 0xFF
-    return data, coll
+            vtag.end_rx(self, _CRC_PRESETS[r[ModeReg] & 0x03])
 
 
 class ResetLine(PinLike):
