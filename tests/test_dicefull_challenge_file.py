@@ -750,6 +750,7 @@ import gc, io, sys, micropython
 import dicetable.match.engine
 import dicetable.games.dicefull.rules
 import dicetable.games.dicefull.data as d
+from dicetable.app.table import forget_module
 DATA = bytes(bytearray(RAW))
 #: next run
 print(gc.mem_alloc())
@@ -762,7 +763,7 @@ def say(line):
     print(line)
 # As dicefull/table.py's prepare() reads a set: load(), then the reader forgotten.
 __import__("dicetable.games.dicefull.challenges", None, None, ("x",)).load(FS(), "f", say)
-dicetable.forget_module("dicetable.games.dicefull.challenges")
+forget_module("dicetable.games.dicefull.challenges")
 FS = say = None
 #: next run
 print(gc.mem_alloc())

@@ -39,8 +39,12 @@ stays on the C stack of the RP2040 port.
 
 from micropython import const
 
+try:
+    from time import ticks_diff  # pyright: ignore[reportAssignmentType]
+except ImportError:  # CPython (the tests, the simulator): the table app's, the same wrap at 2**30
+    from dicetable.app.render import ticks_diff
+
 from dicetable.app.events import LONG
-from hal import ticks_diff
 
 DEBOUNCE_MS = const(20)
 LONG_MS = const(600)

@@ -8,7 +8,7 @@ takes the Journal `j` and works on its page buffer and per-segment lists.
 
 from micropython import const
 
-from dicetable import forget_module
+from dicetable.app.table import forget_module
 
 # hal/journal_segments.py's, not imported: the segments import this module at
 # need (tests/test_journal_damage.py checks they are the same).

@@ -90,7 +90,7 @@ at a reader initialises it.
 from micropython import const
 
 from dicetable.app import events
-from hal import ticks_diff
+from dicetable.app.render import ticks_diff
 from hal.chipselect import ChipSelect, PinPort, pin_select
 from hal.mfrc522 import BUSY, COLLISION, DEAD, ERROR, MFRC522, NO_TAG
 

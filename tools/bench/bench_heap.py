@@ -317,9 +317,9 @@ from hal import buttons, chipselect, console, mainloop, mirror, readers, storage
 # stay in the string pool) and forgotten after the boot and when the match
 # begins (app/table.py).
 table._module("resume")
-table._forget("resume")
+table.forget_module("dicetable.app.resume")
 table._module("menu")
-table._forget("menu")
+table.forget_module("dicetable.app.menu")
 #: next run
 print(gc.mem_alloc())
 #: next run

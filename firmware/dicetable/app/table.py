@@ -23,7 +23,6 @@ modes (imported only while they show).
 The player's and maker's page is docs/table.md.
 """
 
-from dicetable import forget_module
 from dicetable.app import games, play, render
 from dicetable.app.entry import Entry
 from dicetable.app.events import (
@@ -76,8 +75,22 @@ def _module(name):
     return __import__("dicetable.app." + name, None, None, ("x",))
 
 
-def _forget(name):
-    forget_module("dicetable.app." + name)
+def forget_module(name):
+    """Drop module `name` (its dotted name) from sys.modules and from its
+    package, so that its code leaves the Pico's heap at the next collection:
+    the parts needed now and then (the menu, the power-up, a challenge file,
+    the journal's damage) are imported when they begin and forgotten after.
+    Here, in a module the board always holds: in the package's __init__ it
+    tipped tests/test_boot_full_table.py's full table over the Pico's heap."""
+    import sys
+
+    if name not in sys.modules:
+        return  # never imported (or forgotten): dir() below would make a list for nothing
+    del sys.modules[name]
+    package, _, leaf = name.rpartition(".")
+    p = sys.modules.get(package)
+    if p is not None and leaf in dir(p):
+        delattr(p, leaf)
 
 
 class Table:
@@ -188,8 +201,8 @@ class Table:
         """Load the registry and the journal: resume the match at its last
         committed action, or show the menu.  Bad data is logged, never fatal."""
         _module("resume").boot(self)
-        _forget("resume")
-        _forget("journal_lines")
+        forget_module("dicetable.app.resume")
+        forget_module("dicetable.app.journal_lines")
 
     def _seat_mask(self):
         """The mask of the physical seats that play (the journal's SEATS record)."""
@@ -255,12 +268,12 @@ class Table:
         if self.menu is not None:
             self._choices = self.menu.state()
             self.menu = None
-            _forget("menu")
+            forget_module("dicetable.app.menu")
 
     def _leave_provision(self):
         if self.provision is not None:
             self.provision = None
-            _forget("provision")
+            forget_module("dicetable.app.provision")
 
     def _begin(self, g, m, seats):
         self._leave_menu()

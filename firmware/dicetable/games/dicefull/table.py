@@ -1,7 +1,7 @@
 """Dicefull at the table: how its dice are named and shown (app/games.py asks)."""
 
-from dicetable import forget_module
 from dicetable.app import frames as fr
+from dicetable.app.table import forget_module
 from dicetable.games.dicefull import picking
 from dicetable.games.dicefull import rules as c
 from dicetable.match.actions import ROLL, TABLE, kind_of, seat_of, value_of
