@@ -434,16 +434,21 @@ def test_unknown_input_gets_one_line_not_the_whole_help(typed, hint):
     assert after.startswith("  " + hint) and after.count("\n") == 1
 
 
+def auto_until(reached, never, game, players, most=60):
+    """The session of the fewest `auto` lines (4 at least) after which the
+    match has reached(match); the test fails with `never` if none does."""
+    for turns in range(4, most):
+        s, text = session("auto\n" * turns + "quit\n", game=game, players=players)
+        if s.table.match is not None and reached(s.table.match):
+            return s, text
+    pytest.fail(never)
+
+
 def test_in_a_game_that_hides_no_hand_the_bots_items_are_shown():
     # Dicefull's picked dice lie in view at the table (its GameHost: no hidden
     # hands), so the terminal names them as it names the person's.
-    for turns in range(4, 40):
-        s, text = session("auto\n" * turns + "quit\n", game="dicefull", players=2)
-        m = s.table.match
-        if m is not None and m.held[1]:
-            break
-    else:
-        pytest.fail("the bot never picked a die")
+    s, text = auto_until(lambda m: m.held[1], "the bot never picked a die", "dicefull", 2)
+    m = s.table.match
     picked = " + ".join(games.item_name(s.game, v, True) for v in m.hands[1][: m.held[1]])
     assert "  the bots hold: seat 1 %s\n" % picked in views(text)[-2]
 
@@ -451,13 +456,8 @@ def test_in_a_game_that_hides_no_hand_the_bots_items_are_shown():
 def test_in_a_dtt_draft_the_persons_packet_is_shown_under_the_hand():
     # d-TT's drafts: the person picks from a packet besides the hand (its
     # GameHost's packet part); a player must see the cards to pick from.
-    for turns in range(4, 60):
-        s, text = session("auto\n" * turns + "quit\n", game="dtt", players=3)
-        m = s.table.match
-        if m is not None and m.packet_n[0]:
-            break
-    else:
-        pytest.fail("the person never had a packet to pick from")
+    s, text = auto_until(lambda m: m.packet_n[0], "the person never had a packet", "dtt", 3)
+    m = s.table.match
     packet = [games.item_name(s.game, c, True) for c in m.packets[0][: m.packet_n[0]]]
     view = views(text)[-2]
     assert re.search(r"^  your packet: (.*)$", view, re.M).group(1).split(", ") == packet
