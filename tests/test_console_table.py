@@ -27,6 +27,9 @@ DICEFULL = GAMES.index("dicefull")
 MOVES = 30
 STOP, RESUME = 3, 20  # the moves before which the host stops, and resumes, reading
 REGISTRY = bytes(pack(hands.full_registry()))
+# Whole virtual-board runs of seconds each: make test runs them, make check's
+# edit loop does not (test_console_stall.py keeps the console's own cases there).
+pytestmark = pytest.mark.slow
 
 
 class Beats:
@@ -113,9 +116,7 @@ def no_host():
     return run.what_the_table_did()
 
 
-@pytest.mark.parametrize(
-    "name", [pytest.param(n, marks=() if n == "resumed" else pytest.mark.slow) for n in HOSTS]
-)
+@pytest.mark.parametrize("name", list(HOSTS))
 def test_the_table_plays_as_with_no_host_and_nothing_waits(no_host, name):
     make, script = HOSTS[name]
     run = Run(make(), script)
@@ -136,7 +137,7 @@ def shown(vc):
     return json.loads(session.snapshot()[1])
 
 
-@pytest.mark.parametrize("name", ["resumed", pytest.param("slow", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("name", ["resumed", "slow"])
 def test_once_the_host_reads_again_the_mirror_has_the_whole_table(name):
     make, script = HOSTS[name]
     run = Run(make(), script)

@@ -311,16 +311,13 @@ def refused_on_line_3(row):
     return (HEAD + row + "\n" + GOOD).encode()
 
 
-def assert_refused_and_nothing_changed(raw, said, monkeypatch):
+def assert_refused_and_nothing_changed(raw, said):
     """read() refuses `raw` with exactly `said`; the board's load() says so in
     one line and the set in use (a file's, OWN_ROWS) stays."""
     with pytest.raises(ValueError) as e:
         read_bytes(raw)
     assert str(e.value) == said
     ch.use(OWN_ROWS)
-    package = sys.modules["dicetable.games.dicefull"]
-    monkeypatch.setitem(sys.modules, ch.__name__, ch)  # load() forgets the module
-    monkeypatch.setattr(package, "challenges", ch)
 
     class FS:
         def open(self, path, mode):
@@ -333,15 +330,15 @@ def assert_refused_and_nothing_changed(raw, said, monkeypatch):
 
 
 @pytest.mark.parametrize("case, row, said", OUT_OF_RANGE, ids=[c[0] for c in OUT_OF_RANGE])
-def test_every_field_out_of_range_is_its_line_and_changes_nothing(case, row, said, monkeypatch):
+def test_every_field_out_of_range_is_its_line_and_changes_nothing(case, row, said):
     said = "set.txt:3: " + said + TAKES.get(case, "")
-    assert_refused_and_nothing_changed(refused_on_line_3(row), said, monkeypatch)
+    assert_refused_and_nothing_changed(refused_on_line_3(row), said)
 
 
 @pytest.mark.parametrize("text, line, first", [c[1:] for c in TWICE], ids=[c[0] for c in TWICE])
-def test_a_challenge_twice_is_refused_at_its_second_line(text, line, first, monkeypatch):
+def test_a_challenge_twice_is_refused_at_its_second_line(text, line, first):
     raw = text.encode() + GOOD.encode()
-    assert_refused_and_nothing_changed(raw, TWICE_SAID % (line, first), monkeypatch)
+    assert_refused_and_nothing_changed(raw, TWICE_SAID % (line, first))
 
 
 @pytest.mark.parametrize(
@@ -366,8 +363,8 @@ def test_a_challenge_twice_is_refused_at_its_second_line(text, line, first, monk
         ),
     ],
 )
-def test_the_file_as_a_whole_is_checked_and_changes_nothing(case, text, said, monkeypatch):
-    assert_refused_and_nothing_changed(text.encode(), said, monkeypatch)
+def test_the_file_as_a_whole_is_checked_and_changes_nothing(case, text, said):
+    assert_refused_and_nothing_changed(text.encode(), said)
 
 
 @pytest.mark.parametrize("text", NOT_TWICE)

@@ -109,6 +109,7 @@ class Watched:
         return out
 
 
+@pytest.mark.slow  # seconds of a table's play: make test, not the edit loop
 def test_every_frame_and_every_journal_change_goes_out_as_the_table_has_it():
     w = Watched()
     app, t = w.app, w.app.table
@@ -153,6 +154,7 @@ def test_a_keyframe_every_five_seconds_while_nothing_happens():
     assert len([x for x in lines if x.startswith("@l ")]) == 3 * 7
 
 
+@pytest.mark.slow  # seconds of a table's play: make test, not the edit loop
 def test_a_line_never_waits_and_a_host_that_stops_reading_catches_up_after():
     w = Watched(seed=6)
     w.app.choose(DICEFULL, [0, 1, 2])
