@@ -42,8 +42,20 @@ import pickle
 import random
 import time
 
-from dicetable.match.actions import DEAL, OK, ROLL, SEAT_SHIFT, TABLE, TABLE_BIT, kind_of
+from dicetable.match.actions import (
+    DEAL,
+    OK,
+    PLAY,
+    ROLL,
+    SEAT_SHIFT,
+    TABLE,
+    TABLE_BIT,
+    kind_of,
+    seat_of,
+    value_of,
+)
 from dicetable.match.engine import places_of
+from dicetable.rules.trick import Trick
 from sim import gamehost
 
 DEFAULT_PLAYOUTS = 0  # a bare "ismcts": the game's own budget, game_playouts()
@@ -480,6 +492,25 @@ def choose(match, seat, rng, playouts=0, ms=0, **options):
 
 
 # --- sampling what a seat cannot see ---------------------------------------------
+
+
+def voids(actions, seat, n, shown):
+    """Per seat of `n`, the items it showed it does not hold: at each PLAY of
+    another seat to a trick under way, shown(trick, v) lists the items whose
+    holding would have made playing `v` there illegal (the game's rules core
+    says which): what the games' weights for deal_hidden() read."""
+    forbidden = [set() for _ in range(n)]
+    trick = Trick(n)
+    for a in actions:
+        if kind_of(a) != PLAY:
+            continue
+        s, v = seat_of(a), value_of(a)
+        if s != seat and trick.count:
+            forbidden[s].update(shown(trick, v))
+        trick.add(s, v)
+        if trick.count == n:
+            trick.clear()
+    return forbidden
 
 
 def deal_hidden(items, slots, weight, rng):

@@ -17,7 +17,6 @@ from dicetable.match.actions import (
     seat_of,
     value_of,
 )
-from dicetable.rules.trick import Trick
 from sim import ismcts
 
 
@@ -55,7 +54,9 @@ class DealView:
         plays = [a for a in actions if kind_of(a) == PLAY]
         self.owner = {value_of(a): seat_of(a) for a in plays}
         # A finished deal needs no voids: every card's seat is known from its play.
-        self.forbidden = _voids(plays, seat) if current else [set(), set(), set()]
+        self.forbidden = (
+            ismcts.voids(plays, seat, 3, _unfollowed) if current else [set(), set(), set()]
+        )
         self.groups = []  # (cards, unknowns): cards `seat` knows went to those unknowns
         self.pool = []  # unknowns whose cards `seat` never saw
         self.origin = {}  # (draft, seat dealt): its packet, as cards and unknowns
@@ -214,19 +215,9 @@ class DealView:
         return cards[v] if isinstance(v, tuple) else v
 
 
-def _voids(plays, seat):
-    """Per seat, the cards it showed it does not hold: a card that would have
-    obliged it to follow where it did not (the rules core's is_legal over a
-    hand of the card played and that card)."""
-    forbidden = [set(), set(), set()]
-    trick = Trick(3)
-    for a in plays:
-        s, v = seat_of(a), value_of(a)
-        if s != seat and trick.count and dtt.suit(v) != dtt.suit(trick.items[0]):
-            for c in dtt.deck():
-                if c != v and not dtt.is_legal([v, c], 2, trick, v):
-                    forbidden[s].add(c)
-        trick.add(s, v)
-        if trick.count == 3:
-            trick.clear()
-    return forbidden
+def _unfollowed(trick, v):
+    """The cards whose holding would have obliged a seat to follow where it
+    played `v` (the rules core's is_legal over a hand of `v` and that card)."""
+    if dtt.suit(v) == dtt.suit(trick.items[0]):
+        return ()
+    return [c for c in dtt.deck() if c != v and not dtt.is_legal([v, c], 2, trick, v)]

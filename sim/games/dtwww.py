@@ -321,7 +321,7 @@ class _GameView:
             [value_of(a) for a in actions if kind_of(a) == PLAY and seat_of(a) == s]
             for s in range(n)
         ]
-        self.forbidden = _voids(actions, seat, n) if current else None
+        self.forbidden = ismcts.voids(actions, seat, n, _unfollowed) if current else None
         self.faces = {}  # (die, seat): the numbers it may show there
 
     def _registration(self):
@@ -409,26 +409,18 @@ class _GameView:
 _BOX_DICE = [deal.identity(d) for d in dt.box()]
 
 
-def _voids(actions, seat, n):
-    """Per seat, the dice (with their numbers) it showed it does not hold: a
-    die that would have obliged it to follow a lead it did not follow (the
-    rules core's is_legal over a hand of the die played and that die)."""
-    forbidden = [set() for _ in range(n)]
-    trick = Trick(n)
-    for a in actions:
-        if kind_of(a) != PLAY:
-            continue
-        s, v = seat_of(a), value_of(a)
-        if s != seat and trick.count and not dt.follows(trick.items[0], v):
-            for d in _BOX_DICE:
-                for f in deal.faces(dt.size(d)):
-                    c = dt.rolled(d, f)
-                    if not dt.is_legal([dt.die_of(v), c], 2, trick, v):
-                        forbidden[s].add(c)
-        trick.add(s, v)
-        if trick.count == n:
-            trick.clear()
-    return forbidden
+def _unfollowed(trick, v):
+    """The dice (with their numbers) whose holding would have obliged a seat
+    to follow a lead where it played `v` (the rules core's is_legal over a
+    hand of the die played and that die)."""
+    if dt.follows(trick.items[0], v):
+        return ()
+    return [
+        c
+        for d in _BOX_DICE
+        for c in (dt.rolled(d, f) for f in deal.faces(dt.size(d)))
+        if not dt.is_legal([dt.die_of(v), c], 2, trick, v)
+    ]
 
 
 # The game as the simulator knows it (sim/gamehost.py):

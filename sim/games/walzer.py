@@ -278,7 +278,7 @@ class _RoundView:
         self.playing = finished or match.phase in (engine.PLAYING, engine.OVER)
         self.holding = [0] * n if finished else [match.hand_n[s] for s in range(n)]
         self.hand = [] if finished else match.hand(seat)
-        self.forbidden = None if finished else _voids(actions, seat, n)
+        self.forbidden = None if finished else ismcts.voids(actions, seat, n, _unfollowed)
 
     def sample(self, rng):
         """The round's actions with the hidden cards drawn (see view)."""
@@ -351,24 +351,10 @@ class _RoundView:
         return out
 
 
-def _voids(actions, seat, n):
-    """Per seat, the cards it showed it does not hold: a card that would have
-    obliged it to follow where it did not (the rules core's is_legal over a
-    hand of the card played and that card)."""
-    forbidden = [set() for _ in range(n)]
-    trick = Trick(n)
-    for a in actions:
-        if kind_of(a) != PLAY:
-            continue
-        s, v = seat_of(a), value_of(a)
-        if s != seat and trick.count:
-            for c in walzer.deck():
-                if c != v and not walzer.is_legal([v, c], 2, trick, v):
-                    forbidden[s].add(c)
-        trick.add(s, v)
-        if trick.count == n:
-            trick.clear()
-    return forbidden
+def _unfollowed(trick, v):
+    """The cards whose holding would have obliged a seat to follow where it
+    played `v` (the rules core's is_legal over a hand of `v` and that card)."""
+    return [c for c in walzer.deck() if c != v and not walzer.is_legal([v, c], 2, trick, v)]
 
 
 # The game as the simulator knows it (sim/gamehost.py):
