@@ -19,8 +19,8 @@ test: deps chromium lint
 # The edit loop: make lint, then every test but those marked slow (pyproject.toml
 # registers the marker).  make test still runs everything.  Its tests wait on the
 # processes they start (python -m sim, MicroPython, the browser) about as much as they
-# compute, so one worker more than the cores (on 2 cores: 3 workers 61 s, 2 workers
-# 79 s, 4 workers 65 s).  More pytest options with ARGS (make check ARGS="tests/test_app.py -x").
+# compute, so one worker more than the cores (on 2 cores, before the console's
+# whole-table runs moved to make test: 3 workers 61 s, 2 workers 79 s, 4 workers 65 s).  More pytest options with ARGS (make check ARGS="tests/test_app.py -x").
 CHECK_WORKERS := $(shell echo $$(( $$(nproc) + 1 )))
 check: deps chromium lint
 	$(PYTEST) -m "not slow" -n $(CHECK_WORKERS) $(ARGS)
