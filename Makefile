@@ -10,29 +10,35 @@ PY     := $(VENV)/bin/python
 # and each `python -m sim` a test starts, on every run (__pycache__/ is git-ignored).
 PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest
 
-.PHONY: pictures test check lint pyright-board pyright-host sim table bench bench-bots golden deps clean flash new-game
+.PHONY: pictures test check lint ruff pyright-board pyright-host sim table bench bench-bots golden deps clean flash new-game
 
 # Everything, lint first: what .ci/run runs.
 test: deps chromium lint
 	$(PYTEST)
 
-# The edit loop: make lint, then every test but those marked slow (pyproject.toml
-# registers the marker).  make test still runs everything.  Its tests wait on the
-# processes they start (python -m sim, MicroPython, the browser) about as much as they
-# compute, so one worker more than the cores (on 2 cores, before the console's
-# whole-table runs moved to make test: 3 workers 61 s, 2 workers 79 s, 4 workers 65 s).  More pytest options with ARGS (make check ARGS="tests/test_app.py -x").
+# The edit loop: ruff, then every test but those marked slow (pyproject.toml
+# registers the marker).  make test runs everything and make lint first, pyright
+# included: the two pyright runs take 34 s of CPU, a quarter of make check's work, and
+# with them make check took 79-83 s on two cores (editors run pyright as you type).
+# Its tests wait on the processes they start (python -m sim, MicroPython, the browser)
+# about as much as they compute, so one worker more than the cores (on 2 cores, before
+# the console's whole-table runs moved to make test: 3 workers 61 s, 2 workers 79 s, 4
+# workers 65 s).  More pytest options with ARGS (make check ARGS="tests/test_app.py -x").
 CHECK_WORKERS := $(shell echo $$(( $$(nproc) + 1 )))
-check: deps chromium lint
+check: deps chromium ruff
 	$(PYTEST) -m "not slow" -n $(CHECK_WORKERS) $(ARGS)
 
 # ruff (pinned in requirements.txt, configured in pyproject.toml) over the whole
-# tree, the lint rules and the format (ruff format . fixes the latter); then pyright (pinned in package-lock.json), its two runs side by side (each
+# tree: the lint rules and the format (ruff format . fixes the latter).
+ruff: deps
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+# ruff, then pyright (pinned in package-lock.json), its two runs side by side (each
 # one's output printed whole when it ends; either failing fails lint): the board code
 # against MicroPython's rp2 stubs (they live in .typings/, apart from the venv), and
 # the host tools, the simulator and the hardware scripts against CPython.
-lint: deps .typings/.installed
-	$(VENV)/bin/ruff check .
-	$(VENV)/bin/ruff format --check .
+lint: deps .typings/.installed ruff
 	@$(MAKE) --no-print-directory -j2 --output-sync=target pyright-board pyright-host
 
 pyright-board: deps .typings/.installed

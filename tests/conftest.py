@@ -20,8 +20,8 @@ Tests of a second or more (matches played or replayed by the dozen or under
 MicroPython, a virtual board behind mpremote, a power cut at every byte, long
 property runs, real-time waits), and groups whose many small tests add up
 (mpy-cross on every firmware file), carry @pytest.mark.slow (pyproject.toml
-registers it): `make check` runs ruff, pyright and the rest, under a minute on
-two cores; `make test` runs everything, as CI does.
+registers it): `make check` runs ruff and the rest, under a minute on two cores;
+`make test` runs everything, pyright too, as CI does.
 """
 
 import every_game
