@@ -17,6 +17,7 @@ from sim.arguments import (
     SEED_MAX,
     add_challenges,
     add_jobs,
+    add_seeding,
     check_bots,
     check_challenges,
     check_game_bots,
@@ -63,6 +64,7 @@ def parse_balance(argv):
         "(default: 1)",
     )
     add_jobs(p)
+    add_seeding(p)
     p.add_argument(
         "--sweep",
         action="append",
@@ -104,6 +106,7 @@ def check_balance(args):
             % (len(args.configs), args.matches, total, REPORT_MAX)
         )
     args.jobs = args.jobs or default_jobs()
+    args.seeding = args.seeding or sim.play.SEEDING
     if not args.out.strip():
         raise usage("argument --out: an empty folder name (give the folder to write the report in)")
 
@@ -191,6 +194,8 @@ def balance_command_line(args):
         "%d" % players[0] if len(players) == 1 else "%d-%d" % (players[0], players[-1]),
         "--matches %d --bots %s --seed %d" % (args.matches, ",".join(args.bot_names), args.seed),
     ]
+    if args.seeding != sim.play.SEEDING:
+        words.append("--seeding %d" % args.seeding)
     if args.rotate:
         words.append("--rotate")
     if args.challenges is not None:
@@ -280,6 +285,7 @@ def play_report(args, folder):
             hashed=True,
             rotate=args.rotate,
             challenges=args.challenge_rows,
+            seeding=args.seeding,
         )
         for c in configs
     ]
@@ -313,6 +319,7 @@ def play_report(args, folder):
         "bots": args.bot_names,
         "rotate": args.rotate,
         "seed": args.seed,
+        "seeding": args.seeding,
         "challenges": args.challenge_set,
         "sweep": args.sweeps,
         "interval": {"level": 0.95, "z": balance.Z95},

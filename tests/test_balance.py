@@ -190,7 +190,7 @@ def test_two_jobs_give_the_rows_of_one_in_the_same_order():
     assert tallied(plans, 2) == one
 
 
-# Today's output of python -m sim --matches, from the code before --jobs existed.
+# python -m sim --matches in seeding 1, from the code before --jobs existed.
 BATCH = """70 matches of dtwww, 2 players, seeds 5-74
 seat  bot        wins  win rate  mean score
    0  heuristic    54     77.1%        3.44
@@ -201,7 +201,8 @@ seat  bot        wins  win rate  mean score
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_batch_gives_what_it_gave_before_jobs_on_any_number_of_jobs(capsys, tmp_path, jobs):
-    argv = "--game dtwww --players 2 --matches 70 --seed 5 --bots heuristic,random --jobs"
+    argv = "--game dtwww --players 2 --matches 70 --seed 5 --bots heuristic,random --seeding 1"
+    argv += " --jobs"
     status, out, err = run_main(capsys, argv.split() + [jobs], tmp_path)
     assert status == 0 and out == BATCH
     assert err.splitlines()[-1].startswith("70/70 matches, ")
@@ -525,11 +526,11 @@ def test_ctrl_c_during_a_report_says_how_far_it_got_and_leaves_nothing(
     real = sim.play.play
     played = []
 
-    def play_then_stop(*args):
+    def play_then_stop(*args, **kw):
         if len(played) == 3:
             raise KeyboardInterrupt
         played.append(args)
-        return real(*args)
+        return real(*args, **kw)
 
     monkeypatch.setattr(sim.play, "play", play_then_stop)
     status, out, err = balance_run(capsys, tmp_path, tmp_path / "rep")
@@ -623,8 +624,9 @@ def test_the_designers_page_replays_the_row_it_quotes():
     from dicetable.match.engine import options
 
     text = (ROOT / "docs" / "designers.md").read_text()
-    assert "--players 4 --seed 3836738444 --bots heuristic --length 1" in " ".join(text.split())
+    quoted = "--players 4 --seed 3836738444 --bots heuristic --length 1 --seeding 1"
+    assert quoted in " ".join(text.split())
     plan = balance.Plan("nokosu", 4, options(0, 1), ("heuristic",) * 4, 2000, 1, hashed=True)
     assert plan.seed_of(3) == 3836738444
-    match = sim.play.play("nokosu", 4, options(0, 1), ["heuristic"] * 4, plan.seed_of(3))
+    match = sim.play.play("nokosu", 4, options(0, 1), ["heuristic"] * 4, plan.seed_of(3), seeding=1)
     assert list(match.totals) == [22, 23, 5, 4]
