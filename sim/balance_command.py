@@ -30,8 +30,8 @@ from sim.play import player_range
 REPORT_MAX = 10000000  # matches in one balance report, all configurations together
 BALANCE_ABOUT = (
     "play many matches of one game per configuration (player counts, swept options) "
-    "on every core and write a balance report: results.csv, summary.json, summary.md, "
-    "summary.html and plots"
+    "on every core and write a balance report: results.csv, summary.json, summary.md "
+    "and summary.html (and PNG plots with --plots)"
 )
 
 
@@ -74,6 +74,13 @@ def parse_balance(argv):
         "those the game takes); repeat for more options",
     )
     p.add_argument("--out", required=True, metavar="FOLDER", help="the report's folder")
+    p.add_argument(
+        "--plots",
+        action="store_true",
+        help="also draw the plots beside the pages, as PNGs with matplotlib: winrate.png (win "
+        "rate per seat), scores.png and lengths.png (the distributions), variant.png (with the "
+        "variant swept), bots.png (with --rotate); they take longer than the rest of the report",
+    )
     add_challenges(p)
     p.add_argument(
         "--force", action="store_true", help="replace the report in a folder that is not empty"
@@ -185,7 +192,8 @@ def sweep_values(name, text, most):
 
 
 def balance_command_line(args):
-    """The command that gives this report (--jobs, --out and --force change nothing in it)."""
+    """The command that gives this report (--jobs, --out and --force change nothing in it;
+    --plots adds the plots)."""
     players = args.players
     words = [
         "python -m sim balance --game",
@@ -198,6 +206,8 @@ def balance_command_line(args):
         words.append("--seeding %d" % args.seeding)
     if args.rotate:
         words.append("--rotate")
+    if args.plots:
+        words.append("--plots")
     if args.challenges is not None:
         words.append("--challenges %s" % args.challenges)
     for name in balance.OPTION_NAMES:
@@ -272,7 +282,7 @@ def move_in(temporary, out, written):
 
 def play_report(args, folder):
     """Play every configuration into `folder`: results.csv as the matches come,
-    then the figures, the plots and the pages.  The files written."""
+    then the figures, the plots (with --plots) and the pages.  The files written."""
     configs = args.configs
     plans = [
         balance.Plan(
@@ -327,7 +337,7 @@ def play_report(args, folder):
         "variant_vs_standard": balance.variant_pairs(configs, figs),
     }
     try:
-        plots = report.write_plots(folder, configs, summary)
+        plots = report.write_plots(folder, configs, summary) if args.plots else []
         written = sorted([report.CSV, report.JSON, report.MARKDOWN, report.HTML] + plots)
         summary["files"] = written
         report.write_json(os.path.join(folder, report.JSON), summary)
@@ -335,7 +345,8 @@ def play_report(args, folder):
     except KeyboardInterrupt:
         raise Exit(
             INTERRUPTED,
-            "interrupted after all %d matches, drawing the plots (nothing written)" % total,
+            "interrupted after all %d matches, %s (nothing written)"
+            % (total, "drawing the plots" if args.plots else "writing the report"),
         ) from None
     return written, figs
 
