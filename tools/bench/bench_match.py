@@ -12,12 +12,13 @@
   the unit of tools/bench/pico_cost.py.
 - Random complete d-TT deals per CPU-second through the match engine on CPython,
   three ways: the listing path (legal_actions, a random choice, submit: what
-  sim/play.py's random bot does), random_action and take (issue 13: one legal
+  sim/play.py's random bot did in seeding 1), random_action and take (issue 13: one legal
   action drawn without listing them, taken unchecked), and playout (the match
   played to its end in the engine's own loops: the game's playout.py); beside
   OpenSpiel 2.0.2's oh_hell with d-TT's deck and trick count (3 players, 4 suits
-  of 10 ranks, 12 tricks), as a random rollout loop in Python (chance through
-  chance_outcomes()) and in its C++ (evaluate_bots with uniform random bots),
+  of 10 ranks, 12 tricks), as a random rollout loop in Python (legal_actions(),
+  random.choice, apply_action, its chance too) and in its C++ (evaluate_bots with
+  uniform random bots), and the lab (sim/play.py's play(), matches of one deal),
   measured in the same run in interleaved slices of 0.05 s; printed as ratios. OpenSpiel
   is optional (requirements-bench.txt, installed by make bench): without it the
   ratios are not measured, and the bench says so.
@@ -237,16 +238,16 @@ def oh_hell():
 
 
 def openspiel_python(spiel, rng):
-    """One random deal of oh_hell, the rollout loop in Python."""
+    """One random deal of oh_hell, OpenSpiel's fastest ordinary loop in Python:
+    legal_actions, random.choice, apply_action.  Its chance nodes (the deal, the
+    trump card) have uniform outcomes, their legal_actions (7,800 chance nodes
+    of 200 deals checked), so a choice among them is the game's chance; the
+    loop through chance_outcomes() the bench used before is 1.3x slower."""
     _, game = spiel
     state = game.new_initial_state()
     choice = rng.choice
     while not state.is_terminal():
-        if state.is_chance_node():
-            a = choice(state.chance_outcomes())[0]
-        else:
-            a = choice(state.legal_actions())
-        state.apply_action(a)
+        state.apply_action(choice(state.legal_actions()))
     return 1
 
 
@@ -258,6 +259,7 @@ def openspiel_cpp(spiel, bots, seed):
 
 
 SLICE = 0.05  # CPU seconds per contender per round
+ONE_DEAL = 1 << 8  # the option word of --length 1
 ROUNDS = 48
 
 
@@ -269,6 +271,9 @@ def deals_per_second(spiel):
         "listing": lambda: len(listing_match("dtt", 3, rng).history),
         "random_action": lambda: len(random_action_match("dtt", 3, rng).history),
         "playout": lambda: len(playout_match("dtt", 3, rng).history),
+        # What a designer runs: sim/play.py's play(), matches of one deal (--length 1),
+        # each made afresh, random bots at every seat.
+        "lab": lambda: len(play("dtt", 3, ONE_DEAL, ["random"] * 3, rng.getrandbits(32)).history),
     }
     if spiel is not None:
         pyspiel = spiel[0]
@@ -409,6 +414,7 @@ def print_speed():
     print("    listing path (legal_actions, choice, submit) %8.0f" % rates["listing"])
     print("    random_action + take                        %8.0f" % rates["random_action"])
     print("    playout                                     %8.0f" % rates["playout"])
+    print("    the lab (python -m sim, one-deal matches)   %8.0f" % rates["lab"])
     if spiel is None:
         print("    OpenSpiel not installed: ratio not measured")
     else:
@@ -416,9 +422,15 @@ def print_speed():
         print("    OpenSpiel 2.0.2 oh_hell, Python loop        %8.0f" % python)
         print("    OpenSpiel 2.0.2 oh_hell, C++                %8.0f" % cpp)
         print(
-            "    ratio to OpenSpiel's Python loop: playout %.2fx, random_action + take %.2fx;"
-            " to its C++: playout %.2fx"
-            % (rates["playout"] / python, rates["random_action"] / python, rates["playout"] / cpp)
+            "    ratio to OpenSpiel's Python loop: playout %.2fx, random_action + take %.2fx,"
+            " the lab %.2fx; to its C++: playout %.2fx, the lab %.2fx"
+            % (
+                rates["playout"] / python,
+                rates["random_action"] / python,
+                rates["lab"] / python,
+                rates["playout"] / cpp,
+                rates["lab"] / cpp,
+            )
         )
     print(
         "  CPU us per action of random matches (most players), in one run in interleaved slices:"

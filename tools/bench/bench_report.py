@@ -177,15 +177,6 @@ def main():
     line("  the plots, matplotlib's import included", plots, with_total)
     line("    importing matplotlib and numpy", median(drawn, "plots_import"), with_total)
     line("--plots adds to the whole process", with_total - total, total)
-    print()
-    rest = total - matches
-    for speed in (5, 10):
-        faster = rest + matches / speed
-        print(
-            "matches %2dx faster: the report %4.1f %% of the run without --plots;"
-            " the plots %4.1f %% with them"
-            % (speed, 100 * report / faster, 100 * plots / (faster + plots))
-        )
 
 
 def line(label, seconds, whole=None):
