@@ -7,7 +7,7 @@ import os
 import sys
 
 import sim.play
-from sim import balance, matchfile
+from sim import matchfile
 from sim.arguments import load_challenges
 from sim.cli import FAILED, INTERRUPTED, Exit
 from sim.play import RefusedAction, play, replay
@@ -46,6 +46,8 @@ def do_play(args):
 def batch(args):
     """--matches N: seeds seed, seed + 1, ... on --jobs processes, then wins and
     mean scores per seat (the same whatever --jobs is)."""
+    from sim import balance  # multiprocessing and the rest: a batch's alone
+
     wins = [0] * args.players
     totals = [0] * args.players
     plan = balance.Plan(
