@@ -163,7 +163,7 @@ def play(game, players, options, bots, seed, out=None, seeding=SEEDING):
     if seeding == 1:
         _play_listed(match, bots, rng, text, out)
     elif quick is not None:
-        quick(match, _draw(rng))
+        quick(match, drawer(rng))
     else:
         _play_drawn(match, bots, rng, text, out)
     if out is not None:
@@ -179,15 +179,15 @@ def _playout(game):
         return None
 
 
-def _draw(rng):
-    # rng.randrange(n) without its checks, the draw random.choice makes: with
-    # randrange a playout took 6 % (Nokosu) to 22 % (d-TT) longer.
+def drawer(rng):
+    """draw(n): rng.randrange(n) without its checks, the draw random.choice
+    makes (with randrange a playout took 6 % (Nokosu) to 22 % (d-TT) longer)."""
     return rng._randbelow  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def _play_drawn(match, bots, rng, text, out):
     # Seeding 2.
-    draw = _draw(rng)
+    draw = drawer(rng)
     # An engine without random_action (a game new from the toy) draws from its list.
     drawn = hasattr(match, "random_action")
     while True:

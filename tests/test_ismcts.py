@@ -474,8 +474,12 @@ def test_a_bad_bench_bots_set_is_one_line(pair, line):
 @pytest.mark.parametrize(
     "argv, line",
     [
-        (["--budget", "ismcts:0"], "--budget: bad budget in 'ismcts:0'"),
-        (["--budget", "heuristic"], "--budget: 'heuristic' is not ismcts"),
+        (["--budget", "ismcts:0"], "--bot: bad budget in 'ismcts:0'"),
+        (["--bot", "random"], "--bot: 'random' is not ismcts or heuristic"),
+        (
+            ["--bot", "heuristic", "--opponents", "heuristic"],
+            "--bot heuristic: against random opponents only",
+        ),
         (["--games", "chess"], "--games: no 'chess' (dtwww, walzer"),
         (["--games", "walzer", "--players", "9"], "--players: 9, which none of the games takes"),
         (["--players", "x"], "--players: 'x', not player counts"),
@@ -492,3 +496,16 @@ def test_a_bad_bench_bots_argument_is_one_line_before_anything_runs(argv, line, 
         bench_bots.main(argv)
     assert str(refused.value).startswith(line)
     assert capsys.readouterr().out == ""  # nothing printed, nothing played
+
+
+def test_bench_bots_times_decisions_and_plays_the_heuristic_against_random(capsys):
+    import bench_bots
+
+    bench_bots.main(["--decisions", "2", "--games", "walzer", "--players", "3"])
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[-2].startswith("game      n  decisions  CPU ms")
+    assert rows[-1].split()[:3] == ["walzer", "3", "2"] and float(rows[-1].split()[3]) > 0
+    bench_bots.main(["--bot", "heuristic", "--games", "dtt", "--matches", "6", "--jobs", "1"])
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0].startswith("The heuristic (heuristic) against other bots: 6 matches a row")
+    assert [r.split()[:3] for r in rows[2:]] == [["dtt", "3", "random"]]

@@ -1,19 +1,23 @@
-"""The ISMCTS bot's strength: `make bench`, or on its own
+"""The bots' strength: `make bench-bots`, or on its own
 
-    .venv/bin/python tools/bench/bench_bots.py [--matches N] [--budget ismcts:200]
+    .venv/bin/python tools/bench/bench_bots.py [--matches N] [--bot ismcts:200]
         [--games dtwww,nokosu] [--players 3] [--jobs 2] [--seed 1] [--set reward=rank]
         [--decisions K]
 
-For every game and player count, the share of matches one ismcts seat wins
-against heuristic opponents and against random ones, with a 95 % Wilson
-interval and the fair share (1/players).  The ismcts seat is rotated over the
-seats (match i: seat i mod players), match i is seeded `seed + i`, so a run
-is the same whatever the number of jobs (with a budget in playouts).  A
-first place shared by k seats counts 1/k.  Also printed: the budget, the
-mean time of one searched decision (the bot's choices with more than one
+For every game at its fewest and its most players (--players names others),
+the share of matches one seat of the bot under test wins against heuristic
+opponents and against random ones (--bot heuristic: against random ones),
+with a 95 % Wilson interval and the fair share (1/players).  The tested seat
+is rotated over the seats (match i: seat i mod players), match i is seeded
+`seed + i`, so the seeds are fixed before the run and a run is the same
+whatever the number of jobs (with a budget in playouts).  A match is played
+as sim/play.py plays it in seeding 2: the table, else the lowest seat waited
+on, acts; the table and random seats draw with the engine's random_action.
+A first place shared by k seats counts 1/k.  Also printed: the budget, the
+mean time of one decision of the tested bot (its choices with more than one
 legal action that are not a roll or a scan), and the wall time of each row.
-With --decisions K, no matches: the CPU time of K decisions per game and
-player count (positions from a heuristic match), the budget's cost per game.
+With --decisions K, no matches: the CPU time of K ismcts decisions per game
+and player count (positions from a heuristic match), the budget's cost per game.
 """
 
 import argparse
@@ -25,12 +29,13 @@ import time
 
 import sim  # noqa: F401  (first: it puts the board's code, firmware/, on sys.path)
 from dicetable.games import GAMES, new_match
-from dicetable.match.actions import TABLE
-from sim import ismcts
-from sim.play import choose, parse_bot, player_range, waiting_seats
+from dicetable.match.actions import TABLE, TABLE_BIT
+from sim import gamehost, ismcts
+from sim.play import choose, drawer, parse_bot, player_range, waiting_seats
 
 OPPONENTS = ("heuristic", "random")
-MATCHES = 40  # per game, player count and opponent: the default run takes about an hour on 2 cores
+TESTED = ("ismcts", "heuristic")  # the bots a run can test
+MATCHES = 200  # per game, player count and opponent (issue 25)
 Z = 1.959964  # the normal quantile of a 95 % two-sided interval
 
 
@@ -46,23 +51,34 @@ def wilson(wins, n, z=Z):
 
 
 def one_match(task):
-    """(credit of the ismcts seat, searched decisions, their seconds) of one match."""
+    """(credit of the tested seat, its decisions, their seconds) of one match."""
     game, players, opponent, bot, options, seed, index = task
     seat = index % players
     bots = [opponent] * players
     bots[seat] = bot
-    _, playouts, ms = parse_bot(bot)
+    name, playouts, ms = parse_bot(bot)
     rng = random.Random(seed + index)
+    draw = drawer(rng)
     match = new_match(game, players, 0)
+    heuristic = gamehost.host(game).heuristic
     decisions, seconds = 0, 0.0
-    while not match.over():
-        who = rng.choice(waiting_seats(match))
+    while True:
+        w = match.waiting()
+        if not w:
+            break
+        who = TABLE if w & TABLE_BIT else (w & -w).bit_length() - 1
+        if who == TABLE or bots[who] == "random":
+            match.take(match.random_action(who, draw))
+            continue
         if who != seat:
             a = choose(match, who, bots, rng)
         else:
             legal = match.legal_actions(who)
             start = time.perf_counter()
-            a = ismcts.choose(match, who, rng, playouts, ms, **options)
+            if name == "ismcts":
+                a = ismcts.choose(match, who, rng, playouts, ms, **options)
+            else:
+                a = heuristic(match, who, legal, rng)
             if len(legal) > 1 and not ismcts.is_chance(who, legal):
                 decisions += 1
                 seconds += time.perf_counter() - start
@@ -74,15 +90,16 @@ def one_match(task):
 
 
 def configurations(games, players):
+    """(game, players): each game at its fewest and most, or at the counts asked."""
     for game in games:
         low, high = player_range(game)
         for n in range(low, high + 1):
-            if players is None or n in players:
+            if n in (players or (low, high)):
                 yield game, n
 
 
 def row(pool, game, n, opponent, args, options):
-    tasks = [(game, n, opponent, args.budget, options, args.seed, i) for i in range(args.matches)]
+    tasks = [(game, n, opponent, args.bot, options, args.seed, i) for i in range(args.matches)]
     start = time.perf_counter()
     results = []
     for r in pool.imap(one_match, tasks, chunksize=1) if pool else map(one_match, tasks):
@@ -102,7 +119,7 @@ def row(pool, game, n, opponent, args, options):
     fair = 1.0 / n
     verdict = "above" if low > fair else ("below" if high < fair else "inside")
     per = 1000.0 * seconds / decisions if decisions else 0.0
-    return "%-9s %d  %-9s  %5.3f  [%5.3f, %5.3f]  %5.3f  %-6s  %4d  %7.1f  %6.0f" % (
+    return "%-9s %d  %-9s  %5.3f  [%5.3f, %5.3f]  %5.3f  %-6s  %4d  %7.2f  %6.0f" % (
         game,
         n,
         opponent,
@@ -123,7 +140,7 @@ def positions(game, n, seed, count):
     a roll or a scan), with that seat."""
     rng = random.Random(seed)
     match = new_match(game, n, 0)
-    host = ismcts.host_of(match)
+    host = gamehost.host_of(match)
     out, seen = [], 0
     while not match.over() and len(out) < count:
         who = rng.choice(waiting_seats(match))
@@ -140,7 +157,7 @@ def positions(game, n, seed, count):
 def timing_row(game, n, args, options):
     """The CPU time of one decision at the budget: the process's own time, so
     other work on the machine slows it less than it does the wall clock."""
-    _, playouts, ms = parse_bot(args.budget)
+    _, playouts, ms = parse_bot(args.bot)
     cases = positions(game, n, args.seed, args.decisions)
     cpu = time.process_time()
     for match, seat in cases:
@@ -184,11 +201,15 @@ def check_args(args):
     """The player counts asked (None: all), or one line and exit for the
     first argument that is wrong, before anything is played."""
     try:
-        bot = parse_bot(args.budget)[0]
+        bot = parse_bot(args.bot)[0]
     except ValueError as e:
-        raise SystemExit("--budget: %s" % e) from None
-    if bot != "ismcts":
-        raise SystemExit("--budget: %r is not ismcts (ismcts, ismcts:300, ismcts:50ms)" % bot)
+        raise SystemExit("--bot: %s" % e) from None
+    if bot not in TESTED:
+        raise SystemExit("--bot: %r is not ismcts or heuristic (ismcts:300, ismcts:50ms)" % bot)
+    if args.opponents is None:
+        args.opponents = "random" if bot == "heuristic" else ",".join(OPPONENTS)
+    if bot == "heuristic" and (args.decisions or args.opponents != "random"):
+        raise SystemExit("--bot heuristic: against random opponents only, and no --decisions")
     for flag, known in (("games", GAMES), ("opponents", OPPONENTS)):
         for name in getattr(args, flag).split(","):
             if name not in known:
@@ -214,10 +235,18 @@ def player_counts(text, games):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=MATCHES)
-    parser.add_argument("--budget", default="ismcts")
+    parser.add_argument(
+        "--bot",
+        "--budget",
+        dest="bot",
+        default="ismcts",
+        help="the bot under test: ismcts (its game's budget), ismcts:300, ismcts:50ms, heuristic",
+    )
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--players", default=None, help="player counts, e.g. 3 or 3,4")
-    parser.add_argument("--opponents", default=",".join(OPPONENTS))
+    parser.add_argument(
+        "--opponents", default=None, help="heuristic,random (default; random for --bot heuristic)"
+    )
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
@@ -234,26 +263,32 @@ def main(argv=None):
         "the CPU time of %d decisions a row, positions from a heuristic match seeded %d"
         % (args.decisions, args.seed)
         if args.decisions
-        else "against other bots: %d matches a row, the ismcts seat rotated, seeds %d+"
-        % (args.matches, args.seed)
+        else "against other bots: %d matches a row, the tested seat rotated, seeds %d to %d"
+        % (args.matches, args.seed, args.seed + args.matches - 1)
     )
     print(
-        "ISMCTS (%s%s) %s"
-        % (args.budget, "".join(", %s=%s" % kv for kv in sorted(options.items())), what)
+        "%s (%s%s) %s"
+        % (
+            "ISMCTS" if args.bot.startswith("ismcts") else "The heuristic",
+            args.bot,
+            "".join(", %s=%s" % kv for kv in sorted(options.items())),
+            what,
+        )
     )
-    if parse_bot(args.budget)[1:] == (0, 0):
+    if args.bot == "ismcts":
         print(
             "ismcts's own budget per game (each game's ismcts_playouts, sim/games/<key>.py): %s"
             % ", ".join("%s %d playouts" % (g, ismcts.game_playouts(g)) for g in GAMES)
         )
-    print(
-        "ismcts's own options (each game's ismcts_options, under --set): %s"
-        % ", ".join(
-            "%s %s" % (game, " ".join("%s=%s" % kv for kv in ismcts.game_options(game).items()))
-            for game in GAMES
-            if ismcts.game_options(game)
+    if args.bot.startswith("ismcts"):
+        print(
+            "ismcts's own options (each game's ismcts_options, under --set): %s"
+            % ", ".join(
+                "%s %s" % (game, " ".join("%s=%s" % kv for kv in ismcts.game_options(game).items()))
+                for game in GAMES
+                if ismcts.game_options(game)
+            )
         )
-    )
     if args.decisions:
         print("game      n  decisions  CPU ms a decision (one process)")
         for game, n in configurations(args.games.split(","), players):
