@@ -57,6 +57,7 @@ from dicetable.match.actions import (
 from dicetable.match.engine import places_of
 from dicetable.rules.trick import Trick
 from sim import gamehost
+from sim.draws import drawer
 
 DEFAULT_PLAYOUTS = 0  # a bare "ismcts": the game's own budget, game_playouts()
 UCB_C = 0.7  # rewards are in 0..1; sqrt(2)/2, the usual constant at that scale
@@ -338,7 +339,7 @@ class Search:
         while not self.stopped(m, start) and not self.chance_tail(m, start):
             who = actor(m, self.seat)
             if who == TABLE:
-                a, new = m.random_action(TABLE, self.rng.randrange), False
+                a, new = m.random_action(TABLE, drawer(self.rng)), False
             else:
                 legal = m.legal_actions(who)
                 if self.searched(who, legal):
@@ -448,10 +449,10 @@ class Search:
         if who == TABLE:
             # The engine draws the table's shuffle or roll without listing
             # every card or face (the listing was most of a DTwww playout).
-            m.take(m.random_action(TABLE, self.rng.randrange))
+            m.take(m.random_action(TABLE, drawer(self.rng)))
             return
         if self.uniform_draws:
-            a = m.random_action(who, self.rng.randrange)
+            a = m.random_action(who, drawer(self.rng))
             if kind_of(a) in (DEAL, ROLL):
                 m.take(a)
                 return
@@ -459,7 +460,7 @@ class Search:
         if len(legal) == 1:
             a = legal[0]
         elif self.policy == "random" and not is_chance(who, legal):
-            a = legal[self.rng.randrange(len(legal))]
+            a = legal[drawer(self.rng)(len(legal))]
         else:
             a = self.host.heuristic(m, who, legal, self.rng)
         m.take(a)

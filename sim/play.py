@@ -19,6 +19,7 @@ from dicetable.games import new_match
 from dicetable.match.actions import REFUSAL_NAMES, TABLE, TABLE_BIT
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT
 from sim import gamehost, ismcts
+from sim.draws import drawer
 from sim.hostfile import special
 
 BOTS = ("random", "heuristic", "ismcts")
@@ -177,12 +178,6 @@ def _playout(game):
         return importlib.import_module("dicetable.games.%s.playout" % game).playout
     except ImportError:
         return None
-
-
-def drawer(rng):
-    """draw(n): rng.randrange(n) without its checks, the draw random.choice
-    makes (with randrange a playout took 6 % (Nokosu) to 22 % (d-TT) longer)."""
-    return rng._randbelow  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def _play_drawn(match, bots, rng, text, out):

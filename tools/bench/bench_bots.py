@@ -31,7 +31,8 @@ import sim  # noqa: F401  (first: it puts the board's code, firmware/, on sys.pa
 from dicetable.games import GAMES, new_match
 from dicetable.match.actions import TABLE, TABLE_BIT
 from sim import gamehost, ismcts
-from sim.play import choose, drawer, parse_bot, player_range, waiting_seats
+from sim.draws import drawer
+from sim.play import choose, parse_bot, player_range, waiting_seats
 
 OPPONENTS = ("heuristic", "random")
 TESTED = ("ismcts", "heuristic")  # the bots a run can test
