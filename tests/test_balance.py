@@ -353,11 +353,20 @@ def test_a_report_that_cannot_be_written_says_so(capsys, tmp_path, no_plots, mon
     monkeypatch.setattr(report, "write_json", full)
     status, out, err = balance_run(capsys, tmp_path, tmp_path / "rep")
     assert status == 1 and out == ""
+    work = tmp_path / "rep" / "balance-partial"
     assert err.splitlines()[-1] == PREFIX + (
-        "cannot write %s/rep: no space left on device (write the report somewhere you may write)"
-        % tmp_path
+        "cannot write %s/rep: no space left on device (write the report somewhere you may write;"
+        " the 64 matches played are kept in %s: --resume goes on from them)" % (tmp_path, work)
     )
-    assert os.listdir(tmp_path) == []
+    # every match played is kept, and --resume writes the report without playing one again
+    assert os.listdir(tmp_path / "rep") == ["balance-partial"]
+    assert len((work / "rows.jsonl").read_text().splitlines()) == 64
+    monkeypatch.undo()
+    monkeypatch.setattr(report, "write_plots", lambda folder, configs, summary: [])
+    monkeypatch.setattr(sim.play, "play", None)  # a match played again would fail
+    status, _, err = balance_run(capsys, tmp_path, tmp_path / "rep", "--resume")
+    assert status == 0, err
+    assert "summary.json" in os.listdir(tmp_path / "rep") and not work.exists()
 
 
 # --- Every bad argument: one line, exit 2 (1 for --out's folder), nothing written ----------
@@ -516,10 +525,10 @@ def test_balance_help_lists_its_options(capsys):
         assert option in text
 
 
-# --- Ctrl-C: one line, 130, nothing left behind -------------------------------------------
+# --- Ctrl-C: one line, 130, the matches played kept ----------------------------------------
 
 
-def test_ctrl_c_during_a_report_says_how_far_it_got_and_leaves_nothing(
+def test_ctrl_c_during_a_report_says_how_far_it_got_and_keeps_what_was_played(
     capsys, tmp_path, monkeypatch
 ):
     real = sim.play.play
@@ -534,27 +543,34 @@ def test_ctrl_c_during_a_report_says_how_far_it_got_and_leaves_nothing(
     monkeypatch.setattr(sim.play, "play", play_then_stop)
     status, out, err = balance_run(capsys, tmp_path, tmp_path / "rep")
     assert status == 130 and out == ""
+    work = tmp_path / "rep" / "balance-partial"
     assert err.splitlines()[-1] == (
-        "python -m sim: interrupted after 3 of 64 matches (nothing written)"
+        "python -m sim: interrupted after 3 of 64 matches (kept in %s: the same command with"
+        " --resume plays the rest)" % work
     )
-    assert os.listdir(tmp_path) == []
+    assert os.listdir(tmp_path / "rep") == ["balance-partial"]
+    lines = (work / "rows.jsonl").read_text().splitlines()
+    assert [json.loads(line)[:2] for line in lines] == [[0, 0], [0, 1], [0, 2]]
 
 
-def test_ctrl_c_while_drawing_leaves_nothing(capsys, tmp_path, monkeypatch):
+def test_ctrl_c_while_drawing_keeps_the_matches(capsys, tmp_path, monkeypatch):
     def interrupted(folder, configs, summary):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(report, "write_plots", interrupted)
     status, _, err = balance_run(capsys, tmp_path, tmp_path / "rep")
     assert status == 130
+    work = tmp_path / "rep" / "balance-partial"
     assert err.splitlines()[-1] == (
-        "python -m sim: interrupted after all 64 matches, drawing the plots (nothing written)"
+        "python -m sim: interrupted after all 64 matches, drawing the plots (kept in %s: the"
+        " same command with --resume writes the report)" % work
     )
-    assert os.listdir(tmp_path) == []
+    assert len((work / "rows.jsonl").read_text().splitlines()) == 64
+    assert not (tmp_path / "rep" / "summary.json").exists()
 
 
 @pytest.mark.slow
-def test_ctrl_c_stops_the_real_command_on_two_jobs_and_leaves_nothing(tmp_path):
+def test_ctrl_c_stops_the_real_command_on_two_jobs_and_keeps_the_matches(tmp_path):
     p = subprocess.Popen(
         [sys.executable, "-m", "sim", "balance", "--game", "dtt", "--matches", "100000"]
         + ["--jobs", "2", "--out", str(tmp_path / "rep")],
@@ -563,21 +579,25 @@ def test_ctrl_c_stops_the_real_command_on_two_jobs_and_leaves_nothing(tmp_path):
         stderr=subprocess.PIPE,
     )
     deadline = time.monotonic() + 60
-    # matches are being played once the temporary folder's results.csv has rows
+    # matches are being played once the partial folder's rows.jsonl has rows
+    rows = tmp_path / "rep" / "balance-partial" / "rows.jsonl"
     while time.monotonic() < deadline:
-        csvs = list(tmp_path.glob(".balance-*/results.csv"))
-        if csvs and csvs[0].stat().st_size > 2000:
+        if rows.exists() and rows.stat().st_size > 2000:
             break
         time.sleep(0.1)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130 and out == b""
     assert b"Traceback" not in err
-    assert re.fullmatch(
-        r"python -m sim: interrupted after \d+ of 100000 matches \(nothing written\)",
+    said = re.fullmatch(
+        r"python -m sim: interrupted after (\d+) of 100000 matches \(kept in \S+: the same"
+        r" command with --resume plays the rest\)",
         err.decode().splitlines()[-1],
     )
-    assert os.listdir(tmp_path) == []
+    assert said, err.decode()
+    # every match the progress counted is on disk, whole: the workers' chunks as they ended
+    lines = rows.read_text().splitlines()
+    assert len(lines) == int(said.group(1)) and all(json.loads(line) for line in lines)
 
 
 # --- Progress ----------------------------------------------------------------------------
