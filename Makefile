@@ -71,6 +71,7 @@ flash: $(VENV)/.installed
 bench: deps $(VENV)/.bench-installed
 	$(PY) tools/bench/bench_core.py
 	$(PY) tools/bench/bench_match.py
+	$(PY) tools/bench/bench_report.py
 	$(PY) tools/bench/bench_heap.py
 	$(PY) tools/bench/bench_flash.py
 	$(PY) tools/bench/bench_ws2812.py

@@ -72,6 +72,7 @@ def parse_args(argv):
         help="play a batch of matches (seeds seed, seed+1, ...) and summarise",
     )
     add_jobs(p, "with --matches: ")
+    add_seeding(p)
     args = p.parse_args(argv)
     if args.replay is not None:
         check_replay(args)
@@ -130,6 +131,15 @@ def add_jobs(p, when=""):
     )
 
 
+def add_seeding(p):
+    p.add_argument(
+        "--seeding",
+        type=whole(1, sim.play.SEEDING, "1 or %d" % sim.play.SEEDING),
+        help="how a seed becomes a match: %d (default), or 1 to play again a seed "
+        "written before 30 Nov 2026 (docs/designers.md, Seeds)" % sim.play.SEEDING,
+    )
+
+
 def default_jobs():
     return min(os.cpu_count() or 1, JOBS_MAX)
 
@@ -147,6 +157,7 @@ def check_replay(args):
             "human",
             "matches",
             "jobs",
+            "seeding",
         )
         if getattr(args, name) is not None
     ]
@@ -178,6 +189,7 @@ def check_play(args):
     args.bots = check_bots(args.bots, args.players)
     check_game_bots(game, args.bots)
     args.seed = 1 if args.seed is None else args.seed
+    args.seeding = args.seeding or sim.play.SEEDING
     args.matches = args.matches or 1
     if args.seed + args.matches - 1 > SEED_MAX:
         message = "argument --matches: the seeds %d to %d go past %d (lower --seed or --matches)"

@@ -124,6 +124,7 @@ class Plan:
     hashed: bool = False  # seeds hashed from (seed, configuration, i); else seed + i
     rotate: bool = False  # match i seats bots[i % players] at seat 0, and so on round
     challenges: tuple = ()  # Dicefull's set from a file (its rows); () the one in use
+    seeding: int = 2  # how a seed becomes a match: sim.play's SEEDINGS
 
     def seed_of(self, i):
         if not self.hashed:
@@ -161,7 +162,7 @@ def play_one(plan, i, play):
     rounds, first lead)."""
     seed = plan.seed_of(i)
     bots = plan.bots_of(i)
-    match = play(plan.game, plan.players, plan.options, list(bots), seed)
+    match = play(plan.game, plan.players, plan.options, list(bots), seed, seeding=plan.seeding)
     return (
         i,
         seed,

@@ -16,6 +16,7 @@ from sim.arguments import (
     SEED_MAX,
     add_challenges,
     add_jobs,
+    add_seeding,
     check_bots,
     check_challenges,
     check_game_bots,
@@ -28,8 +29,8 @@ from sim.play import player_range
 REPORT_MAX = 10000000  # matches in one balance report, all configurations together
 BALANCE_ABOUT = (
     "play many matches of one game per configuration (player counts, swept options) "
-    "on every core and write a balance report: results.csv, summary.json, summary.md, "
-    "summary.html and plots"
+    "on every core and write a balance report: results.csv, summary.json, summary.md "
+    "and summary.html (and PNG plots with --plots)"
 )
 
 
@@ -62,6 +63,7 @@ def parse_balance(argv):
         "(default: 1)",
     )
     add_jobs(p)
+    add_seeding(p)
     p.add_argument(
         "--sweep",
         action="append",
@@ -71,6 +73,13 @@ def parse_balance(argv):
         "those the game takes); repeat for more options",
     )
     p.add_argument("--out", required=True, metavar="FOLDER", help="the report's folder")
+    p.add_argument(
+        "--plots",
+        action="store_true",
+        help="also draw the plots beside the pages, as PNGs with matplotlib: winrate.png (win "
+        "rate per seat), scores.png and lengths.png (the distributions), variant.png (with the "
+        "variant swept), bots.png (with --rotate); they take longer than the rest of the report",
+    )
     add_challenges(p)
     p.add_argument(
         "--force", action="store_true", help="replace the report in a folder that is not empty"
@@ -124,6 +133,7 @@ def check_balance(args):
     if args.resume and args.force:
         raise usage("argument --force: not with --resume (--force starts again, --resume goes on)")
     args.jobs = args.jobs or default_jobs()
+    args.seeding = args.seeding or sim.play.SEEDING
     if not args.out.strip():
         raise usage("argument --out: an empty folder name (give the folder to write the report in)")
 
@@ -202,7 +212,8 @@ def sweep_values(name, text, most):
 
 
 def balance_command_line(args):
-    """The command that gives this report (--jobs, --out and --force change nothing in it)."""
+    """The command that gives this report (--jobs, --out and --force change nothing in it;
+    --plots adds the plots)."""
     players = args.players
     words = [
         "python -m sim balance --game",
@@ -211,8 +222,12 @@ def balance_command_line(args):
         "%d" % players[0] if len(players) == 1 else "%d-%d" % (players[0], players[-1]),
         "--matches %d --bots %s --seed %d" % (args.matches, ",".join(args.bot_names), args.seed),
     ]
+    if args.seeding != sim.play.SEEDING:
+        words.append("--seeding %d" % args.seeding)
     if args.rotate:
         words.append("--rotate")
+    if args.plots:
+        words.append("--plots")
     if args.challenges is not None:
         words.append("--challenges %s" % args.challenges)
     for name in balance.OPTION_NAMES:
@@ -347,6 +362,7 @@ def params_plans(args):
             hashed=True,
             rotate=args.rotate,
             challenges=args.challenge_rows,
+            seeding=args.seeding,
         )
         for c in args.configs
     ]
@@ -355,8 +371,8 @@ def params_plans(args):
 def play_report(args, folder, done, cluster=None):
     """Play every configuration into `folder` (the partial folder): each match
     into its rows.jsonl as it ends, results.csv in order, then the figures,
-    the plots and the pages.  `done`: the rows of an interrupted run, not
-    played again.  The files written."""
+    the plots (with --plots) and the pages.  `done`: the rows of an
+    interrupted run, not played again.  The files written."""
     configs = args.configs
     plans = params_plans(args)
     tallies = [balance.Tally(c.players) for c in configs]
@@ -403,6 +419,7 @@ def play_report(args, folder, done, cluster=None):
         "bots": args.bot_names,
         "rotate": args.rotate,
         "seed": args.seed,
+        "seeding": args.seeding,
         "challenges": args.challenge_set,
         "sweep": args.sweeps,
         "interval": {"level": 0.95, "z": balance.Z95},
@@ -410,7 +427,7 @@ def play_report(args, folder, done, cluster=None):
         "variant_vs_standard": balance.variant_pairs(configs, figs),
     }
     try:
-        plots = report.write_plots(folder, configs, summary)
+        plots = report.write_plots(folder, configs, summary) if args.plots else []
         written = sorted([report.CSV, report.JSON, report.MARKDOWN, report.HTML] + plots)
         summary["files"] = written
         report.write_json(os.path.join(folder, report.JSON), summary)
@@ -418,8 +435,9 @@ def play_report(args, folder, done, cluster=None):
     except KeyboardInterrupt:
         raise Exit(
             INTERRUPTED,
-            "interrupted after all %d matches, drawing the plots (kept in %s: the same "
-            "command with --resume writes the report)" % (total, folder),
+            "interrupted after all %d matches, %s (kept in %s: the same command with --resume "
+            "writes the report)"
+            % (total, "drawing the plots" if args.plots else "writing the report", folder),
         ) from None
     return written, figs
 

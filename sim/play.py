@@ -1,5 +1,16 @@
-"""Playing and replaying matches, and the transcript a person reads."""
+"""Playing and replaying matches, and the transcript a person reads.
 
+How a seed becomes a match is the *seeding* (docs/designers.md, "Seeds"):
+- 2, the default: the table, else the lowest seat waited on, acts; the table's
+  chance and a random bot's move are the engine's random_action(seat, draw)
+  (nothing listed), taken unchecked; when every seat is random and nobody reads
+  the transcript, the game's playout() plays the same match draw for draw.
+- 1, before 30 Nov 2026: the seat acting drawn among those waited on, and
+  every action a choice from legal_actions(), submitted.  A seed written
+  then (a results.csv, a golden transcript) plays its match again with it.
+"""
+
+import importlib
 import random
 
 from dicetable import games as registry
@@ -11,6 +22,8 @@ from sim import gamehost, ismcts
 from sim.hostfile import special
 
 BOTS = ("random", "heuristic", "ismcts")
+SEEDING = 2  # how a seed becomes a match: see above
+SEEDINGS = (1, 2)
 
 
 def parse_bot(name):
@@ -131,17 +144,75 @@ def set_line(path, rows):
     return "challenges: %d from %s (set %05x)" % (len(rows), path, challenges.word(rows))
 
 
-def play(game, players, options, bots, seed, out=None):
-    """Play one match with bots; `out` receives the transcript lines if given."""
+def play(game, players, options, bots, seed, out=None, seeding=SEEDING):
+    """Play one match with bots; `out` receives the transcript lines if given.
+    `seeding`: how the seed becomes the match (above)."""
     rng = random.Random(seed)
     match = new_match(game, players, options)
     text = gamehost.host(game)
     if out is not None:
-        out.append(
-            "%s, %d players, %s, seed %d"
-            % (title(registry.number(game)), players, describe_options(options), seed)
+        line = "%s, %d players, %s, seed %d" % (
+            title(registry.number(game)),
+            players,
+            describe_options(options),
+            seed,
         )
+        out.append(line if seeding == SEEDING else line + ", seeding %d" % seeding)
         out.append("bots: " + ", ".join("seat %d %s" % (s, bots[s]) for s in range(players)))
+    quick = _playout(game) if out is None and all(b == "random" for b in bots) else None
+    if seeding == 1:
+        _play_listed(match, bots, rng, text, out)
+    elif quick is not None:
+        quick(match, _draw(rng))
+    else:
+        _play_drawn(match, bots, rng, text, out)
+    if out is not None:
+        out.extend(final_lines(match))
+    return match
+
+
+def _playout(game):
+    """The game's playout(match, draw) (dicetable/games/<key>/playout.py), or None."""
+    try:
+        return importlib.import_module("dicetable.games.%s.playout" % game).playout
+    except ImportError:
+        return None
+
+
+def _draw(rng):
+    # rng.randrange(n) without its checks, the draw random.choice makes: with
+    # randrange a playout took 6 % (Nokosu) to 22 % (d-TT) longer.
+    return rng._randbelow  # pyright: ignore[reportAttributeAccessIssue]
+
+
+def _play_drawn(match, bots, rng, text, out):
+    # Seeding 2.
+    draw = _draw(rng)
+    # An engine without random_action (a game new from the toy) draws from its list.
+    drawn = hasattr(match, "random_action")
+    while True:
+        w = match.waiting()
+        if not w:
+            return
+        seat = TABLE if w & TABLE_BIT else (w & -w).bit_length() - 1
+        if seat == TABLE or bots[seat] == "random":
+            if drawn:
+                a = match.random_action(seat, draw)
+            else:
+                legal = match.legal_actions(seat)
+                a = legal[draw(len(legal))]
+            match.take(a)
+        else:
+            a = choose(match, seat, bots, rng)
+            code = match.submit(a)
+            if code:
+                raise RefusedAction("%s refused %#x: %s" % (seat, a, REFUSAL_NAMES[code]))
+        if out is not None:
+            out.extend(text.narrate(match, a))
+
+
+def _play_listed(match, bots, rng, text, out):
+    # Seeding 1.
     while not match.over():
         seat = rng.choice(waiting_seats(match))
         a = choose(match, seat, bots, rng)
@@ -150,9 +221,6 @@ def play(game, players, options, bots, seed, out=None):
             raise RefusedAction("%s refused %#x: %s" % (seat, a, REFUSAL_NAMES[code]))
         if out is not None:
             out.extend(text.narrate(match, a))
-    if out is not None:
-        out.extend(final_lines(match))
-    return match
 
 
 def replay(game, players, options, actions, out):

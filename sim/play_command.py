@@ -35,7 +35,7 @@ def do_play(args):
     else:
         if args.save is not None:
             check_save(args.save, args.force)
-        match = play(args.game, args.players, args.options, args.bots, args.seed, out)
+        match = play(args.game, args.players, args.options, args.bots, args.seed, out, args.seeding)
         if named is not None:
             out.insert(1, named)
         if args.save is not None:
@@ -56,6 +56,7 @@ def batch(args):
         args.matches,
         args.seed,
         challenges=args.challenge_rows,
+        seeding=args.seeding,
     )
 
     def take(_, row):

@@ -1,5 +1,6 @@
 """The balance report's files: results.csv, summary.json, summary.md,
-summary.html and the plots (matplotlib, Agg, PNG).
+summary.html and, with --plots, the plots (matplotlib, Agg, PNG: imported only
+when a plot is drawn, for it costs more than the rest of the report).
 
 Every file is a function of the figures alone (no date, no machine, no
 --jobs, keys sorted), so two runs of the same command give the same bytes and
@@ -174,6 +175,8 @@ def blocks(summary, configs, plots):
             " row's options replays it." % summary["game"],
         )
     )
+    if not plots:
+        out.append(("p", how_to_plot(summary)))
     out += overview(summary)
     if WIN_PLOT in plots:
         out.append(("img", WIN_PLOT, "win rate per seat with 95 % intervals"))
@@ -187,6 +190,16 @@ def blocks(summary, configs, plots):
     for f in summary["configurations"]:
         out += configuration_section(f, summary["rotate"])
     return out
+
+
+def how_to_plot(summary):
+    """The pages' line in a report drawn without its plots: which they would be
+    and how to get them."""
+    return (
+        "No plots in this report (they are drawn only when asked): rerun the command above"
+        " with `--plots` and an `--out` folder to draw them beside these pages: %s."
+        % ", ".join("`%s`" % n for n in plot_names(summary))
+    )
 
 
 def overview(summary):
@@ -561,24 +574,34 @@ def plot_variant(path, configs, figs, game):
     _save(fig, path)
 
 
+def plot_names(summary):
+    """The plots that have something to show in this report, in the order drawn."""
+    names = [WIN_PLOT, SCORE_PLOT, LENGTH_PLOT]
+    if summary["rotate"]:
+        names.append(BOT_PLOT)
+    if summary["variant_vs_standard"]:
+        names.append(VARIANT_PLOT)
+    return names
+
+
 def write_plots(folder, configs, summary):
-    """Draw every plot that has something to show; the names written."""
+    """Draw every plot that has something to show (python -m sim balance --plots);
+    the names written."""
     import os
 
     figs = summary["configurations"]
     game = registry.fact(registry.number(summary["game"]), registry.TITLE)
-    drawn = [
-        (WIN_PLOT, plot_win_rates),
-        (SCORE_PLOT, plot_scores),
-        (LENGTH_PLOT, plot_lengths),
-    ]
-    if summary["rotate"]:
-        drawn.append((BOT_PLOT, plot_bots))
-    if summary["variant_vs_standard"]:
-        drawn.append((VARIANT_PLOT, plot_variant))
-    for name, draw in drawn:
-        draw(os.path.join(folder, name), configs, figs, game)
-    return [name for name, _ in drawn]
+    draw = {
+        WIN_PLOT: plot_win_rates,
+        SCORE_PLOT: plot_scores,
+        LENGTH_PLOT: plot_lengths,
+        BOT_PLOT: plot_bots,
+        VARIANT_PLOT: plot_variant,
+    }
+    names = plot_names(summary)
+    for name in names:
+        draw[name](os.path.join(folder, name), configs, figs, game)
+    return names
 
 
 def write_pages(folder, configs, summary, plots):

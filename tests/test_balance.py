@@ -3,8 +3,9 @@
 Pinned: the interval arithmetic against published values; every match seeded
 from (batch seed, configuration, index), so that the rows and every figure are
 the same whatever --jobs is (and a batch's are what they were before --jobs);
-the report's files (the CSV parses, the JSON holds the figures, the plots are
-PNGs, the pages name every configuration), sweeps and --rotate; every bad
+the report's files (the CSV parses, the JSON holds the figures, the pages name
+every configuration), sweeps and --rotate; the plots, PNGs, only with --plots
+(without it matplotlib is not even imported, and the pages say how to get them); every bad
 argument refused in one line with nothing written; --out never written over
 without --force; Ctrl-C leaving nothing behind; the progress lines in a log.
 Tests that draw the plots or play by the hundred are marked slow.
@@ -50,12 +51,6 @@ def one_line(err):
     lines = err.splitlines()
     assert len(lines) == 1, err
     return lines[0]
-
-
-@pytest.fixture
-def no_plots(monkeypatch):
-    """The report without its plots (they cost a second; the slow tests draw them)."""
-    monkeypatch.setattr(report, "write_plots", lambda folder, configs, summary: [])
 
 
 # --- Intervals against published values ---------------------------------------------------
@@ -190,7 +185,7 @@ def test_two_jobs_give_the_rows_of_one_in_the_same_order():
     assert tallied(plans, 2) == one
 
 
-# Today's output of python -m sim --matches, from the code before --jobs existed.
+# python -m sim --matches in seeding 1, from the code before --jobs existed.
 BATCH = """70 matches of dtwww, 2 players, seeds 5-74
 seat  bot        wins  win rate  mean score
    0  heuristic    54     77.1%        3.44
@@ -201,7 +196,8 @@ seat  bot        wins  win rate  mean score
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_batch_gives_what_it_gave_before_jobs_on_any_number_of_jobs(capsys, tmp_path, jobs):
-    argv = "--game dtwww --players 2 --matches 70 --seed 5 --bots heuristic,random --jobs"
+    argv = "--game dtwww --players 2 --matches 70 --seed 5 --bots heuristic,random --seeding 1"
+    argv += " --jobs"
     status, out, err = run_main(capsys, argv.split() + [jobs], tmp_path)
     assert status == 0 and out == BATCH
     assert err.splitlines()[-1].startswith("70/70 matches, ")
@@ -219,7 +215,7 @@ def balance_run(capsys, tmp_path, out, *extra, jobs="1", players="2", matches="3
     return run_main(capsys, argv, tmp_path)
 
 
-def test_a_report_without_plots_writes_its_files_and_nothing_else(capsys, tmp_path, no_plots):
+def test_a_report_without_plots_writes_its_files_and_nothing_else(capsys, tmp_path):
     status, out, err = balance_run(capsys, tmp_path, tmp_path / "rep")
     assert status == 0, err
     assert sorted(os.listdir(tmp_path)) == ["rep"]  # no temporary folder left
@@ -236,7 +232,50 @@ def test_a_report_without_plots_writes_its_files_and_nothing_else(capsys, tmp_pa
     assert err.splitlines()[-1].startswith("64/64 matches, ")
 
 
-def test_a_report_is_the_same_on_one_job_and_two(capsys, tmp_path, no_plots):
+# Every module python -X importtime names: "import time: self | cumulative | name".
+IMPORTED = re.compile(r"^import time:\s+\d+ \|\s+\d+ \|\s*(\S+)$", re.M)
+PLOTS = ["bots.png", "lengths.png", "scores.png", "variant.png", "winrate.png"]
+
+
+@pytest.mark.parametrize(
+    "plots", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["without", "with"]
+)
+def test_plots_and_matplotlib_only_with_plots(tmp_path, plots):
+    """The real command in a process of its own: without --plots no PNG, matplotlib
+    never imported, and pages without an image that say how to get them; with it,
+    every plot this report has (a variant swept, seats rotated) drawn, listed and linked."""
+    rep = tmp_path / "rep"
+    argv = [sys.executable, "-X", "importtime", "-m", "sim", "balance", "--game", "dtwww"]
+    argv += ["--players", "2", "--matches", "8", "--bots", "random", "--rotate"]
+    argv += ["--sweep", "variant=0,1", "--jobs", "1", "--out", str(rep)]
+    done = subprocess.run(
+        argv + ["--plots"] * plots, cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    imported = set(IMPORTED.findall(done.stderr))
+    assert {"sim.report", "sim.balance_command"} <= imported  # the trace is read
+    assert ("matplotlib" in imported) is plots
+    summary = json.loads((rep / "summary.json").read_text())
+    names = sorted(os.listdir(rep))
+    assert names == summary["files"]
+    assert [n for n in names if n.endswith(".png")] == (PLOTS if plots else [])
+    assert summary["command"].endswith("--rotate%s --sweep variant=0,1" % (" --plots" * plots))
+    md = (rep / "summary.md").read_text()
+    page = (rep / "summary.html").read_text()
+    how = "rerun the command above with %s and an %s folder to draw them beside these pages: "
+    listed = ", ".join("`%s`" % n for n in report.plot_names(summary)) + "."
+    if plots:
+        for name in PLOTS:
+            assert "](%s)" % name in md and 'src="%s"' % name in page
+        assert "rerun the command" not in md + page
+    else:
+        assert "![" not in md and "<img" not in page
+        assert how % ("`--plots`", "`--out`") + listed in md
+        assert how % ("<code>--plots</code>", "<code>--out</code>") in page
+        assert sorted(report.plot_names(summary)) == PLOTS
+
+
+def test_a_report_is_the_same_on_one_job_and_two(capsys, tmp_path):
     assert balance_run(capsys, tmp_path, tmp_path / "one", "--rotate")[0] == 0
     assert balance_run(capsys, tmp_path, tmp_path / "two", "--rotate", jobs="2")[0] == 0
     assert files_in(tmp_path / "one") == files_in(tmp_path / "two")
@@ -244,8 +283,8 @@ def test_a_report_is_the_same_on_one_job_and_two(capsys, tmp_path, no_plots):
 
 @pytest.mark.slow
 def test_every_file_of_a_sweep_is_the_same_on_one_job_and_two_plots_included(capsys, tmp_path):
-    assert balance_run(capsys, tmp_path, tmp_path / "one", "--rotate")[0] == 0
-    assert balance_run(capsys, tmp_path, tmp_path / "two", "--rotate", jobs="2")[0] == 0
+    assert balance_run(capsys, tmp_path, tmp_path / "one", "--rotate", "--plots")[0] == 0
+    assert balance_run(capsys, tmp_path, tmp_path / "two", "--rotate", "--plots", jobs="2")[0] == 0
     one = files_in(tmp_path / "one")
     assert one == files_in(tmp_path / "two")
     assert {"variant.png", "bots.png", "winrate.png", "scores.png", "lengths.png"} <= set(one)
@@ -254,7 +293,9 @@ def test_every_file_of_a_sweep_is_the_same_on_one_job_and_two_plots_included(cap
 @pytest.mark.slow
 def test_a_small_real_report_has_every_file_and_figure(capsys, tmp_path):
     rep = tmp_path / "rep"
-    status, out, err = balance_run(capsys, tmp_path, rep, "--rotate", players="2-3", matches="40")
+    status, out, err = balance_run(
+        capsys, tmp_path, rep, "--rotate", "--plots", players="2-3", matches="40"
+    )
     assert status == 0, err
     summary = json.loads((rep / "summary.json").read_text())
     names = sorted(os.listdir(rep))
@@ -263,7 +304,7 @@ def test_a_small_real_report_has_every_file_and_figure(capsys, tmp_path):
     assert [f["key"] for f in summary["configurations"]] == keys
     assert summary["command"] == (
         "python -m sim balance --game dtwww --players 2-3 --matches 40 --bots heuristic,random"
-        " --seed 9 --rotate --sweep variant=0,1"
+        " --seed 9 --rotate --plots --sweep variant=0,1"
     )
     for f in summary["configurations"]:
         assert f["matches"] == 40
@@ -307,7 +348,7 @@ def test_a_small_real_report_has_every_file_and_figure(capsys, tmp_path):
 # --- --out: never over a report without --force --------------------------------------
 
 
-def test_a_folder_that_is_not_empty_is_refused_without_force(capsys, tmp_path, no_plots):
+def test_a_folder_that_is_not_empty_is_refused_without_force(capsys, tmp_path):
     rep = tmp_path / "rep"
     rep.mkdir()
     (rep / "notes.txt").write_text("mine\n")
@@ -320,7 +361,7 @@ def test_a_folder_that_is_not_empty_is_refused_without_force(capsys, tmp_path, n
     assert files_in(tmp_path) == before
 
 
-def test_force_replaces_the_report_and_leaves_other_files(capsys, tmp_path, no_plots):
+def test_force_replaces_the_report_and_leaves_other_files(capsys, tmp_path):
     rep = tmp_path / "rep"
     rep.mkdir()
     (rep / "notes.txt").write_text("mine\n")
@@ -339,14 +380,14 @@ def test_force_replaces_the_report_and_leaves_other_files(capsys, tmp_path, no_p
     assert (rep / "summary.md").read_text().startswith("# Balance report: DTwww, 2 players")
 
 
-def test_an_empty_folder_is_filled(capsys, tmp_path, no_plots):
+def test_an_empty_folder_is_filled(capsys, tmp_path):
     (tmp_path / "rep").mkdir()
     assert balance_run(capsys, tmp_path, tmp_path / "rep")[0] == 0
     assert "summary.json" in os.listdir(tmp_path / "rep")
     assert sorted(os.listdir(tmp_path)) == ["rep"]
 
 
-def test_a_report_that_cannot_be_written_says_so(capsys, tmp_path, no_plots, monkeypatch):
+def test_a_report_that_cannot_be_written_says_so(capsys, tmp_path, monkeypatch):
     def full(path, summary):
         raise OSError(28, "No space left on device")
 
@@ -521,8 +562,12 @@ def test_a_bad_balance_argument_is_one_line_and_nothing_is_written(
 def test_balance_help_lists_its_options(capsys):
     assert main(["balance", "--help"]) == 0
     text = capsys.readouterr().out
-    for option in ("--sweep", "--rotate", "--jobs", "--out", "--force"):
+    for option in ("--sweep", "--rotate", "--jobs", "--out", "--force", "--plots"):
         assert option in text
+    plots = " ".join(text[text.index("\n  --plots") :].split())
+    assert plots.startswith("--plots also draw the plots beside the pages, as PNGs")
+    for name in report.FILES[4:]:
+        assert name in plots
 
 
 # --- Ctrl-C: one line, 130, the matches played kept ----------------------------------------
@@ -534,11 +579,11 @@ def test_ctrl_c_during_a_report_says_how_far_it_got_and_keeps_what_was_played(
     real = sim.play.play
     played = []
 
-    def play_then_stop(*args):
+    def play_then_stop(*args, **kw):
         if len(played) == 3:
             raise KeyboardInterrupt
         played.append(args)
-        return real(*args)
+        return real(*args, **kw)
 
     monkeypatch.setattr(sim.play, "play", play_then_stop)
     status, out, err = balance_run(capsys, tmp_path, tmp_path / "rep")
@@ -553,17 +598,24 @@ def test_ctrl_c_during_a_report_says_how_far_it_got_and_keeps_what_was_played(
     assert [json.loads(line)[:2] for line in lines] == [[0, 0], [0, 1], [0, 2]]
 
 
-def test_ctrl_c_while_drawing_keeps_the_matches(capsys, tmp_path, monkeypatch):
-    def interrupted(folder, configs, summary):
+@pytest.mark.parametrize(
+    "extra, stopped, doing",
+    [(["--plots"], "write_plots", "drawing the plots"), ([], "write_pages", "writing the report")],
+    ids=["plots", "pages"],
+)
+def test_ctrl_c_while_drawing_keeps_the_matches(
+    capsys, tmp_path, monkeypatch, extra, stopped, doing
+):
+    def interrupted(*args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(report, "write_plots", interrupted)
-    status, _, err = balance_run(capsys, tmp_path, tmp_path / "rep")
+    monkeypatch.setattr(report, stopped, interrupted)
+    status, _, err = balance_run(capsys, tmp_path, tmp_path / "rep", *extra)
     assert status == 130
     work = tmp_path / "rep" / "balance-partial"
     assert err.splitlines()[-1] == (
-        "python -m sim: interrupted after all 64 matches, drawing the plots (kept in %s: the"
-        " same command with --resume writes the report)" % work
+        "python -m sim: interrupted after all 64 matches, %s (kept in %s: the same command"
+        " with --resume writes the report)" % (doing, work)
     )
     assert len((work / "rows.jsonl").read_text().splitlines()) == 64
     assert not (tmp_path / "rep" / "summary.json").exists()
@@ -643,8 +695,9 @@ def test_the_designers_page_replays_the_row_it_quotes():
     from dicetable.match.engine import options
 
     text = (ROOT / "docs" / "designers.md").read_text()
-    assert "--players 4 --seed 3836738444 --bots heuristic --length 1" in " ".join(text.split())
+    quoted = "--players 4 --seed 3836738444 --bots heuristic --length 1 --seeding 1"
+    assert quoted in " ".join(text.split())
     plan = balance.Plan("nokosu", 4, options(0, 1), ("heuristic",) * 4, 2000, 1, hashed=True)
     assert plan.seed_of(3) == 3836738444
-    match = sim.play.play("nokosu", 4, options(0, 1), ["heuristic"] * 4, plan.seed_of(3))
+    match = sim.play.play("nokosu", 4, options(0, 1), ["heuristic"] * 4, plan.seed_of(3), seeding=1)
     assert list(match.totals) == [22, 23, 5, 4]

@@ -51,11 +51,11 @@ def counted_play(monkeypatch, stop_after=None):
     """sim.play.play counting its matches; KeyboardInterrupt once `stop_after` are played."""
     played = []
 
-    def play(*args):
+    def play(*args, **kwargs):
         if stop_after is not None and len(played) == stop_after:
             raise KeyboardInterrupt
         played.append(args[4])  # the seed
-        return REAL_PLAY(*args)
+        return REAL_PLAY(*args, **kwargs)
 
     monkeypatch.setattr(sim.play, "play", play)
     return played
@@ -80,7 +80,7 @@ def cluster():
 
 @pytest.mark.slow
 def test_a_local_cluster_of_two_workers_gives_the_files_of_one_job(capsys, tmp_path, cluster):
-    sweep = ["--sweep", "open_play=0,1"]  # 2 configurations of 40: four chunks, both workers
+    sweep = ["--sweep", "open_play=0,1", "--plots"]  # 2 configurations of 40: four chunks
     status, _, err = walzer(capsys, tmp_path, tmp_path / "one", *sweep, "--jobs", "1", matches="40")
     assert status == 0, err
     status, out, err = walzer(

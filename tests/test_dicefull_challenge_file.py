@@ -516,7 +516,6 @@ def test_sim_and_balance_refuse_a_bad_file_before_anything(tmp_path, capsys, tex
     assert "a folder, not a challenge set" in capsys.readouterr().err
 
 
-@pytest.mark.slow
 def test_the_balance_report_says_which_set(tmp_path, capsys):
     path = own_file(tmp_path)
     out = tmp_path / "report"

@@ -90,6 +90,8 @@ USAGE = [
     ("seed-unicode-digit", ["--seed", "３"], "argument --seed: '３' is not a whole number"),
     ("seed-superscript", ["--seed", "²"], "argument --seed: '²' is not a whole number"),
     ("seed-float", ["--seed", "1.5"], "argument --seed: '1.5' is not a whole number"),
+    ("seeding-3", ["--seeding", "3"], "argument --seeding: '3' is out of range (1 or 2)"),
+    ("seeding-0", ["--seeding", "0"], "argument --seeding: '0' is out of range (1 or 2)"),
     (
         "seed-missing",
         ["--seed"],
@@ -182,6 +184,11 @@ USAGE = [
         "replay-with-seed",
         ["--replay", "{dir}/x.match", "--seed", "3"],
         "argument --seed: not with --replay",
+    ),
+    (
+        "replay-with-seeding",
+        ["--replay", "{dir}/x.match", "--seeding", "1"],
+        "argument --seeding: not with --replay",
     ),
     ("replay-empty", ["--replay", ""], "argument --replay: an empty file name"),
     ("replay-missing", ["--replay"], "argument --replay: expected one argument"),
@@ -582,7 +589,7 @@ def test_ctrl_c_during_a_batch_says_how_far_it_got(capsys, tmp_path, monkeypatch
 
     played = []
 
-    def play_then_stop(*args):
+    def play_then_stop(*args, **kw):
         if len(played) == 3:
             raise KeyboardInterrupt
         played.append(args)

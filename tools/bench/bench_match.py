@@ -27,6 +27,11 @@
   archive) against now: the listing path, random_action and take, and the
   game's playout where it has a playout.py; printed as speed-ups against
   TODAY, and whether the fastest reaches issue 13's 10x.
+- Per game (most players): the lab's random matches, as `python -m sim` and
+  `sim balance` play them with random bots at every seat (sim/play.py's play()),
+  CPU ms a match in seeding 1 (every action chosen from the listed legal actions)
+  and seeding 2 (the engine's random_action, the game's playout when every seat
+  is random), beside the game's playout called alone; interleaved slices.
 
 The speed figures are taken on one core (the worker too): this machine's
 cores slow down and speed up by nearly 2x for a second or so at a time, so
@@ -443,6 +448,42 @@ def print_speed():
         )
 
 
+def lab_match(seeding):
+    def one(game, players, rng):
+        seed = rng.getrandbits(32)
+        return play(game, players, 0, ["random"] * players, seed, seeding=seeding)
+
+    return one
+
+
+def print_lab():
+    print(
+        "  the lab's random matches (python -m sim, sim balance: every seat random), CPU ms a"
+        " match, in one run in interleaved slices"
+    )
+    print("    %-10s  %-10s  %-18s  %s" % ("game", "seeding 1", "seeding 2", "playout alone"))
+    paths = (("1", lab_match(1)), ("2", lab_match(2)), ("playout", playout_match))
+    for game, players in LARGEST:
+        totals = {name: [0, 0.0] for name, _ in paths}
+        rngs = {name: random.Random(11) for name, _ in paths}
+        for _, one in paths:
+            one(game, players, random.Random(0))  # the imports, untimed
+        for _ in range(PER_GAME_ROUNDS):
+            for name, one in paths:
+                rng = rngs[name]
+                matches, start = 0, time.process_time()
+                while time.process_time() - start < PER_GAME_SLICE:
+                    one(game, players, rng)
+                    matches += 1
+                totals[name][0] += matches
+                totals[name][1] += time.process_time() - start
+        ms = {name: cpu * 1e3 / n for name, (n, cpu) in totals.items()}
+        print(
+            "    %-8s %d  %6.2f ms   %6.2f ms (%4.1fx)   %6.2f ms"
+            % (game, players, ms["1"], ms["2"], ms["1"] / ms["2"], ms["playout"])
+        )
+
+
 def main():
     print("match engine figures")
     for game, players in (("nokosu", 5), ("dtwww", 4)):
@@ -462,6 +503,7 @@ def main():
             % (game, players, actions, before, now, pico / 1000)
         )
     print_speed()
+    print_lab()
 
 
 if __name__ == "__main__":
