@@ -210,12 +210,12 @@ def missing_runs(plans, done):
     return runs
 
 
-def chunks(plans, jobs, done=None):
+def chunks(plans, jobs, done=None, most=CHUNK_MAX):
     """(plan index, start, stop) for every chunk of the matches not yet played
-    (`done`, as missing_runs() reads it), in order."""
+    (`done`, as missing_runs() reads it), in order, of at most `most` matches."""
     runs = missing_runs(plans, done or {})
     total = sum(stop - start for _, start, stop in runs)
-    size = max(CHUNK_MIN, min(CHUNK_MAX, math.ceil(total / (jobs * CHUNKS_PER_JOB))))
+    size = max(CHUNK_MIN, min(most, math.ceil(total / (jobs * CHUNKS_PER_JOB))))
     return [
         (p, first, min(first + size, stop))
         for p, start, stop in runs
@@ -277,7 +277,10 @@ def run(plans, jobs, progress, take, play=None, done=None, record=None, cluster=
     sim.play.play."""
     done = done or {}
     order = InOrder(plans, done, take)
-    work = chunks(plans, cluster.threads() if cluster is not None else jobs, done)
+    if cluster is None:
+        work = chunks(plans, jobs, done)
+    else:
+        work = chunks(plans, cluster.threads(), done, cluster.CHUNK_MAX)
     if cluster is None and (jobs == 1 or len(work) < 2):
         if play is None:
             from sim.play import play

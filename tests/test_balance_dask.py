@@ -407,6 +407,8 @@ def test_without_dask_the_scheduler_option_says_what_to_install(capsys, tmp_path
 class FailingCluster:
     """A cluster whose scheduler is lost after the first chunk came back."""
 
+    CHUNK_MAX = balance.CHUNK_MAX
+
     def __init__(self, address):
         self.closed = False
 
