@@ -3,9 +3,10 @@
 A run is a list of plans, one per configuration (game, players, options):
 how match i of it is seeded and who sits where.  Every match depends on its
 plan and its index alone, so the matches can be played in any order on any
-number of processes; run() hands them to take() in plan and match order all
-the same, and every figure is summed in exact integers, so the rows and the
-figures are the same whatever --jobs is.
+number of processes or Dask workers (sim/balance_dask.py); run() hands them
+to take() in plan and match order all the same, those an interrupted run kept
+too (sim/balance_partial.py), and every figure is summed in exact integers, so
+the rows and the figures are the same whatever --jobs or --scheduler is.
 
 `python -m sim --matches N` plays one plan seeded seed, seed + 1, ... (as it
 always has); `python -m sim balance` plays one plan per configuration, match

@@ -385,6 +385,8 @@ def play_report(args, folder, done, cluster=None):
 
     total = len(plans) * args.matches
     progress = balance.Progress(total, initial=sum(len(rows) for rows in done.values()))
+    if progress.done == total:
+        progress.advance(0)  # every match was kept: the end line all the same
     journal = balance_partial.Journal(folder)
     try:
         balance.run(plans, args.jobs, progress, take, None, done, journal.record, cluster)

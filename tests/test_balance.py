@@ -7,7 +7,8 @@ the report's files (the CSV parses, the JSON holds the figures, the pages name
 every configuration), sweeps and --rotate; the plots, PNGs, only with --plots
 (without it matplotlib is not even imported, and the pages say how to get them); every bad
 argument refused in one line with nothing written; --out never written over
-without --force; Ctrl-C leaving nothing behind; the progress lines in a log.
+without --force; Ctrl-C leaving the matches played and no report (resuming them:
+tests/test_balance_dask.py); the progress lines in a log.
 Tests that draw the plots or play by the hundred are marked slow.
 """
 
@@ -407,6 +408,7 @@ def test_a_report_that_cannot_be_written_says_so(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr(sim.play, "play", None)  # a match played again would fail
     status, _, err = balance_run(capsys, tmp_path, tmp_path / "rep", "--resume")
     assert status == 0, err
+    assert err.splitlines()[-1].startswith("64/64 matches, 0.0/s, in ")  # none played
     assert "summary.json" in os.listdir(tmp_path / "rep") and not work.exists()
 
 
