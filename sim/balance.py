@@ -3,9 +3,10 @@
 A run is a list of plans, one per configuration (game, players, options):
 how match i of it is seeded and who sits where.  Every match depends on its
 plan and its index alone, so the matches can be played in any order on any
-number of processes; run() hands them to take() in plan and match order all
-the same, and every figure is summed in exact integers, so the rows and the
-figures are the same whatever --jobs is.
+number of processes or Dask workers (sim/balance_dask.py); run() hands them
+to take() in plan and match order all the same, those an interrupted run kept
+too (sim/balance_partial.py), and every figure is summed in exact integers, so
+the rows and the figures are the same whatever --jobs or --scheduler is.
 
 `python -m sim --matches N` plays one plan seeded seed, seed + 1, ... (as it
 always has); `python -m sim balance` plays one plan per configuration, match
@@ -13,6 +14,7 @@ i seeded from (batch seed, configuration, i) by a hash, so that adding a
 configuration to a sweep changes none of the others.
 """
 
+import contextlib
 import hashlib
 import math
 import multiprocessing
@@ -189,48 +191,117 @@ def _play_chunk(task):
     return k, [play_one(plan, i, play) for i in range(start, stop)]
 
 
-def chunks(plans, jobs):
-    """(plan index, start, stop) for every chunk, in order."""
-    total = sum(plan.matches for plan in plans)
-    size = max(CHUNK_MIN, min(CHUNK_MAX, math.ceil(total / (jobs * CHUNKS_PER_JOB))))
+def missing_runs(plans, done):
+    """(plan index, start, stop) of every run of consecutive matches not in
+    `done` ({plan index: {match index: row}}), in order."""
+    runs = []
+    for p, plan in enumerate(plans):
+        have = done.get(p)
+        if not have:
+            runs.append((p, 0, plan.matches))
+            continue
+        start = None
+        for i in range(plan.matches + 1):
+            if i < plan.matches and i not in have:
+                if start is None:
+                    start = i
+            elif start is not None:
+                runs.append((p, start, i))
+                start = None
+    return runs
+
+
+def chunks(plans, jobs, done=None, most=CHUNK_MAX):
+    """(plan index, start, stop) for every chunk of the matches not yet played
+    (`done`, as missing_runs() reads it), in order, of at most `most` matches."""
+    runs = missing_runs(plans, done or {})
+    total = sum(stop - start for _, start, stop in runs)
+    size = max(CHUNK_MIN, min(most, math.ceil(total / (jobs * CHUNKS_PER_JOB))))
     return [
-        (p, start, min(start + size, plan.matches))
-        for p, plan in enumerate(plans)
-        for start in range(0, plan.matches, size)
+        (p, first, min(first + size, stop))
+        for p, start, stop in runs
+        for first in range(start, stop, size)
     ]
 
 
-def run(plans, jobs, progress, take, play=None):
-    """Play every match of every plan on `jobs` processes, calling take(plan
-    index, row) in plan then match order and progress.advance(n) as matches
-    end.  One job (or one chunk) plays here, with `play` if given (the tests
-    substitute it), else sim.play.play; workers always use sim.play.play."""
-    work = chunks(plans, jobs)
-    if jobs == 1 or len(work) < 2:
-        if play is None:
-            from sim.play import play
-        for p, plan in enumerate(plans):
-            for i in range(plan.matches):
-                take(p, play_one(plan, i, play))
-                progress.advance(1)
-        return
-    pool = multiprocessing.get_context().Pool(min(jobs, len(work)), _ignore_sigint)
+class InOrder:
+    """Rows in whatever order they are played, handed to take(plan index, row)
+    in plan then match order: those already on hand (`done`) and each new one
+    as soon as every row before it has come."""
+
+    def __init__(self, plans, done, take):
+        self.sizes = [plan.matches for plan in plans]
+        self.waiting = {(p, i): row for p, rows in done.items() for i, row in rows.items()}
+        self.take = take
+        self.p = 0
+        self.i = 0
+        self.hand_on()
+
+    def add(self, p, rows):
+        for row in rows:
+            self.waiting[(p, row[0])] = row
+        self.hand_on()
+
+    def hand_on(self):
+        while self.p < len(self.sizes):
+            if self.i == self.sizes[self.p]:
+                self.p += 1
+                self.i = 0
+                continue
+            row = self.waiting.pop((self.p, self.i), None)
+            if row is None:
+                return
+            self.take(self.p, row)
+            self.i += 1
+
+
+@contextlib.contextmanager
+def _local_pool(tasks, jobs):
+    """(k, rows) of every task as it ends, played on `jobs` local processes."""
+    pool = multiprocessing.get_context().Pool(min(jobs, len(tasks)), _ignore_sigint)
     try:
-        tasks = [(k, plans[p], start, stop) for k, (p, start, stop) in enumerate(work)]
-        early = {}  # chunks ended before one ahead of them
-        following = 0
-        for k, rows in pool.imap_unordered(_play_chunk, tasks):
-            progress.advance(len(rows))
-            early[k] = rows
-            while following in early:
-                p = work[following][0]
-                for row in early.pop(following):
-                    take(p, row)
-                following += 1
+        yield pool.imap_unordered(_play_chunk, tasks)
         pool.close()
     finally:
         pool.terminate()
         pool.join()
+
+
+def run(plans, jobs, progress, take, play=None, done=None, record=None, cluster=None):
+    """Play every match of every plan not in `done` ({plan index: {match index:
+    row}}, the rows of an interrupted run) on `jobs` processes, or on a Dask
+    `cluster` (sim/balance_dask.py), calling record(plan index, rows) with
+    the rows as they are played (in any order), progress.advance(n) as matches
+    end, and take(plan index, row) for every row, those of `done` too, in plan
+    then match order.  One job (or one chunk) plays here, with `play` if given
+    (the tests substitute it), else sim.play.play; workers always use
+    sim.play.play."""
+    done = done or {}
+    order = InOrder(plans, done, take)
+    if cluster is None:
+        work = chunks(plans, jobs, done)
+    else:
+        work = chunks(plans, cluster.threads(), done, cluster.CHUNK_MAX)
+    if cluster is None and (jobs == 1 or len(work) < 2):
+        if play is None:
+            from sim.play import play
+        for p, start, stop in work:
+            for i in range(start, stop):
+                row = play_one(plans[p], i, play)
+                if record is not None:
+                    record(p, [row])
+                progress.advance(1)
+                order.add(p, [row])
+        return
+    tasks = [(k, plans[p], start, stop) for k, (p, start, stop) in enumerate(work)]
+    played = _local_pool(tasks, jobs) if cluster is None else cluster.results(tasks)
+    with played as results:
+        for k, rows in results:
+            p = work[k][0]
+            if record is not None:
+                record(p, rows)
+            progress.advance(len(rows))
+            order.add(p, rows)
 
 
 # --- Progress --------------------------------------------------------------------------
@@ -251,20 +322,25 @@ class Progress:
     terminal; in a log, a line every tenth ('12000/100000 matches, 2400/s,
     ETA 37 s') and one at the end."""
 
-    def __init__(self, total, stream=None):
+    def __init__(self, total, stream=None, initial=0):
         self.total = total
         self.stream = sys.stderr if stream is None else stream
-        self.done = 0
+        self.done = self.initial = initial  # initial: played before (an interrupted run's)
         self.started = time.monotonic()
         self.step = max(1, math.ceil(total / 10))
-        self.next_line = self.step
+        self.next_line = (initial // self.step + 1) * self.step
         self.bar = None
         if self.stream is not None and self.stream.isatty():
             import tqdm
 
             tqdm.tqdm.monitor_interval = 0  # no monitor thread: worker processes are forked
             self.bar = tqdm.tqdm(
-                total=total, unit=" matches", file=self.stream, dynamic_ncols=True, smoothing=0.05
+                total=total,
+                initial=initial,
+                unit=" matches",
+                file=self.stream,
+                dynamic_ncols=True,
+                smoothing=0.05,
             )
 
     def advance(self, n):
@@ -278,7 +354,7 @@ class Progress:
 
     def line(self):
         elapsed = max(time.monotonic() - self.started, 1e-9)
-        rate = self.done / elapsed
+        rate = (self.done - self.initial) / elapsed  # this run's matches
         shown = "%d/s" % rate if rate >= 10 else "%.1f/s" % rate
         if self.done >= self.total:
             return "%d/%d matches, %s, in %s" % (self.done, self.total, shown, duration(elapsed))

@@ -6,11 +6,10 @@ import os
 import re
 import shutil
 import signal
-import tempfile
 
 import sim.play
 from dicetable.games import GAMES, header_refusal
-from sim import balance, report
+from sim import balance, balance_partial, report
 from sim.arguments import (
     BOTS_HELP,
     MATCHES_MAX,
@@ -24,7 +23,7 @@ from sim.arguments import (
     default_jobs,
     load_challenges,
 )
-from sim.cli import FAILED, INTERRUPTED, PROG, Exit, Parser, shown, usage, whole
+from sim.cli import FAILED, INTERRUPTED, PROG, Exit, Parser, say, shown, usage, whole
 from sim.play import player_range
 
 REPORT_MAX = 10000000  # matches in one balance report, all configurations together
@@ -85,6 +84,17 @@ def parse_balance(argv):
     p.add_argument(
         "--force", action="store_true", help="replace the report in a folder that is not empty"
     )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="play only the matches an interrupted run of the same command left in --out",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="play on the Dask cluster of this scheduler (tcp://HOST:8786) instead of "
+        "local processes",
+    )
     args = p.parse_args(argv)
     check_balance(args)
     return args
@@ -112,6 +122,16 @@ def check_balance(args):
             "(fewer --matches, player counts or swept values)"
             % (len(args.configs), args.matches, total, REPORT_MAX)
         )
+    if args.scheduler is not None:
+        if args.jobs is not None:
+            raise usage(
+                "argument --jobs: not with --scheduler (the cluster's workers play: give each "
+                "dask worker its --nworkers)"
+            )
+        if not args.scheduler.strip():
+            raise usage("argument --scheduler: an empty address (e.g. tcp://HOST:8786)")
+    if args.resume and args.force:
+        raise usage("argument --force: not with --resume (--force starts again, --resume goes on)")
     args.jobs = args.jobs or default_jobs()
     args.seeding = args.seeding or sim.play.SEEDING
     if not args.out.strip():
@@ -216,19 +236,34 @@ def balance_command_line(args):
     return " ".join(words)
 
 
-def out_folder(path, force):
-    """The report's folder, and a new temporary folder to write it in first (on
-    the same file system, so it moves into place whole), before anything is played."""
+def out_folder(path, force, resume):
+    """The report's folder, its partial folder (balance_partial), and whether an
+    unfinished run there is resumed; nothing is written yet."""
     out = os.path.normpath(path)
+    work = os.path.join(out, balance_partial.FOLDER)
     if os.path.lexists(out) and not os.path.isdir(out):
         raise Exit(FAILED, "%s is not a folder (give --out a folder for the report)" % path)
     if os.path.isdir(out):
-        if os.listdir(out) and not force:
+        if os.path.isdir(work):
+            if resume:
+                return out, work, True
+            if not force:
+                raise Exit(
+                    FAILED,
+                    "%s holds an unfinished run (%d matches played; add --resume to play the "
+                    "rest, or --force to start again)" % (path, balance_partial.played(work)),
+                )
+        elif os.listdir(out) and not force:
+            if resume:
+                raise Exit(
+                    FAILED,
+                    "%s holds no unfinished run to resume (leave out --resume, and add --force "
+                    "to replace its report or give a new folder)" % path,
+                )
             raise Exit(
                 FAILED,
                 "%s is not empty (add --force to replace its report, or give a new folder)" % path,
             )
-        where = out
     else:
         where = os.path.dirname(os.path.abspath(out))
         if not os.path.isdir(where):
@@ -237,54 +272,86 @@ def out_folder(path, force):
                 "no folder %s to make %s in (make it first, or write elsewhere)"
                 % (where, os.path.basename(out)),
             )
+    return out, work, False
+
+
+def start_run(out, work, params):
+    """The report's folder made if new, and a new partial folder in it
+    (--force: an unfinished run's removed first)."""
+    if not os.path.isdir(out):
+        os.mkdir(out)
+    if os.path.isdir(work):
+        shutil.rmtree(work)
+    balance_partial.start(work, params)
+
+
+def resumed_rows(args, work, params):
+    """The rows of the unfinished run in `work`, after checking it is this
+    command's; a last line cut short is dropped with one line said."""
     try:
-        temporary = tempfile.mkdtemp(prefix=".balance-", dir=where)
-        # mkdtemp's folder is the owner's alone; the report's is as any new folder
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(temporary, 0o777 & ~mask)
-    except OSError as e:
-        raise cannot_write(path, e) from None
-    return out, temporary
+        kept = balance_partial.stored(work)
+        if kept != params:
+            raise Exit(
+                FAILED,
+                "%s holds an unfinished run of another command (%s): resume it with that "
+                "command, or add --force instead of --resume to start this one"
+                % (args.out, kept["command"]),
+            )
+        done, cut = balance_partial.read(work, params_plans(args))
+    except balance_partial.Damaged as e:
+        raise Exit(
+            FAILED,
+            "%s: %s (the unfinished run cannot be resumed: add --force instead of --resume "
+            "to start again)" % (work, e),
+        ) from None
+    if cut:
+        say(
+            "%s: its last line was cut short when the run stopped: dropped (that match is "
+            "played again)" % os.path.join(work, balance_partial.ROWS)
+        )
+    return done
 
 
-def cannot_write(path, e):
+def cannot_write(path, e, work=None):
+    """The one line for a file that could not be written; `work`: a partial
+    folder, whose matches played are said to be kept."""
+    kept = ""
+    if work is not None and os.path.isfile(os.path.join(work, balance_partial.COMMAND)):
+        kept = "; the %d matches played are kept in %s: --resume goes on from them" % (
+            balance_partial.played(work),
+            work,
+        )
     return Exit(
         FAILED,
-        "cannot write %s: %s (write the report somewhere you may write)"
-        % (path, (e.strerror or str(e)).lower()),
+        "cannot write %s: %s (write the report somewhere you may write%s)"
+        % (path, (e.strerror or str(e)).lower(), kept),
     )
 
 
-def move_in(temporary, out, written):
-    """The whole report into `out` at once: a new folder is renamed into place;
-    into an existing one each file is, and the files of an earlier report this
-    one does not write are removed (nothing else in the folder is touched).
+def move_in(work, out, written):
+    """The whole report into `out`: each file is moved from the partial folder
+    into place, the files of an earlier report this one does not write are
+    removed (nothing else in the folder is touched), then the partial folder.
     Ctrl-C waits until it is done: the report is then whole."""
     try:
         old = signal.signal(signal.SIGINT, signal.SIG_IGN)
     except ValueError:  # not the main thread: nothing to hold off
         old = None
     try:
-        if not os.path.isdir(out):
-            os.rename(temporary, out)
-            return
         for name in written:
-            os.replace(os.path.join(temporary, name), os.path.join(out, name))
+            os.replace(os.path.join(work, name), os.path.join(out, name))
         for name in report.FILES:
             if name not in written and os.path.isfile(os.path.join(out, name)):
                 os.remove(os.path.join(out, name))
-        os.rmdir(temporary)
+        balance_partial.finish(work)
     finally:
         if old is not None:
             signal.signal(signal.SIGINT, old)
 
 
-def play_report(args, folder):
-    """Play every configuration into `folder`: results.csv as the matches come,
-    then the figures, the plots (with --plots) and the pages.  The files written."""
-    configs = args.configs
-    plans = [
+def params_plans(args):
+    """Every configuration's plan: how its matches are seeded and seated."""
+    return [
         balance.Plan(
             args.game,
             c.players,
@@ -297,8 +364,17 @@ def play_report(args, folder):
             challenges=args.challenge_rows,
             seeding=args.seeding,
         )
-        for c in configs
+        for c in args.configs
     ]
+
+
+def play_report(args, folder, done, cluster=None):
+    """Play every configuration into `folder` (the partial folder): each match
+    into its rows.jsonl as it ends, results.csv in order, then the figures,
+    the plots (with --plots) and the pages.  `done`: the rows of an
+    interrupted run, not played again.  The files written."""
+    configs = args.configs
+    plans = params_plans(args)
     tallies = [balance.Tally(c.players) for c in configs]
     options = [name for name, _ in configs[0].values]
     rows = report.Rows(os.path.join(folder, report.CSV), options, max(args.players))
@@ -308,16 +384,32 @@ def play_report(args, folder):
         tallies[p].add(row)
 
     total = len(plans) * args.matches
-    progress = balance.Progress(total)
+    progress = balance.Progress(total, initial=sum(len(rows) for rows in done.values()))
+    if progress.done == total:
+        progress.advance(0)  # every match was kept: the end line all the same
+    journal = balance_partial.Journal(folder)
     try:
-        balance.run(plans, args.jobs, progress, take)
+        balance.run(plans, args.jobs, progress, take, None, done, journal.record, cluster)
     except KeyboardInterrupt:
         progress.close()
         raise Exit(
             INTERRUPTED,
-            "interrupted after %d of %d matches (nothing written)" % (progress.done, total),
+            "interrupted after %d of %d matches (kept in %s: %s)"
+            % (
+                progress.initial + journal.count,
+                total,
+                folder,
+                "the same command with --resume plays the rest",
+            ),
         ) from None
+    except Exception as e:  # the cluster's: a lost scheduler, a worker with other code
+        if cluster is None or (isinstance(e, OSError) and e.errno is not None):
+            raise  # a file's (cannot_write), or a bug
+        progress.close()
+        done = progress.initial + journal.count
+        raise cluster_failed(args.scheduler, e, done, total, folder) from None
     finally:
+        journal.close()
         rows.close()
     progress.close()
     figs = [balance.figures(c, t, plan) for c, t, plan in zip(configs, tallies, plans, strict=True)]
@@ -345,10 +437,46 @@ def play_report(args, folder):
     except KeyboardInterrupt:
         raise Exit(
             INTERRUPTED,
-            "interrupted after all %d matches, %s (nothing written)"
-            % (total, "drawing the plots" if args.plots else "writing the report"),
+            "interrupted after all %d matches, %s (kept in %s: the same command with --resume "
+            "writes the report)"
+            % (total, "drawing the plots" if args.plots else "writing the report", folder),
         ) from None
     return written, figs
+
+
+def cluster_failed(address, e, done, total, folder):
+    """The one line for a cluster that failed while it played."""
+    from sim.balance_dask import OtherCode
+
+    if isinstance(e, OtherCode):
+        why = (
+            "a worker on %s runs other code (%s, here %s: give every worker machine this "
+            "checkout and venv, docs/designers.md)" % (e.host, e.version, e.wanted)
+        )
+    else:
+        said = " ".join(str(e).split())  # one line
+        why = "the Dask cluster at %s failed (%s: %s)" % (address, type(e).__name__, said)
+    return Exit(
+        FAILED,
+        "%s after %d of %d matches (kept in %s: the same command with --resume plays the rest)"
+        % (why, done, total, folder),
+    )
+
+
+def connect(address):
+    """A client of the Dask scheduler at `address` (dask imported only now)."""
+    try:
+        from sim import balance_dask
+
+        return balance_dask.Cluster(address)
+    except ImportError as e:
+        raise Exit(
+            FAILED,
+            "--scheduler needs dask and distributed (%s: .venv/bin/pip install -r "
+            "requirements.txt)" % e,
+        ) from None
+    except balance_dask.Unreachable as e:
+        raise Exit(FAILED, "%s (check the address, or leave out --scheduler)" % e) from None
 
 
 def overview_lines(out, written, figs):
@@ -375,13 +503,18 @@ def do_balance(argv):
     args.challenge_rows = ()
     named = load_challenges(args)
     args.challenge_set = named[len("challenges: ") :] if named else "built-in"
-    out, temporary = out_folder(args.out, args.force)
+    out, work, resuming = out_folder(args.out, args.force, args.resume)
+    params = balance_partial.parameters(balance_command_line(args), params_plans(args))
+    done = resumed_rows(args, work, params) if resuming else {}
+    cluster = connect(args.scheduler) if args.scheduler is not None else None
     try:
-        written, figs = play_report(args, temporary)
-        move_in(temporary, out, written)
+        if not resuming:
+            start_run(out, work, params)
+        written, figs = play_report(args, work, done, cluster)
+        move_in(work, out, written)
     except OSError as e:
-        raise cannot_write(args.out, e) from None
+        raise cannot_write(args.out, e, work) from None
     finally:
-        if os.path.isdir(temporary):
-            shutil.rmtree(temporary, ignore_errors=True)
+        if cluster is not None:
+            cluster.close()
     return ([named] if named else []) + overview_lines(args.out, written, figs)

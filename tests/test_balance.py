@@ -7,7 +7,8 @@ the report's files (the CSV parses, the JSON holds the figures, the pages name
 every configuration), sweeps and --rotate; the plots, PNGs, only with --plots
 (without it matplotlib is not even imported, and the pages say how to get them); every bad
 argument refused in one line with nothing written; --out never written over
-without --force; Ctrl-C leaving nothing behind; the progress lines in a log.
+without --force; Ctrl-C leaving the matches played and no report (resuming them:
+tests/test_balance_dask.py); the progress lines in a log.
 Tests that draw the plots or play by the hundred are marked slow.
 """
 
@@ -394,11 +395,21 @@ def test_a_report_that_cannot_be_written_says_so(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr(report, "write_json", full)
     status, out, err = balance_run(capsys, tmp_path, tmp_path / "rep")
     assert status == 1 and out == ""
+    work = tmp_path / "rep" / "balance-partial"
     assert err.splitlines()[-1] == PREFIX + (
-        "cannot write %s/rep: no space left on device (write the report somewhere you may write)"
-        % tmp_path
+        "cannot write %s/rep: no space left on device (write the report somewhere you may write;"
+        " the 64 matches played are kept in %s: --resume goes on from them)" % (tmp_path, work)
     )
-    assert os.listdir(tmp_path) == []
+    # every match played is kept, and --resume writes the report without playing one again
+    assert os.listdir(tmp_path / "rep") == ["balance-partial"]
+    assert len((work / "rows.jsonl").read_text().splitlines()) == 64
+    monkeypatch.undo()
+    monkeypatch.setattr(report, "write_plots", lambda folder, configs, summary: [])
+    monkeypatch.setattr(sim.play, "play", None)  # a match played again would fail
+    status, _, err = balance_run(capsys, tmp_path, tmp_path / "rep", "--resume")
+    assert status == 0, err
+    assert err.splitlines()[-1].startswith("64/64 matches, 0.0/s, in ")  # none played
+    assert "summary.json" in os.listdir(tmp_path / "rep") and not work.exists()
 
 
 # --- Every bad argument: one line, exit 2 (1 for --out's folder), nothing written ----------
@@ -561,10 +572,10 @@ def test_balance_help_lists_its_options(capsys):
         assert name in plots
 
 
-# --- Ctrl-C: one line, 130, nothing left behind -------------------------------------------
+# --- Ctrl-C: one line, 130, the matches played kept ----------------------------------------
 
 
-def test_ctrl_c_during_a_report_says_how_far_it_got_and_leaves_nothing(
+def test_ctrl_c_during_a_report_says_how_far_it_got_and_keeps_what_was_played(
     capsys, tmp_path, monkeypatch
 ):
     real = sim.play.play
@@ -579,10 +590,14 @@ def test_ctrl_c_during_a_report_says_how_far_it_got_and_leaves_nothing(
     monkeypatch.setattr(sim.play, "play", play_then_stop)
     status, out, err = balance_run(capsys, tmp_path, tmp_path / "rep")
     assert status == 130 and out == ""
+    work = tmp_path / "rep" / "balance-partial"
     assert err.splitlines()[-1] == (
-        "python -m sim: interrupted after 3 of 64 matches (nothing written)"
+        "python -m sim: interrupted after 3 of 64 matches (kept in %s: the same command with"
+        " --resume plays the rest)" % work
     )
-    assert os.listdir(tmp_path) == []
+    assert os.listdir(tmp_path / "rep") == ["balance-partial"]
+    lines = (work / "rows.jsonl").read_text().splitlines()
+    assert [json.loads(line)[:2] for line in lines] == [[0, 0], [0, 1], [0, 2]]
 
 
 @pytest.mark.parametrize(
@@ -590,21 +605,26 @@ def test_ctrl_c_during_a_report_says_how_far_it_got_and_leaves_nothing(
     [(["--plots"], "write_plots", "drawing the plots"), ([], "write_pages", "writing the report")],
     ids=["plots", "pages"],
 )
-def test_ctrl_c_while_drawing_leaves_nothing(capsys, tmp_path, monkeypatch, extra, stopped, doing):
+def test_ctrl_c_while_drawing_keeps_the_matches(
+    capsys, tmp_path, monkeypatch, extra, stopped, doing
+):
     def interrupted(*args):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(report, stopped, interrupted)
     status, _, err = balance_run(capsys, tmp_path, tmp_path / "rep", *extra)
     assert status == 130
+    work = tmp_path / "rep" / "balance-partial"
     assert err.splitlines()[-1] == (
-        "python -m sim: interrupted after all 64 matches, %s (nothing written)" % doing
+        "python -m sim: interrupted after all 64 matches, %s (kept in %s: the same command"
+        " with --resume writes the report)" % (doing, work)
     )
-    assert os.listdir(tmp_path) == []
+    assert len((work / "rows.jsonl").read_text().splitlines()) == 64
+    assert not (tmp_path / "rep" / "summary.json").exists()
 
 
 @pytest.mark.slow
-def test_ctrl_c_stops_the_real_command_on_two_jobs_and_leaves_nothing(tmp_path):
+def test_ctrl_c_stops_the_real_command_on_two_jobs_and_keeps_the_matches(tmp_path):
     p = subprocess.Popen(
         [sys.executable, "-m", "sim", "balance", "--game", "dtt", "--matches", "100000"]
         + ["--jobs", "2", "--out", str(tmp_path / "rep")],
@@ -613,21 +633,28 @@ def test_ctrl_c_stops_the_real_command_on_two_jobs_and_leaves_nothing(tmp_path):
         stderr=subprocess.PIPE,
     )
     deadline = time.monotonic() + 60
-    # matches are being played once the temporary folder's results.csv has rows
+    # matches are being played once the partial folder's rows.jsonl has rows
+    rows = tmp_path / "rep" / "balance-partial" / "rows.jsonl"
     while time.monotonic() < deadline:
-        csvs = list(tmp_path.glob(".balance-*/results.csv"))
-        if csvs and csvs[0].stat().st_size > 2000:
+        if rows.exists() and rows.stat().st_size > 2000:
             break
         time.sleep(0.1)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130 and out == b""
     assert b"Traceback" not in err
-    assert re.fullmatch(
-        r"python -m sim: interrupted after \d+ of 100000 matches \(nothing written\)",
+    said = re.fullmatch(
+        r"python -m sim: interrupted after (\d+) of 100000 matches \(kept in \S+: the same"
+        r" command with --resume plays the rest\)",
         err.decode().splitlines()[-1],
     )
-    assert os.listdir(tmp_path) == []
+    assert said, err.decode()
+    # every match the line counts is on disk, whole: the workers' chunks as they ended (a
+    # chunk more if Ctrl-C came between its writing and its counting)
+    lines = rows.read_text().splitlines()
+    kept = int(said.group(1))
+    assert kept <= len(lines) <= kept + balance.CHUNK_MAX
+    assert all(json.loads(line) for line in lines)
 
 
 # --- Progress ----------------------------------------------------------------------------
