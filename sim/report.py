@@ -439,10 +439,17 @@ def _panels(configs, figs, key, game):
     return [(combo_label(k) if k else game, v) for k, v in groups.items()]
 
 
+def bar_lengths(rates, cis):
+    """[below, above]: how far each interval reaches below and above its rate,
+    never less than 0 (a rate of 100 % has a Wilson bound that rounds a hair
+    below it, which matplotlib refuses as a negative error bar)."""
+    low = [max(0.0, r - c[0]) if c else 0 for r, c in zip(rates, cis, strict=True)]
+    high = [max(0.0, c[1] - r) if c else 0 for r, c in zip(rates, cis, strict=True)]
+    return [low, high]
+
+
 def _interval_bars(ax, xs, rates, cis, **style):
-    low = [r - c[0] if c else 0 for r, c in zip(rates, cis, strict=True)]
-    high = [c[1] - r if c else 0 for r, c in zip(rates, cis, strict=True)]
-    ax.errorbar(xs, rates, yerr=[low, high], fmt="o", capsize=3, **style)
+    ax.errorbar(xs, rates, yerr=bar_lengths(rates, cis), fmt="o", capsize=3, **style)
 
 
 def plot_win_rates(path, configs, figs, game):

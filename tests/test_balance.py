@@ -706,3 +706,17 @@ def test_the_designers_page_replays_the_row_it_quotes():
     assert plan.seed_of(3) == 3836738444
     match = sim.play.play("nokosu", 4, options(0, 1), ["heuristic"] * 4, plan.seed_of(3), seeding=1)
     assert list(match.totals) == [22, 23, 5, 4]
+
+
+def test_a_rate_of_all_or_nothing_draws_error_bars_of_no_negative_length():
+    # 30 wins of 30: the Wilson interval's top rounds to 1 - 1.1e-16, and
+    # matplotlib refused the report's plots with a traceback.
+    from sim import report
+
+    rates = [1.0, 0.0, 0.5]
+    cis = [balance.wilson(30, 30), balance.wilson(0, 30), balance.wilson(15, 30)]
+    low, high = report.bar_lengths(rates, cis)
+    assert min(low + high) >= 0
+    assert high[0] == 0 and low[1] == 0
+    assert low[0] == pytest.approx(1 - cis[0][0]) and high[1] == pytest.approx(cis[1][1])
+    assert report.bar_lengths([0.5], [None]) == [[0], [0]]
