@@ -26,7 +26,7 @@ import time
 import sim  # noqa: F401  (first: it puts the board's code, firmware/, on sys.path)
 from dicetable.games import GAMES, new_match
 from dicetable.match.actions import TABLE
-from sim import gamehost, ismcts
+from sim import ismcts
 from sim.play import choose, parse_bot, player_range, waiting_seats
 
 OPPONENTS = ("heuristic", "random")
@@ -123,7 +123,7 @@ def positions(game, n, seed, count):
     a roll or a scan), with that seat."""
     rng = random.Random(seed)
     match = new_match(game, n, 0)
-    host = gamehost.host_of(match)
+    host = ismcts.host_of(match)
     out, seen = [], 0
     while not match.over() and len(out) < count:
         who = rng.choice(waiting_seats(match))
