@@ -180,6 +180,18 @@ def _playout(game):
         return None
 
 
+def acting(w):
+    """The seat that acts in seeding 2 when the seats of mask `w` are waited
+    on (w > 0): the table, else the lowest seat (as a game's playout draws)."""
+    return TABLE if w & TABLE_BIT else (w & -w).bit_length() - 1
+
+
+def _submit(match, seat, a):
+    code = match.submit(a)
+    if code:
+        raise RefusedAction("%s refused %#x: %s" % (seat, a, REFUSAL_NAMES[code]))
+
+
 def _play_drawn(match, bots, rng, text, out):
     # Seeding 2.
     draw = drawer(rng)
@@ -189,7 +201,7 @@ def _play_drawn(match, bots, rng, text, out):
         w = match.waiting()
         if not w:
             return
-        seat = TABLE if w & TABLE_BIT else (w & -w).bit_length() - 1
+        seat = acting(w)
         if seat == TABLE or bots[seat] == "random":
             if drawn:
                 a = match.random_action(seat, draw)
@@ -199,9 +211,7 @@ def _play_drawn(match, bots, rng, text, out):
             match.take(a)
         else:
             a = choose(match, seat, bots, rng)
-            code = match.submit(a)
-            if code:
-                raise RefusedAction("%s refused %#x: %s" % (seat, a, REFUSAL_NAMES[code]))
+            _submit(match, seat, a)
         if out is not None:
             out.extend(text.narrate(match, a))
 
@@ -211,9 +221,7 @@ def _play_listed(match, bots, rng, text, out):
     while not match.over():
         seat = rng.choice(waiting_seats(match))
         a = choose(match, seat, bots, rng)
-        code = match.submit(a)
-        if code:
-            raise RefusedAction("%s refused %#x: %s" % (seat, a, REFUSAL_NAMES[code]))
+        _submit(match, seat, a)
         if out is not None:
             out.extend(text.narrate(match, a))
 

@@ -117,7 +117,7 @@ def test_the_games_listing_refuses_an_argument(capsys):
 
 def test_a_match_does_not_load_the_balance_commands_modules():
     """A match's start-up skips what only `balance` and `games` need (the
-    report, multiprocessing): 62 ms of 150 before they were imported lazily."""
+    report, multiprocessing): a one-match run took 140 ms of CPU with them, 94 without."""
     import subprocess
     import sys
 

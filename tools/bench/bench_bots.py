@@ -29,10 +29,10 @@ import time
 
 import sim  # noqa: F401  (first: it puts the board's code, firmware/, on sys.path)
 from dicetable.games import GAMES, new_match
-from dicetable.match.actions import TABLE, TABLE_BIT
+from dicetable.match.actions import TABLE
 from sim import gamehost, ismcts
 from sim.draws import drawer
-from sim.play import choose, parse_bot, player_range, waiting_seats
+from sim.play import acting, choose, parse_bot, player_range, waiting_seats
 
 OPPONENTS = ("heuristic", "random")
 TESTED = ("ismcts", "heuristic")  # the bots a run can test
@@ -67,7 +67,7 @@ def one_match(task):
         w = match.waiting()
         if not w:
             break
-        who = TABLE if w & TABLE_BIT else (w & -w).bit_length() - 1
+        who = acting(w)
         if who == TABLE or bots[who] == "random":
             match.take(match.random_action(who, draw))
             continue
