@@ -85,12 +85,16 @@ class Cluster:
 
     def __init__(self, address, timeout=None):
         import distributed
+        from distributed.comm.addressing import parse_address, parse_host_port
 
         if timeout is None:
             timeout = CONNECT_TIMEOUT
         self.address = address
         self.distributed = distributed
         try:
+            # An address without a port: a Client made for it would fail, then
+            # wait 10 s at exit and print a traceback as it is collected.
+            parse_host_port(parse_address(address)[1])
             self.client = distributed.Client(
                 address, timeout=timeout, set_as_default=False, direct_to_workers=False
             )

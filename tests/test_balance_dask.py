@@ -440,3 +440,20 @@ def test_a_cluster_that_fails_keeps_the_rows_that_came_back(
         % (tmp_path / "rep" / "balance-partial")
     )
     assert [row[:2] for row in rows_of(tmp_path / "rep")] == [[0, i] for i in range(32, 40)]
+
+
+@pytest.mark.slow  # a second: python -m sim and its imports
+def test_a_scheduler_address_without_a_port_is_one_line_at_once(capsys, tmp_path):
+    # Run as a command: the failed client's traceback came at the interpreter's exit.
+    pytest.importorskip("distributed")
+    argv = [sys.executable, "-m", "sim", "balance", "--game", "walzer", "--players", "3"]
+    argv += ["--matches", "4", "--scheduler", "nonsense", "--out", str(tmp_path / "rep")]
+    started = time.monotonic()
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert time.monotonic() - started < 8
+    assert p.returncode == 1 and p.stdout == ""
+    assert p.stderr == (
+        "python -m sim: error: no Dask scheduler answers at nonsense (missing port number in"
+        " address 'nonsense') (check the address, or leave out --scheduler)\n"
+    )
+    assert os.listdir(tmp_path) == []
