@@ -150,6 +150,13 @@ def play(game, players, options, bots, seed, out=None, seeding=SEEDING):
     `seeding`: how the seed becomes the match (above)."""
     rng = random.Random(seed)
     match = new_match(game, players, options)
+    if out is None and seeding != 1 and bots.count("random") == players:
+        quick = _playout(game)
+        if quick is not None:
+            # A designer's batch of random matches: this path pays only for
+            # what it uses (no host, no transcript), each match made afresh.
+            quick(match, drawer(rng))
+            return match
     text = gamehost.host(game)
     if out is not None:
         line = "%s, %d players, %s, seed %d" % (
@@ -160,11 +167,8 @@ def play(game, players, options, bots, seed, out=None, seeding=SEEDING):
         )
         out.append(line if seeding == SEEDING else line + ", seeding %d" % seeding)
         out.append("bots: " + ", ".join("seat %d %s" % (s, bots[s]) for s in range(players)))
-    quick = _playout(game) if out is None and all(b == "random" for b in bots) else None
     if seeding == 1:
         _play_listed(match, bots, rng, text, out)
-    elif quick is not None:
-        quick(match, drawer(rng))
     else:
         _play_drawn(match, bots, rng, text, out)
     if out is not None:
@@ -172,12 +176,18 @@ def play(game, players, options, bots, seed, out=None, seeding=SEEDING):
     return match
 
 
+_PLAYOUTS = {}  # game key: its playout, or None
+
+
 def _playout(game):
     """The game's playout(match, draw) (dicetable/games/<key>/playout.py), or None."""
-    try:
-        return importlib.import_module("dicetable.games.%s.playout" % game).playout
-    except ImportError:
-        return None
+    if game not in _PLAYOUTS:
+        try:
+            module = importlib.import_module("dicetable.games.%s.playout" % game)
+            _PLAYOUTS[game] = module.playout
+        except ImportError:
+            _PLAYOUTS[game] = None
+    return _PLAYOUTS[game]
 
 
 def acting(w):

@@ -126,39 +126,42 @@ class DttDeal(Match):
         self.options = options
         self.journal = []
         self.make_history(self.count_option(dtt.DEFAULT_DEALS))  # a row per deal
-        self.reset()
+        self.reset(True)
 
-    def reset(self):
+    def reset(self, fresh=False):
+        """The state before the first action.  `fresh`: the buffers were just
+        made (a new match), all zeros, and are left as they are: a new match
+        costs 40 % less, and the designers' lab makes one for every match it
+        plays (docs/performance.md, "The lab's random matches")."""
         self.open = self.flag(OPEN_PLAY)
         self.deals = self.count_option(dtt.DEFAULT_DEALS)
         self.phase = REVEALING
         self.dealer = FIRST_DEALER
         self._restock()
-        fill(self.held, 0)
         self.best = 0
-        fill(self.faceup, 0)
         self.faceup_n = 0
         self.trump = dtt.NO_TRUMP
-        # One loop over the seats for every per-seat buffer: a new match
-        # and every refold runs this.
-        trick = self.trick
-        for s in range(3):
-            fill(self.hands[s], 0)
-            fill(self.packets[s], 0)
-            fill(self.won[s], 0)
-            self.hand_n[s] = self.packet_n[s] = self.kept[s] = 0
-            self.bids[s] = self.taken[s] = self.won_n[s] = self.totals[s] = 0
-            self.last_trick_items[s] = self.last_trick_seats[s] = 0
+        if not fresh:
+            fill(self.held, 0)
+            fill(self.faceup, 0)
+            # One loop over the seats for every per-seat buffer: every refold runs this.
+            for s in range(3):
+                fill(self.hands[s], 0)
+                fill(self.packets[s], 0)
+                fill(self.won[s], 0)
+                self.hand_n[s] = self.packet_n[s] = self.kept[s] = 0
+                self.bids[s] = self.taken[s] = self.won_n[s] = self.totals[s] = 0
+                self.last_trick_items[s] = self.last_trick_seats[s] = 0
+            self.trick.clear()
+            self.reset_history()
         self.pick = 0
         self.passed = 0
         self.to_act = 0
-        trick.clear()
         self.tricks_done = 0
         self.leader = (FIRST_DEALER + 1) % 3
         self.turn = self.leader
         self.last_winner = -1
         self.last_leader = -1
-        self.reset_history()
 
     def _restock(self):
         """Every card in the stock, in the order of the encoding."""
@@ -167,11 +170,14 @@ class DttDeal(Match):
         where = self.where
         stock = self.stock
         slot = self.slot
+        c = 0
         for i in range(_DECK):
-            c = (i // _RANKS) << SUIT_SHIFT | i % _RANKS
             where[c] = _STOCK
             stock[i] = c
             slot[c] = i
+            c += 1
+            if c & 0x0F == _RANKS:  # past a suit's last rank: the next suit's first
+                c += (1 << SUIT_SHIFT) - _RANKS
         self.stock_n = _DECK
 
     # --- What exists ----------------------------------------------------------
