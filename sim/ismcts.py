@@ -96,12 +96,16 @@ def actor(match, seat):
     """Who acts next in a search: `seat` when waited on, else the lowest seat
     waited on, else the table.  Simultaneous inputs (passes, keeps, bids,
     rolls) never see each other in the engines, so any order will do."""
-    mask = match.waiting()
+    return actor_of(match.waiting(), seat, match.players)
+
+
+def actor_of(mask, seat, players):
+    """actor() from the waiting() mask `mask`, for a caller that has read it."""
     if mask & (1 << seat):
         return seat
-    for s in range(match.players):
-        if mask & (1 << s):
-            return s
+    seats = mask & ((1 << players) - 1)
+    if seats:
+        return (seats & -seats).bit_length() - 1  # the lowest seat waited on
     return TABLE if mask & TABLE_BIT else -1
 
 
@@ -129,9 +133,15 @@ def lead_rewards(totals):
     and 0 behind.  Unlike first place now, it still tells a seat one point
     behind from one five behind, so a seat that cannot lead after this round
     still has something to play for (Dicefull's rounds: docs/bots.md)."""
+    # The best of the others is the top total, but for the one seat holding it
+    # alone: the second (a scan for each seat was a tenth of a Dicefull decision).
+    top = max(totals)
+    second = top
+    if totals.count(top) == 1:
+        second = max(x for x in totals if x != top)
     out = []
-    for s, t in enumerate(totals):
-        best = max(x for o, x in enumerate(totals) if o != s)
+    for t in totals:
+        best = second if t == top else top
         out.append(1.0 / (1.0 + math.exp(-(t - best) / LEAD_SCALE)))
     return out
 
@@ -403,11 +413,16 @@ class Search:
         the reward is the mean over that chance (the game's own list of
         outcomes, host.chance_outcomes, or `completions` plays of it through
         the engine), the decisions' value without the noise of one throw."""
-        while not self.stopped(m, start):
-            if self.chance_tail(m, start):
-                return self.chance_mean(m, start)
-            self.step(m)
+        end = self.end(start)
+        last = end - 1 if self.rounds and self.completions >= 2 else -1
+        if self.play(m, end, last):
+            return self.chance_mean(m, start)
         return rewards(m, self.reward)
+
+    def end(self, start):
+        """The length of history at which a playout from `start` stops (the
+        horizon; "match": never, the match's end stops it)."""
+        return start + self.rounds if self.rounds else 1 << 30
 
     def chance_tail(self, m, start):
         """Is nothing but chance left before the horizon (then the tree stops
@@ -431,39 +446,58 @@ class Search:
                     rs = lead_rewards(totals)
                 else:
                     rs = rewards_of_places(places_of(totals), self.reward)
-                for s, r in enumerate(rs):
-                    total[s] += r
+                total = [t + r for t, r in zip(total, rs, strict=True)]
             return [t / len(draws) for t in total]
         total = [0.0] * m.players
+        end = self.end(start)
         for i in range(self.completions):
             c = m if i == self.completions - 1 else clone(m)
-            while not self.stopped(c, start):
-                self.step(c)
-            for s, r in enumerate(rewards(c, self.reward)):
-                total[s] += r
+            self.play(c, end, -1)
+            total = [t + r for t, r in zip(total, rewards(c, self.reward), strict=True)]
         return [t / self.completions for t in total]
 
-    def step(self, m):
-        """One action of the rollout policy (chance: drawn)."""
-        who = actor(m, self.seat)
-        if who == TABLE:
-            # The engine draws the table's shuffle or roll without listing
-            # every card or face (the listing was most of a DTwww playout).
-            m.take(m.random_action(TABLE, drawer(self.rng)))
-            return
-        if self.uniform_draws:
-            a = m.random_action(who, drawer(self.rng))
-            if kind_of(a) in (DEAL, ROLL):
-                m.take(a)
-                return
-        legal = m.legal_actions(who)
-        if len(legal) == 1:
-            a = legal[0]
-        elif self.policy == "random" and not is_chance(who, legal):
-            a = legal[drawer(self.rng)(len(legal))]
-        else:
-            a = self.host.heuristic(m, who, legal, self.rng)
-        m.take(a)
+    def play(self, m, end, last):
+        """Actions of the rollout policy (chance: drawn) until `m` waits for
+        nobody or its history reaches `end`; True, instead, once its history
+        is `last` long and nothing but chance is left (host.only_chance_left).
+        One loop reading waiting() once an action: a playout is thousands of
+        actions a decision, and the loop's overhead a good part of them."""
+        seat = self.seat
+        players = m.players
+        rng = self.rng
+        draw = drawer(rng)
+        heuristic = self.host.heuristic
+        only_chance_left = self.only_chance_left
+        uniform_draws = self.uniform_draws
+        randomly = self.policy == "random"
+        while True:
+            mask = m.waiting()
+            if not mask:
+                return False
+            done = len(m.history)
+            if done >= end:
+                return False
+            if done == last and only_chance_left(m):
+                return True
+            who = actor_of(mask, seat, players)
+            if who == TABLE:
+                # The engine draws the table's shuffle or roll without listing
+                # every card or face (the listing was most of a DTwww playout).
+                m.take(m.random_action(TABLE, draw))
+                continue
+            if uniform_draws:
+                a = m.random_action(who, draw)
+                if kind_of(a) in (DEAL, ROLL):
+                    m.take(a)
+                    continue
+            legal = m.legal_actions(who)
+            if len(legal) == 1:
+                a = legal[0]
+            elif randomly and not is_chance(who, legal):
+                a = legal[draw(len(legal))]
+            else:
+                a = heuristic(m, who, legal, rng)
+            m.take(a)
 
     def stopped(self, m, start):
         if m.waiting() == 0:
