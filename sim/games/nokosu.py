@@ -4,6 +4,7 @@ and the open-play journal of a registered match."""
 from dicetable.games.nokosu import match as engine
 from dicetable.games.nokosu import rules as core
 from dicetable.games.nokosu import table
+from dicetable.games.nokosu.deal import HAND, every_item
 from dicetable.games.nokosu.table import COLOURS as COLOUR_NAMES
 from dicetable.match.actions import (
     CHOOSE,
@@ -211,49 +212,60 @@ def _plan(match, seat, hand):
     return keep, core.number(keep)
 
 
-def _play(match, seat, legal, rng):
+_IDENTITY = every_item()  # slot by slot, as the engine lays out its places
+
+
+def _hand(match, seat):
+    """match.hand(seat) in the same (slot) order, found with bytearray.find
+    over the engine's places: its loop over every slot was a tenth of a
+    Nokosu playout, called at every play."""
+    loc, face, where = match.loc, match.face, HAND + seat
+    out = []
+    slot = loc.find(where)
+    while slot >= 0:
+        out.append(_IDENTITY[slot] | face[slot])
+        slot = loc.find(where, slot + 1)
+    return out
+
+
+def _play(match, seat, legal):
     tc, tn = match.trump_colour, match.trump_number
-    hand = match.hand(seat)
-    keep, bid = _plan(match, seat, hand)
-    plays = [value_of(a) for a in legal]
+    keep, bid = _plan(match, seat, _hand(match, seat))
+    values = [value_of(a) for a in legal]
+    plays = list(values)
     if len(plays) > 1 and keep in plays:
         plays.remove(keep)
     trick = match.trick
+    # Each play's strength, once: the choices below compare them several times.
     if trick.count == 0:
-
-        def power(i):
-            return core.strength(i, core.effective_colour(i, tc, tn), tc, tn)
-
+        power = {i: core.strength(i, core.effective_colour(i, tc, tn), tc, tn) for i in plays}
         wins = plays
     else:
         led = core.led_colour(trick, tc, tn)
         best = max(core.strength(trick.items[j], led, tc, tn) for j in range(trick.count))
+        power = {i: core.strength(i, led, tc, tn) for i in plays}
+        wins = [i for i in plays if power[i] > 0 and power[i] >= best]
 
-        def power(i):
-            return core.strength(i, led, tc, tn)
+    def strength_order(i):
+        return (power[i], core.number(i), i)
 
-        wins = [i for i in plays if power(i) > 0 and power(i) >= best]
+    # Every key ends with the item itself, so each minimum and maximum is one
+    # item whatever the order the plays come in.
     need = bid - match.tricks[seat]
-    order = sorted(plays, key=lambda i: (power(i), core.number(i), i))
     if need > 0:
         if trick.count == 0:
-            choice = order[-1]  # lead the strongest
+            choice = max(plays, key=strength_order)  # lead the strongest
         elif wins:
-            choice = min(wins, key=lambda i: (power(i), core.number(i), i))  # win cheaply
+            choice = min(wins, key=strength_order)  # win cheaply
         else:
             choice = min(plays, key=lambda i: (core.number(i), i))  # shed the lowest
     else:
         losers = [i for i in plays if i not in wins]
-        if trick.count == 0:
-            choice = order[0]  # lead the weakest
-        elif losers:
-            choice = max(losers, key=lambda i: (core.number(i), i))  # dump the highest loser
+        if trick.count == 0 or not losers:
+            choice = min(plays, key=strength_order)  # lead (or play) the weakest
         else:
-            choice = order[0]
-    for a in legal:
-        if value_of(a) == choice:
-            return a
-    return rng.choice(legal)
+            choice = max(losers, key=lambda i: (core.number(i), i))  # dump the highest loser
+    return legal[values.index(choice)]
 
 
 def heuristic(match, seat, legal, rng):
@@ -264,7 +276,7 @@ def heuristic(match, seat, legal, rng):
     if match.phase == engine.DRAFTING:
         return _draft(match, seat, legal, rng)
     if match.phase == engine.PLAYING and k == PLAY:
-        return _play(match, seat, legal, rng)
+        return _play(match, seat, legal)
     return rng.choice(legal)  # a roll (or anything else: chance)
 
 
