@@ -441,11 +441,18 @@ class Search:
             total = [0.0] * m.players
             draws = outcomes(m, self.rng)
             lead = self.reward == "lead" and not self.host.last_round(m)
+            # Outcomes repeat (a game's points are a few values a seat), and
+            # their rewards are a function of the totals: each worked out once.
+            known = {}
             for totals in draws:
-                if lead:
-                    rs = lead_rewards(totals)
-                else:
-                    rs = rewards_of_places(places_of(totals), self.reward)
+                key = tuple(totals)
+                rs = known.get(key)
+                if rs is None:
+                    if lead:
+                        rs = lead_rewards(totals)
+                    else:
+                        rs = rewards_of_places(places_of(totals), self.reward)
+                    known[key] = rs
                 total = [t + r for t, r in zip(total, rs, strict=True)]
             return [t / len(draws) for t in total]
         total = [0.0] * m.players
