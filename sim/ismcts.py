@@ -176,7 +176,16 @@ def clone(match):
     """An independent copy of a match.  The engines keep their state in plain
     lists, arrays and bytearrays, so a pickled copy is exact; it costs a
     fraction of folding the journal again (and of copy.deepcopy)."""
-    return pickle.loads(pickle.dumps(match, pickle.HIGHEST_PROTOCOL))
+    return thaw(freeze(match))
+
+
+def freeze(match):
+    """A match pickled, to copy many times: thaw() makes each copy, so a
+    search pickles each of its worlds once, not once a playout."""
+    return pickle.dumps(match, pickle.HIGHEST_PROTOCOL)
+
+
+thaw = pickle.loads  # a new match from freeze()'s bytes
 
 
 def replay(match, actions):
@@ -247,10 +256,10 @@ class Search:
         base = replay(match, prefix)
         if base is None:
             raise RuntimeError("the view of seat %d replays with a refusal" % seat)
-        self.base = base
+        self.base = freeze(base)
         self.root = Node()
         self.playouts = 0
-        self.worlds = []  # the determinizations drawn so far
+        self.worlds = []  # the determinizations drawn so far, frozen
 
     def run(self, playouts=0, ms=0):
         """Iterate until `playouts` playouts, or `ms` milliseconds, are spent
@@ -291,22 +300,23 @@ class Search:
     # --- one iteration ----------------------------------------------------------
 
     def determinization(self):
-        """A match consistent with the seat's view, to play on.  The first
-        `worlds` are drawn afresh (host.view's sample, every action checked
-        by the engine, a refused one drawn again); later iterations play on a
-        copy of one of them, drawn uniformly: the same distribution of hidden
-        states, at the cost of a copy instead of a replay of the round."""
+        """A match consistent with the seat's view, to play on, frozen (thaw
+        makes each playout its copy).  The first `worlds` are drawn afresh
+        (host.view's sample, every action checked by the engine, a refused
+        one drawn again); later iterations play on a copy of one of them,
+        drawn uniformly: the same distribution of hidden states, at the cost
+        of a copy instead of a replay of the round."""
         if len(self.worlds) >= self.world_count:
-            return clone(self.worlds[self.rng.randrange(len(self.worlds))])
+            return self.worlds[self.rng.randrange(len(self.worlds))]
         for _ in range(_TRIES):
-            m = clone(self.base)
+            m = thaw(self.base)
             if all(m.submit(a) == OK for a in self.sample(self.rng)):
-                self.worlds.append(m)
-                return clone(m)
+                self.worlds.append(freeze(m))
+                return self.worlds[-1]
         raise RuntimeError("no consistent determinization in %d tries" % _TRIES)
 
     def iterate(self):
-        m = self.determinization()
+        m = thaw(self.determinization())
         start = len(m.history)
         path = self.descend(m, start)
         r = self.rollout(m, start)
@@ -323,13 +333,14 @@ class Search:
         the same heuristic choices wherever their paths agree, so the noise
         common to all of them cancels (common random numbers).  No tree:
         after the seat's action every seat plays the rollout policy."""
-        w = self.determinization()
+        frozen = self.determinization()
+        w = thaw(frozen)
         start = len(w.history)
         seed = self.rng.getrandbits(32)
         outer = self.rng
         stats = self.root.stats
         for a in w.legal_actions(self.seat):
-            m = clone(w)
+            m = thaw(frozen)
             m.take(a)
             self.rng = random.Random(seed)
             r = self.rollout(m, start)
