@@ -1,6 +1,8 @@
 """Nokosu Dice on the host: item names, transcript lines, the heuristic bot,
 and the open-play journal of a registered match."""
 
+import functools
+
 from dicetable.games.nokosu import match as engine
 from dicetable.games.nokosu import rules as core
 from dicetable.games.nokosu import table
@@ -196,19 +198,44 @@ def _draft(match, seat, legal, rng):
     return rng.choice([a for a in picks if core.number(value_of(a)) == best])
 
 
+# The rules core's facts of an item that _plan and _play ask at every play of
+# every playout, looked up by value (items are 10 bits: _ITEM_VALUES) instead of
+# asked: the core's calls were most of the heuristic's time.
+_ITEM_VALUES = range(1 << 10)
+_BLACK = bytes(core.is_black(i) for i in _ITEM_VALUES)
+_DIE = bytes(core.is_die(i) for i in _ITEM_VALUES)
+
+
+@functools.cache
+def _strong(tc, tn):
+    """Per item value, 1 for an item _plan counts as strong under this trump
+    (a trump number, or a trump colour of 4 or more), else 0."""
+    out = bytearray(len(_ITEM_VALUES))
+    for i in _ITEM_VALUES:
+        t = core.tier(i, core.NO_COLOUR, tc, tn)
+        trump_colour_high = t == core.TIER_TRUMP_COLOUR and core.number(i) >= 4
+        out[i] = t >= core.TIER_TRUMP_NUMBER or trump_colour_high
+    return bytes(out)
+
+
+@functools.cache
+def _powers(led, tc, tn):
+    """Per item value, its strength (the core's) in a trick led `led` under
+    this trump; led NO_COLOUR: an item leading, in its own effective colour."""
+    if led == core.NO_COLOUR:
+        return tuple(
+            core.strength(i, core.effective_colour(i, tc, tn), tc, tn) for i in _ITEM_VALUES
+        )
+    return tuple(core.strength(i, led, tc, tn) for i in _ITEM_VALUES)
+
+
 def _plan(match, seat, hand):
     """(the item to keep, the bid it makes) for this seat now."""
-    tc, tn = match.trump_colour, match.trump_number
     for i in hand:
-        if core.is_black(i):
+        if _BLACK[i]:
             return i, 0
-    strong = 0
-    for i in hand:
-        t = core.tier(i, core.NO_COLOUR, tc, tn)
-        if t >= core.TIER_TRUMP_NUMBER or (t == core.TIER_TRUMP_COLOUR and core.number(i) >= 4):
-            strong += 1
-    dice = [i for i in hand if core.is_die(i)]
-    keep = _closest(dice, match.tricks[seat] + strong)
+    strong = sum(map(_strong(match.trump_colour, match.trump_number).__getitem__, hand))
+    keep = _closest([i for i in hand if _DIE[i]], match.tricks[seat] + strong)
     return keep, core.number(keep)
 
 
@@ -236,14 +263,12 @@ def _play(match, seat, legal):
     if len(plays) > 1 and keep in plays:
         plays.remove(keep)
     trick = match.trick
-    # Each play's strength, once: the choices below compare them several times.
     if trick.count == 0:
-        power = {i: core.strength(i, core.effective_colour(i, tc, tn), tc, tn) for i in plays}
+        power = _powers(core.NO_COLOUR, tc, tn)
         wins = plays
     else:
-        led = core.led_colour(trick, tc, tn)
-        best = max(core.strength(trick.items[j], led, tc, tn) for j in range(trick.count))
-        power = {i: core.strength(i, led, tc, tn) for i in plays}
+        power = _powers(core.led_colour(trick, tc, tn), tc, tn)
+        best = max(power[trick.items[j]] for j in range(trick.count))
         wins = [i for i in plays if power[i] > 0 and power[i] >= best]
 
     def strength_order(i):
