@@ -634,9 +634,10 @@ def _swaps(table, where, rng):
     n = len(where)
     if n < 2:
         return
+    draw = drawer(rng)  # randrange's draws without its checks: 8,000 a DTwww decision
     for _ in range(8 * n):
-        i = rng.randrange(n)
-        j = rng.randrange(n)
+        i = draw(n)
+        j = draw(n)
         pi, pj = where[i], where[j]
         if pi == pj:
             continue
