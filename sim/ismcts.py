@@ -96,12 +96,16 @@ def actor(match, seat):
     """Who acts next in a search: `seat` when waited on, else the lowest seat
     waited on, else the table.  Simultaneous inputs (passes, keeps, bids,
     rolls) never see each other in the engines, so any order will do."""
-    mask = match.waiting()
+    return actor_of(match.waiting(), seat, match.players)
+
+
+def actor_of(mask, seat, players):
+    """actor() from the waiting() mask `mask`, for a caller that has read it."""
     if mask & (1 << seat):
         return seat
-    for s in range(match.players):
-        if mask & (1 << s):
-            return s
+    seats = mask & ((1 << players) - 1)
+    if seats:
+        return (seats & -seats).bit_length() - 1  # the lowest seat waited on
     return TABLE if mask & TABLE_BIT else -1
 
 
@@ -129,9 +133,15 @@ def lead_rewards(totals):
     and 0 behind.  Unlike first place now, it still tells a seat one point
     behind from one five behind, so a seat that cannot lead after this round
     still has something to play for (Dicefull's rounds: docs/bots.md)."""
+    # The best of the others is the top total, but for the one seat holding it
+    # alone: the second (a scan for each seat was a tenth of a Dicefull decision).
+    top = max(totals)
+    second = top
+    if totals.count(top) == 1:
+        second = max(x for x in totals if x != top)
     out = []
-    for s, t in enumerate(totals):
-        best = max(x for o, x in enumerate(totals) if o != s)
+    for t in totals:
+        best = second if t == top else top
         out.append(1.0 / (1.0 + math.exp(-(t - best) / LEAD_SCALE)))
     return out
 
@@ -166,7 +176,16 @@ def clone(match):
     """An independent copy of a match.  The engines keep their state in plain
     lists, arrays and bytearrays, so a pickled copy is exact; it costs a
     fraction of folding the journal again (and of copy.deepcopy)."""
-    return pickle.loads(pickle.dumps(match, pickle.HIGHEST_PROTOCOL))
+    return thaw(freeze(match))
+
+
+def freeze(match):
+    """A match pickled, to copy many times: thaw() makes each copy, so a
+    search pickles each of its worlds once, not once a playout."""
+    return pickle.dumps(match, pickle.HIGHEST_PROTOCOL)
+
+
+thaw = pickle.loads  # a new match from freeze()'s bytes
 
 
 def replay(match, actions):
@@ -237,10 +256,10 @@ class Search:
         base = replay(match, prefix)
         if base is None:
             raise RuntimeError("the view of seat %d replays with a refusal" % seat)
-        self.base = base
+        self.base = freeze(base)
         self.root = Node()
         self.playouts = 0
-        self.worlds = []  # the determinizations drawn so far
+        self.worlds = []  # the determinizations drawn so far, frozen
 
     def run(self, playouts=0, ms=0):
         """Iterate until `playouts` playouts, or `ms` milliseconds, are spent
@@ -281,22 +300,23 @@ class Search:
     # --- one iteration ----------------------------------------------------------
 
     def determinization(self):
-        """A match consistent with the seat's view, to play on.  The first
-        `worlds` are drawn afresh (host.view's sample, every action checked
-        by the engine, a refused one drawn again); later iterations play on a
-        copy of one of them, drawn uniformly: the same distribution of hidden
-        states, at the cost of a copy instead of a replay of the round."""
+        """A match consistent with the seat's view, to play on, frozen (thaw
+        makes each playout its copy).  The first `worlds` are drawn afresh
+        (host.view's sample, every action checked by the engine, a refused
+        one drawn again); later iterations play on a copy of one of them,
+        drawn uniformly: the same distribution of hidden states, at the cost
+        of a copy instead of a replay of the round."""
         if len(self.worlds) >= self.world_count:
-            return clone(self.worlds[self.rng.randrange(len(self.worlds))])
+            return self.worlds[self.rng.randrange(len(self.worlds))]
         for _ in range(_TRIES):
-            m = clone(self.base)
+            m = thaw(self.base)
             if all(m.submit(a) == OK for a in self.sample(self.rng)):
-                self.worlds.append(m)
-                return clone(m)
+                self.worlds.append(freeze(m))
+                return self.worlds[-1]
         raise RuntimeError("no consistent determinization in %d tries" % _TRIES)
 
     def iterate(self):
-        m = self.determinization()
+        m = thaw(self.determinization())
         start = len(m.history)
         path = self.descend(m, start)
         r = self.rollout(m, start)
@@ -313,13 +333,14 @@ class Search:
         the same heuristic choices wherever their paths agree, so the noise
         common to all of them cancels (common random numbers).  No tree:
         after the seat's action every seat plays the rollout policy."""
-        w = self.determinization()
+        frozen = self.determinization()
+        w = thaw(frozen)
         start = len(w.history)
         seed = self.rng.getrandbits(32)
         outer = self.rng
         stats = self.root.stats
         for a in w.legal_actions(self.seat):
-            m = clone(w)
+            m = thaw(frozen)
             m.take(a)
             self.rng = random.Random(seed)
             r = self.rollout(m, start)
@@ -403,11 +424,16 @@ class Search:
         the reward is the mean over that chance (the game's own list of
         outcomes, host.chance_outcomes, or `completions` plays of it through
         the engine), the decisions' value without the noise of one throw."""
-        while not self.stopped(m, start):
-            if self.chance_tail(m, start):
-                return self.chance_mean(m, start)
-            self.step(m)
+        end = self.end(start)
+        last = end - 1 if self.rounds and self.completions >= 2 else -1
+        if self.play(m, end, last):
+            return self.chance_mean(m, start)
         return rewards(m, self.reward)
+
+    def end(self, start):
+        """The length of history at which a playout from `start` stops (the
+        horizon; "match": never, the match's end stops it)."""
+        return start + self.rounds if self.rounds else 1 << 30
 
     def chance_tail(self, m, start):
         """Is nothing but chance left before the horizon (then the tree stops
@@ -426,44 +452,70 @@ class Search:
             total = [0.0] * m.players
             draws = outcomes(m, self.rng)
             lead = self.reward == "lead" and not self.host.last_round(m)
+            # Outcomes repeat (a game's points are a few values a seat), and
+            # their rewards are a function of the totals: each worked out once.
+            known = {}
             for totals in draws:
-                if lead:
-                    rs = lead_rewards(totals)
-                else:
-                    rs = rewards_of_places(places_of(totals), self.reward)
-                for s, r in enumerate(rs):
-                    total[s] += r
+                key = tuple(totals)
+                rs = known.get(key)
+                if rs is None:
+                    if lead:
+                        rs = lead_rewards(totals)
+                    else:
+                        rs = rewards_of_places(places_of(totals), self.reward)
+                    known[key] = rs
+                total = [t + r for t, r in zip(total, rs, strict=True)]
             return [t / len(draws) for t in total]
         total = [0.0] * m.players
+        end = self.end(start)
         for i in range(self.completions):
             c = m if i == self.completions - 1 else clone(m)
-            while not self.stopped(c, start):
-                self.step(c)
-            for s, r in enumerate(rewards(c, self.reward)):
-                total[s] += r
+            self.play(c, end, -1)
+            total = [t + r for t, r in zip(total, rewards(c, self.reward), strict=True)]
         return [t / self.completions for t in total]
 
-    def step(self, m):
-        """One action of the rollout policy (chance: drawn)."""
-        who = actor(m, self.seat)
-        if who == TABLE:
-            # The engine draws the table's shuffle or roll without listing
-            # every card or face (the listing was most of a DTwww playout).
-            m.take(m.random_action(TABLE, drawer(self.rng)))
-            return
-        if self.uniform_draws:
-            a = m.random_action(who, drawer(self.rng))
-            if kind_of(a) in (DEAL, ROLL):
-                m.take(a)
-                return
-        legal = m.legal_actions(who)
-        if len(legal) == 1:
-            a = legal[0]
-        elif self.policy == "random" and not is_chance(who, legal):
-            a = legal[drawer(self.rng)(len(legal))]
-        else:
-            a = self.host.heuristic(m, who, legal, self.rng)
-        m.take(a)
+    def play(self, m, end, last):
+        """Actions of the rollout policy (chance: drawn) until `m` waits for
+        nobody or its history reaches `end`; True, instead, once its history
+        is `last` long and nothing but chance is left (host.only_chance_left).
+        One loop reading waiting() once an action: a playout is thousands of
+        actions a decision, and the loop's overhead a good part of them."""
+        seat = self.seat
+        players = m.players
+        rng = self.rng
+        draw = drawer(rng)
+        heuristic = self.host.heuristic
+        only_chance_left = self.only_chance_left
+        uniform_draws = self.uniform_draws
+        randomly = self.policy == "random"
+        while True:
+            mask = m.waiting()
+            if not mask:
+                return False
+            done = len(m.history)
+            if done >= end:
+                return False
+            if done == last and only_chance_left(m):
+                return True
+            who = actor_of(mask, seat, players)
+            if who == TABLE:
+                # The engine draws the table's shuffle or roll without listing
+                # every card or face (the listing was most of a DTwww playout).
+                m.take(m.random_action(TABLE, draw))
+                continue
+            if uniform_draws:
+                a = m.random_action(who, draw)
+                if kind_of(a) in (DEAL, ROLL):
+                    m.take(a)
+                    continue
+            legal = m.legal_actions(who)
+            if len(legal) == 1:
+                a = legal[0]
+            elif randomly and not is_chance(who, legal):
+                a = legal[draw(len(legal))]
+            else:
+                a = heuristic(m, who, legal, rng)
+            m.take(a)
 
     def stopped(self, m, start):
         if m.waiting() == 0:
@@ -582,9 +634,10 @@ def _swaps(table, where, rng):
     n = len(where)
     if n < 2:
         return
+    draw = drawer(rng)  # randrange's draws without its checks: 8,000 a DTwww decision
     for _ in range(8 * n):
-        i = rng.randrange(n)
-        j = rng.randrange(n)
+        i = draw(n)
+        j = draw(n)
         pi, pj = where[i], where[j]
         if pi == pj:
             continue

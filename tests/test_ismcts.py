@@ -4,6 +4,7 @@ what the deciding seat cannot see, and determinizations that agree with
 everything the seat sees.  Positions come from heuristic matches with fixed
 seeds; the whole matches and the strength check are slow."""
 
+import math
 import random
 
 import every_game
@@ -281,6 +282,20 @@ def test_lead_tells_a_seat_one_point_behind_from_one_far_behind():
     assert ismcts.rewards(match, "win") == [1.0, 0.0, 0.0]  # "win" cannot tell 1 from 2
     match.totals[:] = [3, 3, 1]
     assert ismcts.rewards(match, "lead")[:2] == [0.5, 0.5]
+
+
+def test_lead_measures_each_seat_against_the_best_of_the_others():
+    # lead_rewards finds the best of the others from the top two totals; the
+    # definition, seat by seat, must give the same floats (ties for the top
+    # and a lone leader included).
+    rng = random.Random(3)
+    for _ in range(500):
+        totals = [rng.randrange(-3, 4) for _ in range(rng.randrange(2, 6))]
+        expected = []
+        for s, t in enumerate(totals):
+            best = max(x for o, x in enumerate(totals) if o != s)
+            expected.append(1.0 / (1.0 + math.exp(-(t - best) / ismcts.LEAD_SCALE)))
+        assert ismcts.lead_rewards(totals) == expected, totals
 
 
 def test_lead_is_the_win_at_the_end_of_the_match():

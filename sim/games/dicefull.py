@@ -5,6 +5,7 @@ from dicetable.games.dicefull import rules as df
 from dicetable.games.dicefull import scoring_rules as scoring
 from dicetable.games.dicefull import table
 from dicetable.match.actions import PASS, PICK, TABLE, kind_of, seat_of, value_of
+from sim.draws import drawer
 from sim.gamehost import GameHost, describe_of, nothing
 
 SYMBOL_NAMES = {df.BLANK: "blank", df.PLUS: "+", df.MINUS: "-", df.RED: "red", df.BLACK: "black"}
@@ -333,17 +334,24 @@ def chance_outcomes(match, rng):
             behind += [item] * df.results_per_die(df.kind_of(item))
         dice.append(behind)
     counts = [len(d) for d in dice]
+    # Per seat, its results entered, and each die still to roll with its
+    # count of faces: a throw is then one draw a die (drawer: randrange's draws).
+    shown = [[match.rolls[s][j] for j in range(entered[s])] for s in range(n)]
+    to_roll = [
+        [(item, df.face_count(df.kind_of(item))) for item in dice[s][entered[s] :]]
+        for s in range(n)
+    ]
+    draw = drawer(rng)
+    before = list(match.totals)
     out = []
     for _ in range(THROWS):
-        rolls = []
-        for s in range(n):
-            r = [match.rolls[s][j] for j in range(entered[s])]
-            for item in dice[s][entered[s] :]:
-                r.append(df.rolled(item, rng.randrange(df.face_count(df.kind_of(item)))))
-            rolls.append(r)
+        rolls = [
+            shown[s] + [df.rolled(item, draw(faces)) for item, faces in to_roll[s]]
+            for s in range(n)
+        ]
         for row in rows:
             gained = scoring.award(rolls, counts, row)
-            out.append([match.totals[s] + gained[s] for s in range(n)])
+            out.append([t + g for t, g in zip(before, gained, strict=True)])
     return out
 
 

@@ -21,7 +21,6 @@ from dicetable.match.actions import (
     value_of,
 )
 from dicetable.match.engine import OPEN_PLAY
-from dicetable.rules.trick import Trick
 from sim import ismcts
 from sim.draws import drawer
 from sim.gamehost import GameHost, describe_of, nothing
@@ -147,37 +146,38 @@ def _rolloff_lines(match, seat, value):
 # --- the bot ----------------------------------------------------------------
 
 
-def _wins_now(match, item):
-    """Would `item`, played now, be the trick's winner so far (core resolve)?"""
-    t = Trick(match.players)
-    for i in range(match.trick.count):
-        t.add(match.trick.seats[i], match.trick.items[i])
-    t.add(7, item)
-    return dt.resolve(t) == t.count - 1
-
-
-def _play_key(match, item):
-    """Bigger is better. Lead: the lowest number, then the biggest die (a low
-    number tends to win, and a big score die rolls high). Follow: win with the
-    biggest die when last to play, else with the lowest number; a die that
-    cannot win is dumped: the highest number, the smallest die."""
-    number, sides = dt.number(item), dt.sides(dt.size(item))
-    if match.trick.count == 0:
-        return (1, -number, sides)
-    if _wins_now(match, item):
-        if match.trick.count == match.players - 1:
-            return (2, sides, number)
-        return (2, -number, sides)
-    return (0, number, -sides)
+def _play_keys(match, values):
+    """Each play's key, bigger is better. Lead: the lowest number, then the
+    biggest die (a low number tends to win, and a big score die rolls high).
+    Follow: win with the biggest die when last to play, else with the lowest
+    number; a die that cannot win is dumped: the highest number, the smallest
+    die."""
+    trick = match.trick
+    if trick.count == 0:
+        return [(1, -dt.number(i), dt.sides(dt.size(i))) for i in values]
+    # A play wins the trick so far when it takes over the winner so far (the
+    # core's resolve, which goes through the plays in order): one resolve a
+    # decision rather than one of a copy of the trick a play.
+    lead = trick.items[0]
+    best = trick.items[dt.resolve(trick)]
+    last = trick.count == match.players - 1
+    keys = []
+    for i in values:
+        number, sides = dt.number(i), dt.sides(dt.size(i))
+        if dt.takes_over(lead, i, best):
+            keys.append((2, sides, number) if last else (2, -number, sides))
+        else:
+            keys.append((0, number, -sides))
+    return keys
 
 
 def heuristic(match, seat, legal, rng):
     """One action from `legal` for `seat`: rolls and scans are uniform draws (a
-    real roll, a die drawn from the bag); plays follow `_play_key`; the roll-off
+    real roll, a die drawn from the bag); plays follow `_play_keys`; the roll-off
     die is a d20 (the highest numbers)."""
     kind = kind_of(legal[0])
     if kind == PLAY:
-        keys = [_play_key(match, value_of(a)) for a in legal]
+        keys = _play_keys(match, [value_of(a) for a in legal])
         best = max(keys)
         return rng.choice([a for a, k in zip(legal, keys, strict=True) if k == best])
     if kind == CHOOSE:
@@ -275,16 +275,13 @@ def chance_outcomes(match, rng):
         shown.append(total)
         faces.append(spans)
     draw = drawer(rng)
+    before = list(match.totals)
+    mode = match.mode
     out = []
     for _ in range(THROWS):
-        totals = []
-        for s in range(n):
-            total = shown[s]
-            for k in faces[s]:
-                total += draw(k)
-            totals.append(total)
-        points = dt.game_points(totals, counts, match.mode)
-        out.append([match.totals[s] + points[s] for s in range(n)])
+        totals = [shown[s] + sum(map(draw, faces[s])) for s in range(n)]
+        points = dt.game_points(totals, counts, mode)
+        out.append([t + p for t, p in zip(before, points, strict=True)])
     return out
 
 

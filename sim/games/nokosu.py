@@ -1,9 +1,12 @@
 """Nokosu Dice on the host: item names, transcript lines, the heuristic bot,
 and the open-play journal of a registered match."""
 
+import functools
+
 from dicetable.games.nokosu import match as engine
 from dicetable.games.nokosu import rules as core
 from dicetable.games.nokosu import table
+from dicetable.games.nokosu.deal import HAND, every_item
 from dicetable.games.nokosu.table import COLOURS as COLOUR_NAMES
 from dicetable.match.actions import (
     CHOOSE,
@@ -195,65 +198,99 @@ def _draft(match, seat, legal, rng):
     return rng.choice([a for a in picks if core.number(value_of(a)) == best])
 
 
+# The rules core's facts of an item that _plan and _play ask at every play of
+# every playout, looked up by value (items are 10 bits: _ITEM_VALUES) instead of
+# asked: the core's calls were most of the heuristic's time.
+_ITEM_VALUES = range(1 << 10)
+_BLACK = bytes(core.is_black(i) for i in _ITEM_VALUES)
+_DIE = bytes(core.is_die(i) for i in _ITEM_VALUES)
+
+
+@functools.cache
+def _strong(tc, tn):
+    """Per item value, 1 for an item _plan counts as strong under this trump
+    (a trump number, or a trump colour of 4 or more), else 0."""
+    out = bytearray(len(_ITEM_VALUES))
+    for i in _ITEM_VALUES:
+        t = core.tier(i, core.NO_COLOUR, tc, tn)
+        trump_colour_high = t == core.TIER_TRUMP_COLOUR and core.number(i) >= 4
+        out[i] = t >= core.TIER_TRUMP_NUMBER or trump_colour_high
+    return bytes(out)
+
+
+@functools.cache
+def _powers(led, tc, tn):
+    """Per item value, its strength (the core's) in a trick led `led` under
+    this trump; led NO_COLOUR: an item leading, in its own effective colour."""
+    if led == core.NO_COLOUR:
+        return tuple(
+            core.strength(i, core.effective_colour(i, tc, tn), tc, tn) for i in _ITEM_VALUES
+        )
+    return tuple(core.strength(i, led, tc, tn) for i in _ITEM_VALUES)
+
+
 def _plan(match, seat, hand):
     """(the item to keep, the bid it makes) for this seat now."""
-    tc, tn = match.trump_colour, match.trump_number
     for i in hand:
-        if core.is_black(i):
+        if _BLACK[i]:
             return i, 0
-    strong = 0
-    for i in hand:
-        t = core.tier(i, core.NO_COLOUR, tc, tn)
-        if t >= core.TIER_TRUMP_NUMBER or (t == core.TIER_TRUMP_COLOUR and core.number(i) >= 4):
-            strong += 1
-    dice = [i for i in hand if core.is_die(i)]
-    keep = _closest(dice, match.tricks[seat] + strong)
+    strong = sum(map(_strong(match.trump_colour, match.trump_number).__getitem__, hand))
+    keep = _closest([i for i in hand if _DIE[i]], match.tricks[seat] + strong)
     return keep, core.number(keep)
 
 
-def _play(match, seat, legal, rng):
+_IDENTITY = every_item()  # slot by slot, as the engine lays out its places
+
+
+def _hand(match, seat):
+    """match.hand(seat) in the same (slot) order, found with bytearray.find
+    over the engine's places: its loop over every slot was a tenth of a
+    Nokosu playout, called at every play."""
+    loc, face, where = match.loc, match.face, HAND + seat
+    out = []
+    slot = loc.find(where)
+    while slot >= 0:
+        out.append(_IDENTITY[slot] | face[slot])
+        slot = loc.find(where, slot + 1)
+    return out
+
+
+def _play(match, seat, legal):
     tc, tn = match.trump_colour, match.trump_number
-    hand = match.hand(seat)
-    keep, bid = _plan(match, seat, hand)
-    plays = [value_of(a) for a in legal]
+    keep, bid = _plan(match, seat, _hand(match, seat))
+    values = [value_of(a) for a in legal]
+    plays = list(values)
     if len(plays) > 1 and keep in plays:
         plays.remove(keep)
     trick = match.trick
     if trick.count == 0:
-
-        def power(i):
-            return core.strength(i, core.effective_colour(i, tc, tn), tc, tn)
-
+        power = _powers(core.NO_COLOUR, tc, tn)
         wins = plays
     else:
-        led = core.led_colour(trick, tc, tn)
-        best = max(core.strength(trick.items[j], led, tc, tn) for j in range(trick.count))
+        power = _powers(core.led_colour(trick, tc, tn), tc, tn)
+        best = max(power[trick.items[j]] for j in range(trick.count))
+        wins = [i for i in plays if power[i] > 0 and power[i] >= best]
 
-        def power(i):
-            return core.strength(i, led, tc, tn)
+    def strength_order(i):
+        return (power[i], core.number(i), i)
 
-        wins = [i for i in plays if power(i) > 0 and power(i) >= best]
+    # Every key ends with the item itself, so each minimum and maximum is one
+    # item whatever the order the plays come in.
     need = bid - match.tricks[seat]
-    order = sorted(plays, key=lambda i: (power(i), core.number(i), i))
     if need > 0:
         if trick.count == 0:
-            choice = order[-1]  # lead the strongest
+            choice = max(plays, key=strength_order)  # lead the strongest
         elif wins:
-            choice = min(wins, key=lambda i: (power(i), core.number(i), i))  # win cheaply
+            choice = min(wins, key=strength_order)  # win cheaply
         else:
             choice = min(plays, key=lambda i: (core.number(i), i))  # shed the lowest
     else:
         losers = [i for i in plays if i not in wins]
-        if trick.count == 0:
-            choice = order[0]  # lead the weakest
-        elif losers:
-            choice = max(losers, key=lambda i: (core.number(i), i))  # dump the highest loser
+        if trick.count == 0 or not losers:
+            choice = min(plays, key=strength_order)  # lead (or play) the weakest
         else:
-            choice = order[0]
-    for a in legal:
-        if value_of(a) == choice:
-            return a
-    return rng.choice(legal)
+            choice = max(losers, key=lambda i: (core.number(i), i))  # dump the highest loser
+    return legal[values.index(choice)]
 
 
 def heuristic(match, seat, legal, rng):
@@ -264,7 +301,7 @@ def heuristic(match, seat, legal, rng):
     if match.phase == engine.DRAFTING:
         return _draft(match, seat, legal, rng)
     if match.phase == engine.PLAYING and k == PLAY:
-        return _play(match, seat, legal, rng)
+        return _play(match, seat, legal)
     return rng.choice(legal)  # a roll (or anything else: chance)
 
 

@@ -1,5 +1,7 @@
 """Seltsam-Walzer on the host: card names, transcript lines and the heuristic bot."""
 
+import functools
+
 from dicetable.games.walzer import match as engine
 from dicetable.games.walzer import rules as walzer
 from dicetable.games.walzer import table
@@ -131,20 +133,26 @@ def narrate(match, a):
 WORTH_TAKING = 12  # numbers in the trick (times the multipliers) worth winning it for
 
 
-def _wins(match, card):
-    """True if `card`, added to the trick as it stands, would win it so far."""
+def _winners(match, cards):
+    """The cards that, added to the trick as it stands, would win it so far."""
     t = match.trick
     trial = Trick(match.players)
     for i in range(t.count):
         trial.add(t.seats[i], t.items[i])
-    trial.add(match.turn, card)
-    return walzer.resolve(trial) == t.count
+    out = []
+    for card in cards:
+        trial.add(match.turn, card)
+        if walzer.resolve(trial) == t.count:
+            out.append(card)
+        trial.count -= 1  # the next card tried in its place: one copy of the trick a decision
+    return out
 
 
 def _worth(items):
     return sum(walzer.number(c) * walzer.multiplier(walzer.colour(c)) for c in items)
 
 
+@functools.cache  # a function of the card alone, asked for at every play of every playout
 def _cheapness(card):
     # Low numbers first; an X last, as it is the surest way to win a trick.
     return (
@@ -177,7 +185,7 @@ def heuristic(match, seat, legal, rng):
     if match.trick.count == 0:
         return _play(seat, min(cards, key=_cheapness))
     in_trick = [match.trick.items[i] for i in range(match.trick.count)]
-    winners = [c for c in cards if _wins(match, c)]
+    winners = _winners(match, cards)
     losers = [c for c in cards if c not in winners]
     if winners and (_worth(in_trick) >= WORTH_TAKING or not losers):
         return _play(seat, min(winners, key=_cheapness))
