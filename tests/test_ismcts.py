@@ -469,13 +469,13 @@ def test_bench_bots_set_takes_every_search_option(pairs, options):
 @pytest.mark.parametrize(
     "pair, line",
     [
-        ("paired=yes", "--set: paired='yes' is not a value it takes"),
-        ("worlds=many", "--set: worlds='many' is not a value it takes"),
+        ("paired=True", "--set: paired='True' is not a value it takes (0 or 1)"),
+        ("worlds=many", "--set: worlds='many' is not a value it takes (a whole number)"),
         ("speed=2", "--set: no option 'speed' (policy, reward, horizon, c, bias, completions,"),
-        ("reward=points", "--set: reward='points' is not a value it takes"),
-        ("policy=smart", "--set: policy='smart' is not a value it takes"),
-        ("horizon=0", "--set: horizon='0' is not a value it takes"),
-        ("c", "--set: c='' is not a value it takes"),
+        ("reward=points", "--set: reward='points' is not a value it takes (win, rank, lead)"),
+        ("policy=smart", "--set: policy='smart' is not a value it takes (heuristic or random)"),
+        ("horizon=0", "--set: horizon='0' is not a value it takes (round, match or a number"),
+        ("c", "--set: c='' is not a value it takes (a number)"),
     ],
 )
 def test_a_bad_bench_bots_set_is_one_line(pair, line):

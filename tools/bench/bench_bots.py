@@ -174,8 +174,19 @@ def _horizon(value):
 
 def parse_options(pairs):
     """--set key=value pairs for ismcts.Search: policy, reward, horizon, c,
-    bias, completions, worlds, paired (0 or 1).  A bad pair: one line, exit."""
+    bias, completions, worlds, paired (0 or 1).  A bad pair: one line saying
+    what the option takes, exit."""
     names = "policy, reward, horizon, c, bias, completions, worlds, paired"
+    takes = {
+        "c": "a number",
+        "bias": "a number",
+        "completions": "a whole number",
+        "worlds": "a whole number",
+        "paired": "0 or 1",
+        "policy": " or ".join(ismcts.POLICIES),
+        "reward": ", ".join(ismcts.REWARDS),
+        "horizon": "round, match or a number of rounds",
+    }
     options = {}
     for pair in pairs:
         key, _, value = pair.partition("=")
@@ -194,7 +205,9 @@ def parse_options(pairs):
         try:
             options[key] = convert(value)
         except (KeyError, ValueError):
-            raise SystemExit("--set: %s=%r is not a value it takes" % (key, value)) from None
+            raise SystemExit(
+                "--set: %s=%r is not a value it takes (%s)" % (key, value, takes[key])
+            ) from None
     return options
 
 
