@@ -595,3 +595,16 @@ def test_the_heuristic_wins_a_trick_worth_taking_cheaply():
     assert text.heuristic(match, 1, match.legal_actions(1), random.Random(0)) == action(
         PLAY, 1, red(1)
     )
+
+
+def test_heuristic_seats_in_open_play_play_a_match_a_seed():
+    # Open play has no deal in the engine and no chance: the heuristic's hand
+    # is drawn among the unseen cards, or every seed gave the same match.
+    from sim.play import play
+
+    journals = {tuple(play("walzer", 3, OPEN_PLAY, ["heuristic"] * 3, s).journal) for s in range(6)}
+    assert len(journals) == 6
+    again = play("walzer", 3, OPEN_PLAY, ["heuristic"] * 3, 2)
+    assert (
+        again.over() and again.journal == play("walzer", 3, OPEN_PLAY, ["heuristic"] * 3, 2).journal
+    )

@@ -165,7 +165,9 @@ def _cheapness(card):
 def heuristic(match, seat, legal, rng):
     """Pass the two cheapest coloured cards of the longest colour; lead the
     cheapest card; follow by winning cheaply a trick worth taking, else by
-    dropping the cheapest card that loses."""
+    dropping the cheapest card that loses.  In open play the engine knows no
+    hand: the bot plays so from a hand drawn among the unseen cards (a
+    stand-in only)."""
     kinds = {kind_of(a) for a in legal}
     if PASS_ITEM in kinds:
         hand = [value_of(a) for a in legal]
@@ -182,6 +184,11 @@ def heuristic(match, seat, legal, rng):
     if PLAY not in kinds:
         return rng.choice(legal)
     cards = [value_of(a) for a in legal if kind_of(a) == PLAY]
+    if match.open:
+        # The engine holds no hand in open play: every unseen card is legal.
+        # As many of them as the seat still holds, drawn, stand in for its
+        # hand, or every match of heuristic seats would be the same one.
+        cards = rng.sample(cards, min(len(cards), match.hand_size - match.tricks_done))
     if match.trick.count == 0:
         return _play(seat, min(cards, key=_cheapness))
     in_trick = [match.trick.items[i] for i in range(match.trick.count)]
