@@ -424,9 +424,7 @@ class Search:
         the reward is the mean over that chance (the game's own list of
         outcomes, host.chance_outcomes, or `completions` plays of it through
         the engine), the decisions' value without the noise of one throw."""
-        end = self.end(start)
-        last = end - 1 if self.rounds and self.completions >= 2 else -1
-        if self.play(m, end, last):
+        if self.play(m, self.end(start), self.last(start)):
             return self.chance_mean(m, start)
         return rewards(m, self.reward)
 
@@ -435,13 +433,16 @@ class Search:
         horizon; "match": never, the match's end stops it)."""
         return start + self.rounds if self.rounds else 1 << 30
 
+    def last(self, start):
+        """The length of history in the horizon's last round, where a playout
+        from `start` stops once nothing but chance is left and takes the mean
+        over it; -1 when it never does ("match", or fewer than 2 completions)."""
+        return self.end(start) - 1 if self.rounds and self.completions >= 2 else -1
+
     def chance_tail(self, m, start):
         """Is nothing but chance left before the horizon (then the tree stops
         and the reward is a mean over its draws)?"""
-        last = self.rounds and len(m.history) + 1 == start + self.rounds
-        if self.completions < 2 or not last:
-            return False
-        return self.only_chance_left(m)
+        return len(m.history) == self.last(start) and self.only_chance_left(m)
 
     def chance_mean(self, m, start):
         outcomes = self.host.chance_outcomes
@@ -518,9 +519,7 @@ class Search:
             m.take(a)
 
     def stopped(self, m, start):
-        if m.waiting() == 0:
-            return True
-        return self.rounds > 0 and len(m.history) >= start + self.rounds
+        return m.waiting() == 0 or len(m.history) >= self.end(start)
 
 
 def choose(match, seat, rng, playouts=0, ms=0, **options):

@@ -151,7 +151,7 @@ def play(game, players, options, bots, seed, out=None, seeding=SEEDING):
     rng = random.Random(seed)
     match = new_match(game, players, options)
     if out is None and seeding != 1 and bots.count("random") == players:
-        quick = _playout(game)
+        quick = playout_of(game)
         if quick is not None:
             # A designer's batch of random matches: this path pays only for
             # what it uses (no host, no transcript), each match made afresh.
@@ -179,7 +179,7 @@ def play(game, players, options, bots, seed, out=None, seeding=SEEDING):
 _PLAYOUTS = {}  # game key: its playout, or None
 
 
-def _playout(game):
+def playout_of(game):
     """The game's playout(match, draw) (dicetable/games/<key>/playout.py), or None."""
     if game not in _PLAYOUTS:
         try:

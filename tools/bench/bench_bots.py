@@ -176,37 +176,28 @@ def parse_options(pairs):
     """--set key=value pairs for ismcts.Search: policy, reward, horizon, c,
     bias, completions, worlds, paired (0 or 1).  A bad pair: one line saying
     what the option takes, exit."""
-    names = "policy, reward, horizon, c, bias, completions, worlds, paired"
-    takes = {
-        "c": "a number",
-        "bias": "a number",
-        "completions": "a whole number",
-        "worlds": "a whole number",
-        "paired": "0 or 1",
-        "policy": " or ".join(ismcts.POLICIES),
-        "reward": ", ".join(ismcts.REWARDS),
-        "horizon": "round, match or a number of rounds",
+    # Each option: how its value is read, and what it takes, for the refusal.
+    reads = {
+        "policy": ({p: p for p in ismcts.POLICIES}.__getitem__, " or ".join(ismcts.POLICIES)),
+        "reward": ({r: r for r in ismcts.REWARDS}.__getitem__, ", ".join(ismcts.REWARDS)),
+        "horizon": (_horizon, "round, match or a number of rounds"),
+        "c": (float, "a number"),
+        "bias": (float, "a number"),
+        "completions": (int, "a whole number"),
+        "worlds": (int, "a whole number"),
+        "paired": ({"0": False, "1": True}.__getitem__, "0 or 1"),
     }
     options = {}
     for pair in pairs:
         key, _, value = pair.partition("=")
-        convert = {
-            "c": float,
-            "bias": float,
-            "completions": int,
-            "worlds": int,
-            "paired": {"0": False, "1": True}.__getitem__,
-            "policy": {p: p for p in ismcts.POLICIES}.__getitem__,
-            "reward": {r: r for r in ismcts.REWARDS}.__getitem__,
-            "horizon": _horizon,
-        }.get(key)
-        if convert is None:
-            raise SystemExit("--set: no option %r (%s)" % (key, names))
+        if key not in reads:
+            raise SystemExit("--set: no option %r (%s)" % (key, ", ".join(reads)))
+        convert, takes = reads[key]
         try:
             options[key] = convert(value)
         except (KeyError, ValueError):
             raise SystemExit(
-                "--set: %s=%r is not a value it takes (%s)" % (key, value, takes[key])
+                "--set: %s=%r is not a value it takes (%s)" % (key, value, takes)
             ) from None
     return options
 

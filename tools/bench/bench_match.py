@@ -41,7 +41,6 @@ core, after one untimed match each (the first pays the imports).
 """
 
 import contextlib
-import importlib
 import inspect
 import io
 import os
@@ -59,7 +58,7 @@ import sim
 from dicetable.games import new_match
 from dicetable.match.actions import TABLE, TABLE_BIT
 from sim import mpy_wasm
-from sim.play import play
+from sim.play import play, playout_of
 
 ROOT = sim.ROOT
 
@@ -211,14 +210,6 @@ def random_action_match(game, players, rng):
         if not w:
             return match
         match.take(match.random_action(LOWEST[w], draw))
-
-
-def playout_of(game):
-    """The game's playout(match, draw), or None where it has no playout.py."""
-    try:
-        return importlib.import_module("dicetable.games.%s.playout" % game).playout
-    except ImportError:
-        return None
 
 
 def playout_match(game, players, rng):
