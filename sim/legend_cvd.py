@@ -28,7 +28,7 @@ import numpy as np
 from colour.utilities import ColourUsageWarning
 
 from sim import legend, legend_refusals
-from sim.legend_entry import css
+from sim import legend_entry
 
 MIN_DELTA_E = 20
 DEFICIENCIES = ("protanopia", "deuteranopia", "tritanopia")
@@ -122,6 +122,8 @@ MOMENTS = {
     "a refusal": [
         *_SEAT,
         "prompt-play",
+        *_TRICK,
+        "place-1",
         *["refusal-%d" % c for c in legend_refusals.refusal_codes()],
     ],
     # render._ring: the centre waits for a scan or an entry (a chase in the
@@ -178,7 +180,7 @@ _MATRICES = {d: _machado(d) for d in DEFICIENCIES}
 
 def screen(rgb):
     """An LED's (r, g, b) as the sRGB a screen shows (legend_entry.css), 0-1."""
-    hex_ = css(rgb)[1:]
+    hex_ = legend_entry.css(rgb)[1:]
     return np.array([int(hex_[i : i + 2], 16) / 255 for i in (0, 2, 4)])
 
 
@@ -193,6 +195,13 @@ def simulate(srgb, deficiency):
 
 def _lab(srgb):
     return colour.XYZ_to_Lab(colour.sRGB_to_XYZ(srgb))
+
+
+@functools.cache
+def css(rgb, deficiency=NORMAL):
+    """An LED colour (r, g, b) as "#rrggbb" on a screen, as seen with `deficiency`."""
+    srgb = simulate(screen(rgb), deficiency)
+    return "#" + "".join("%02x" % round(255 * float(v)) for v in srgb)
 
 
 @functools.cache
