@@ -27,8 +27,7 @@ import colour
 import numpy as np
 from colour.utilities import ColourUsageWarning
 
-from sim import legend, legend_refusals
-from sim import legend_entry
+from sim import legend, legend_entry, legend_refusals
 
 MIN_DELTA_E = 20
 DEFICIENCIES = ("protanopia", "deuteranopia", "tritanopia")
