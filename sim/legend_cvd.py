@@ -114,8 +114,16 @@ MOMENTS = {
     ],
     # render._score_shown / _standings: every seat shows its place; the
     # bar's length is the place (at one moment every seat plays the same
-    # number of players).
-    "scores and the match's end": ["place-1", "place-2", "place-3", "place-4", "reader-fault"],
+    # number of players: only 1st fills the segment).  At the match's end the
+    # last trick's result shows over the places first.
+    "scores and the match's end": [
+        "place-1",
+        "place-2",
+        "place-3",
+        "place-4",
+        "reader-fault",
+        *_TRICK,
+    ],
     # render._errors: a refusal blinks over whatever the seat showed; red
     # counts the match's codes, purple the table's own.
     "a refusal": [
@@ -214,25 +222,37 @@ def _lit(leds):
     return [any(c) for c in leds]
 
 
-def compare(a, b, deficiency):
-    """(cue, ΔE) for entries a and b: the cue that tells them apart ("colour",
-    "lit", "blink", or None: not distinguishable) and the largest ΔE2000 of an
-    LED lit in both (0 when none is), as seen with `deficiency`."""
-    leds_a, leds_b = a["leds"], b["leds"]
+def _compared(a, b):
+    # The LEDs of a and b that count (VALUE_SHOWN: the markers alone).
     if a["key"] in VALUE_SHOWN and b["key"] in VALUE_SHOWN:
-        leds_a, leds_b = leds_a[-1:], leds_b[-1:]
-    both = [(x, y) for x, y in zip(leds_a, leds_b, strict=True) if any(x) and any(y)]
-    best = max((delta_e(tuple(x), tuple(y), deficiency) for x, y in both), default=0.0)
-    if best >= MIN_DELTA_E:
-        return "colour", best
+        return a["leds"][-1:], b["leds"][-1:]
+    return a["leds"], b["leds"]
+
+
+def shape_cue(a, b):
+    """What tells entries a and b apart without any colour: "lit" (where, how
+    many LEDs), "blink", or None."""
+    leds_a, leds_b = _compared(a, b)
     if _lit(leds_a) != _lit(leds_b):
-        return "lit", best
+        return "lit"
     blink_a, blink_b = a["blink"], b["blink"]
     if (blink_a is None) != (blink_b is None) or (
         blink_a is not None and _lit(blink_a) != _lit(blink_b)
     ):
-        return "blink", best
-    return None, best
+        return "blink"
+    return None
+
+
+def compare(a, b, deficiency):
+    """(cue, ΔE) for entries a and b: the cue that tells them apart ("colour",
+    "lit", "blink", or None: not distinguishable) and the largest ΔE2000 of an
+    LED lit in both (0 when none is), as seen with `deficiency`."""
+    leds_a, leds_b = _compared(a, b)
+    both = [(x, y) for x, y in zip(leds_a, leds_b, strict=True) if any(x) and any(y)]
+    best = max((delta_e(tuple(x), tuple(y), deficiency) for x, y in both), default=0.0)
+    if best >= MIN_DELTA_E:
+        return "colour", best
+    return shape_cue(a, b), best
 
 
 def pairs():
@@ -247,9 +267,16 @@ def pairs():
 
 
 def measure():
-    """[(moment, key a, key b, {deficiency: (cue, ΔE)})] for NORMAL and DEFICIENCIES."""
+    """[(moment, key a, key b, colour alone?, {view: (cue, ΔE)})] for NORMAL
+    and DEFICIENCIES; `colour alone` when no shape_cue tells the two apart."""
     return [
-        (m, a["key"], b["key"], {d: compare(a, b, d) for d in (NORMAL, *DEFICIENCIES)})
+        (
+            m,
+            a["key"],
+            b["key"],
+            shape_cue(a, b) is None,
+            {v: compare(a, b, v) for v in (NORMAL, *DEFICIENCIES)},
+        )
         for m, a, b in pairs()
     ]
 
@@ -257,16 +284,20 @@ def measure():
 def main():
     rows = measure()
     views = (NORMAL, *DEFICIENCIES)
-    print("%-28s %-22s %-22s " % ("moment", "a", "b") + " ".join("%-14s" % v for v in views))
-    for m, a, b, by in rows:
-        cells = ["%-5s %5.1f   " % (by[v][0] or "NONE", by[v][1]) for v in views]
-        print("%-28s %-22s %-22s " % (m, a, b) + " ".join(cells))
+    head = "%-28s %-22s %-22s %-6s " % ("moment", "a", "b", "only")
+    print(head + " ".join("%-14s" % v for v in views))
+    for m, a, b, alone, by in rows:
+        cells = ["%-6s %5.1f  " % (by[v][0] or "NONE", by[v][1]) for v in views]
+        only = "colour" if alone else ""
+        print("%-28s %-22s %-22s %-6s " % (m, a, b, only) + " ".join(cells))
+    alone = sum(1 for *_, only, _ in rows if only)
+    print("%d pairs meet, %d of them told apart by colour alone" % (len(rows), alone))
     for v in views:
-        failing = [(m, a, b) for m, a, b, by in rows if by[v][0] is None]
-        coloured = [by[v][1] for *_, by in rows if by[v][0] == "colour"]
+        failing = [(m, a, b) for m, a, b, _, by in rows if by[v][0] is None]
+        least = min(by[v][1] for *_, only, by in rows if only)
         print(
-            "%-13s %d pairs, %d not distinguishable; told by colour: min ΔE2000 %.1f"
-            % (v, len(rows), len(failing), min(coloured))
+            "%-13s %d not distinguishable; least ΔE2000 of a pair told by colour alone %.1f"
+            % (v, len(failing), least)
         )
         for m, a, b in failing:
             print("    %s: %s / %s" % (m, a, b))
