@@ -14,7 +14,7 @@ CIEDE2000 on CIE Lab (D65).  Two entries are distinguishable when
     blink   else one blinks and the other does not, or their blink frames light
             different LEDs.
 
-A value entered or shown (a roll, a bid, a refusal code past the segment)
+A value entered or shown (a roll, a bid, the ring's trump or challenge)
 changes the LEDs before the last one, so two such entries may light the same
 LEDs: between them only the last LED, the marker that says what the value is,
 counts (VALUE_SHOWN).  Host-only: colour-science never goes to the board.
