@@ -33,7 +33,6 @@ COLOUR_NAMES = (
     (fr.MAGENTA, "magenta"),
     (fr.VIOLET, "violet"),
     (fr.LIME, "lime"),
-    (fr.SPRING, "spring green"),
     (fr.PINK, "pink"),
     (fr.GREY, "grey"),
     (fr.TAG_ERROR, "purple"),
@@ -144,7 +143,7 @@ def _seat_shows(t, s):
 
 
 def _trick_result(t, s):
-    # The trick result seat s shows, if it shows one: green won, blue leads next.
+    # The trick result seat s shows, if it shows one: red won, blue leads next.
     trick = _trick_shown(t)
     if trick is None or s not in (trick[0], trick[1]):
         return None

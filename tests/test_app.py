@@ -99,6 +99,7 @@ PINK = (48, 8, 24)
 GREY = (8, 8, 8)
 PURPLE = (32, 0, 48)
 GOLD, SILVER, BRONZE, LAST = (48, 32, 0), (20, 20, 28), (40, 12, 0), (16, 0, 0)
+WON = (40, 0, 0)  # a trick's winner: red, apart from every prompt for colour-blind eyes
 
 
 def dim(c):
@@ -338,15 +339,15 @@ def test_menu_seat_that_does_not_play_and_every_option():
 
 
 def check_trick(d):
-    """Right after a trick: the winner's segment green, the next leader's blue."""
+    """Right after a trick: the winner's segment red, the next leader's blue."""
     m = d.match
     w = d.table.phys[m.last_winner]
     seats = [s for s in range(m.players) if m.waiting() == 1 << s]
     leader = d.table.phys[seats[0]] if seats else -1
     if w == leader:
-        assert d.leds(w) == [GREEN] * 4 + [BLUE] * 4
+        assert d.leds(w) == [WON] * 4 + [BLUE] * 4
     else:
-        assert d.leds(w) == [GREEN] * WIDTH
+        assert d.leds(w) == [WON] * WIDTH
         if leader >= 0:
             assert d.leds(leader) == [BLUE] * WIDTH
     d.advance(TRICK_MS)

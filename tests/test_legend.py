@@ -85,8 +85,8 @@ def test_refusals_count_in_red_and_purple():
 
 
 def test_results_and_prompts_as_the_frames_draw_them():
-    green, blue = rgb(fr.WINNER), rgb(fr.LEADER)
-    assert BY_KEY["trick-winner-leads"]["leds"] == [green] * (W // 2) + [blue] * (W - W // 2)
+    won, leads = rgb(fr.WINNER), rgb(fr.LEADER)
+    assert BY_KEY["trick-winner-leads"]["leds"] == [won] * (W // 2) + [leads] * (W - W // 2)
     assert BY_KEY["place-1"]["leds"] == [rgb(fr.PLACES[0])] * W
     assert BY_KEY["place-4"]["leds"] == [rgb(fr.PLACES[3])] * 2 + [OFF] * (W - 2)
     assert BY_KEY["idle"]["leds"] == [rgb(fr.IDLE)] * W

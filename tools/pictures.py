@@ -4,8 +4,9 @@
     python tools/pictures.py --check    # exit 1, one line per stale picture
 
 docs/img/led-legend.svg   the LED language: every entry of sim/legend.py (the
-                          firmware's own pattern code drew its LEDs), its name,
-                          meaning and where it shows
+                          firmware's own pattern code drew its LEDs), as protanopia,
+                          deuteranopia and tritanopia see it too, its name, meaning
+                          and where it shows
 hardware/wiring.svg       the Pico and what each GPIO of firmware/pins.py goes to,
                           read as hardware/pinmap.py reads it (pinmap.signals)
 
@@ -20,7 +21,7 @@ from xml.sax.saxutils import escape
 
 import sim
 from hardware import pinmap, rp2040
-from sim import legend, legend_entry
+from sim import legend, legend_cvd, legend_entry
 
 ROOT = sim.ROOT
 
@@ -52,33 +53,47 @@ def _svg(width, height, body, background):
 LED_R = 8  # an LED's radius
 LED_PITCH = 20
 MARGIN = 20
-TEXT_X = MARGIN + 16 * LED_PITCH + 24  # the words start right of a ring's 16 LEDs
-LEGEND_WIDTH = 1000
+# Beside the LEDs as they are, smaller: as protanopia, deuteranopia and
+# tritanopia see them (sim/legend_cvd.py's simulation).
+VIEWS = (legend_cvd.NORMAL, *legend_cvd.DEFICIENCIES)
+SIM_LED_R = 4
+SIM_PITCH = 10
+VIEW_X = [MARGIN] + [MARGIN + 16 * LED_PITCH + 16 + i * (16 * SIM_PITCH + 16) for i in range(3)]
+TEXT_X = VIEW_X[-1] + 16 * SIM_PITCH + 24  # the words start right of a ring's 16 LEDs
+LEGEND_WIDTH = TEXT_X + 600
 WRAP = 92  # characters of a meaning per line
 LIGHT = "#e8e8e8"
 MUTED = "#a0a4ab"
 OFF_STROKE = "#4a4d55"
 
 
-def _leds(x, y, leds):
+def _leds(x, y, leds, view=legend_cvd.NORMAL):
+    r, pitch = (LED_R, LED_PITCH) if view == legend_cvd.NORMAL else (SIM_LED_R, SIM_PITCH)
     return [
         '<circle cx="%d" cy="%d" r="%d" fill="%s" stroke="%s"/>'
-        % (x + LED_R + i * LED_PITCH, y, LED_R, legend_entry.css(rgb), OFF_STROKE)
+        % (x + r + i * pitch, y, r, legend_cvd.css(tuple(rgb), view), OFF_STROKE)
         for i, rgb in enumerate(leds)
     ]
+
+
+def _views(cy, leds):
+    out = []
+    for x, view in zip(VIEW_X, VIEWS, strict=True):
+        out += _leds(x, cy, leds, view)
+    return out
 
 
 def _entry_rows(entry, y):
     """An entry's SVG elements from the top `y`, and the height they take."""
     out = ['<g id="led-%s">' % entry["key"]]
     cy = y + 10
-    out += _leds(MARGIN, cy, entry["leds"])
+    out += _views(cy, entry["leds"])
     if entry["blink"] is not None:
         # The other frame over it, hidden but half the time where SVG animates (a
         # browser), hidden for good where it does not: the lit frame is what stays.
         half = legend.BLINK_MS
         out.append('<g visibility="hidden">')
-        out += _leds(MARGIN, cy, entry["blink"])
+        out += _views(cy, entry["blink"])
         out.append(
             '<animate attributeName="visibility" values="hidden;visible" dur="%dms" '
             'calcMode="discrete" repeatCount="indefinite"/>' % (2 * half)
@@ -116,13 +131,17 @@ def legend_svg(entries, groups):
             MARGIN,
             74,
             "A seat has %d LEDs, the centre ring %d. Screen colour per channel: "
-            "255 × (v / 64)^0.6, so that dim LEDs stay visible."
+            "255 × (v / 64)^0.6, so that dim LEDs stay visible; beside them as colour-blind "
+            "eyes see them (Machado 2009, python -m sim.legend_cvd)."
             % (legend_entry.SEAT_LEDS, legend_entry.RING_LEDS),
             12,
             MUTED,
         ),
     ]
-    y = 90
+    for x, view in zip(VIEW_X, VIEWS, strict=True):
+        words = "as they are" if view == legend_cvd.NORMAL else view
+        body.append(_text(x, 100, words, 12, LIGHT, weight="bold"))
+    y = 106
     for group, title in groups:
         rows = [e for e in entries if e["group"] == group]
         if not rows:

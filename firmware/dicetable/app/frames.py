@@ -26,14 +26,16 @@ CYAN = (0, 40, 40)
 MAGENTA = (40, 0, 40)
 VIOLET = (20, 0, 48)
 LIME = (20, 48, 0)
-SPRING = (0, 48, 16)
 PINK = (48, 8, 24)
 GREY = (8, 8, 8)
 DIM_CYAN = (0, 5, 5)
 
-# What a seat is asked for, by action kind (actions.py numbers the kinds):
+# What a seat is asked for, by action kind (actions.py numbers the kinds).
+# Kinds of different games may share a colour (no seat meets both); every two
+# patterns one seat can show at once stay apart for colour-blind eyes too
+# (python -m sim.legend_cvd measures them; docs/table.md "For colour-blind players").
 #         -    DEAL  PLAY   ROLL    PASS_ITEM KEEP    BID      PICK  PASS  ZERO_BID REVEAL CHOOSE
-PROMPTS = (OFF, CYAN, WHITE, ORANGE, SPRING, YELLOW, MAGENTA, LIME, PINK, LIME, WHITE, VIOLET)
+PROMPTS = (OFF, CYAN, WHITE, ORANGE, GREEN, GREEN, MAGENTA, LIME, PINK, LIME, WHITE, VIOLET)
 
 # Numbers: ten, five and one LEDs; binary when they would not fit.
 TEN = BLUE
@@ -47,7 +49,7 @@ ERROR = RED
 TAG_ERROR = (32, 0, 48)
 APP_CODES = const(16)  # refusal codes from here up are the table's own
 
-WINNER = GREEN  # trick result: the seat that won it
+WINNER = (40, 0, 0)  # trick result: the seat that won it (red, steady: a refusal blinks)
 LEADER = BLUE  # trick result: the seat that leads next
 PLACES = ((48, 32, 0), (20, 20, 28), (40, 12, 0), (16, 0, 0))  # gold, silver, bronze, other
 

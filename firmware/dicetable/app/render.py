@@ -190,7 +190,7 @@ def _ring(t, buf, lay, lines, m, ins):
 
 
 def _trick(buf, lay, trick):
-    # The trick's winner green, the next leader blue (one seat: half each).
+    # The trick's winner red, the next leader blue (one seat: half each).
     width = lay.width
     winner, leader = trick[0], trick[1]
     fr.fill(buf, lay.first(winner), width, fr.WINNER)

@@ -1,0 +1,107 @@
+"""The LED language without colour vision (sim/legend_cvd.py): every two
+legend entries one seat (or the ring) can show at the same moment stay
+distinguishable for protanopia, deuteranopia and tritanopia (and normal
+vision), and the check itself can fail."""
+
+import pytest
+
+from sim import legend, legend_cvd, legend_entry
+
+KEYS = {e["key"] for e in legend.entries()}
+VIEWS = (legend_cvd.NORMAL, *legend_cvd.DEFICIENCIES)
+PAIRS = legend_cvd.pairs()
+W = 8
+
+
+def _entry(key, leds, blink=None):
+    return {"key": key, "leds": [list(c) for c in leds], "blink": blink}
+
+
+@pytest.mark.parametrize("view", VIEWS)
+@pytest.mark.parametrize(
+    ("moment", "a", "b"), PAIRS, ids=["%s: %s/%s" % (m, a["key"], b["key"]) for m, a, b in PAIRS]
+)
+def test_every_pair_that_meets_is_distinguishable(moment, a, b, view):
+    cue, delta = legend_cvd.compare(a, b, view)
+    assert cue is not None, "%s: %s and %s look alike (ΔE2000 %.1f)" % (
+        moment,
+        a["key"],
+        b["key"],
+        delta,
+    )
+
+
+def test_every_key_of_a_moment_is_a_legend_entry():
+    for moment, keys in legend_cvd.MOMENTS.items():
+        assert set(keys) <= KEYS, (moment, set(keys) - KEYS)
+        assert len(set(keys)) == len(keys), moment
+    assert set(legend_cvd.SHOWN_ALONE) <= KEYS
+    assert legend_cvd.VALUE_SHOWN <= KEYS
+
+
+def test_every_entry_meets_in_a_moment_or_says_why_not():
+    met = {k for keys in legend_cvd.MOMENTS.values() for k in keys}
+    assert KEYS - met == set(legend_cvd.SHOWN_ALONE)
+    assert not met & set(legend_cvd.SHOWN_ALONE)
+    assert all(legend_cvd.SHOWN_ALONE.values())
+
+
+def test_a_moment_holds_one_width():
+    by_key = {e["key"]: e for e in legend.entries()}
+    for moment, keys in legend_cvd.MOMENTS.items():
+        assert len({len(by_key[k]["leds"]) for k in keys}) == 1, moment
+
+
+def test_red_and_green_alike_fail_for_red_green_blindness():
+    red = _entry("red", [(48, 0, 0)] * W)
+    green = _entry("green", [(0, 48, 0)] * W)
+    # Trichromats see them apart; without the M cones the two are one olive
+    # (ΔE2000 under 20) and nothing else tells them apart.  Without the L
+    # cones red is much darker than green: lightness still tells them apart.
+    assert legend_cvd.compare(red, green, legend_cvd.NORMAL)[0] == "colour"
+    assert legend_cvd.compare(red, green, "deuteranopia")[0] is None
+    assert legend_cvd.compare(red, green, "protanopia")[0] == "colour"
+    assert legend_cvd.compare(red, green, "tritanopia")[0] == "colour"
+
+
+def test_green_and_cyan_alike_fail_for_tritanopia():
+    green = _entry("green", [(0, 48, 0)] * W)
+    cyan = _entry("cyan", [(0, 40, 40)] * W)
+    assert legend_cvd.compare(green, cyan, "tritanopia")[0] is None
+
+
+def test_where_lit_and_blink_are_cues_without_colour():
+    red = [(48, 0, 0)] * W
+    green = [(0, 48, 0)] * W
+    fewer = _entry("fewer", red[:3] + [(0, 0, 0)] * (W - 3))
+    assert legend_cvd.compare(_entry("g", green), fewer, "deuteranopia")[0] == "lit"
+    blinking = _entry("blinking", red, blink=[[0, 0, 0]] * W)
+    assert legend_cvd.compare(_entry("g", green), blinking, "deuteranopia")[0] == "blink"
+    # Two blinking patterns that light the same LEDs, both dark in between: only colour.
+    other = _entry("other", green, blink=[[0, 0, 0]] * W)
+    assert legend_cvd.compare(other, blinking, "deuteranopia")[0] is None
+
+
+def test_two_values_are_told_by_their_markers_alone():
+    # A value changes the LEDs before the marker: two entries that show
+    # values must differ in the marker, whatever the values light.
+    one_orange = _entry("prompt-roll", [(0, 48, 0)] + [(0, 0, 0)] * (W - 2) + [(48, 16, 0)])
+    two_orange = _entry("table-roll", [(0, 48, 0)] * 2 + [(0, 0, 0)] * (W - 3) + [(48, 16, 0)])
+    assert legend_cvd.compare(one_orange, two_orange, legend_cvd.NORMAL)[0] is None
+
+
+def test_the_simulation_keeps_greys_and_moves_red():
+    grey = (20, 20, 20)
+    for d in legend_cvd.DEFICIENCIES:
+        assert legend_cvd.delta_e(grey, grey, d) == 0
+        assert legend_cvd.simulate(legend_cvd.screen(grey), d) == pytest.approx(
+            legend_cvd.screen(grey), abs=0.01
+        )
+    assert legend_cvd.delta_e((48, 0, 0), (0, 48, 0)) > 50
+    assert legend_cvd.delta_e((48, 0, 0), (0, 48, 0), "deuteranopia") < 20
+
+
+def test_the_normal_view_is_the_legends_own_screen_colour():
+    for e in legend.entries():
+        for rgb in e["leds"]:
+            assert legend_cvd.css(tuple(rgb)) == legend_entry.css(rgb)
