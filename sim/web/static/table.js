@@ -134,48 +134,97 @@ function buildSeat(s) {
     el("div", { class: "buttons" }, BUTTONS.map(([code, label]) => seatButton(s, code, label))),
     el("p", { class: "entry", "aria-live": "polite" }),
     el("label", { htmlFor: `seat-bot-${s}`, text: "played by " }, [botSelect]),
-    el("div", { class: "items", role: "group", "aria-label": `items for seat ${s}'s reader` }),
-    el("p", { class: "hand" }),
+    el("p", { class: "refused", "aria-live": "assertive" }),
+    el("div", { class: "items hand", role: "group", "aria-label": `seat ${s}'s hand: a click puts an item on its reader` }),
+    el("div", { class: "box", role: "group", "aria-label": `the box, for seat ${s}'s reader` }),
   ]);
   return section;
 }
 
 function placeSeats(seats) {
   const table = $("#table");
-  seats.forEach((seat, i) => {
-    const section = buildSeat(seat.seat);
-    // Seat 0 at the bottom, the others clockwise round the table.
-    const a = Math.PI / 2 + (2 * Math.PI * i) / seats.length;
-    section.style.left = `${50 + 38 * Math.cos(a)}%`;
-    section.style.top = `${50 + 40 * Math.sin(a)}%`;
-    table.append(section);
+  // The centre first, then the seats in order: each seat's hand is a block
+  // of buttons whose height varies, which a ring of seats could not hold.
+  seats.forEach((seat) => table.append(buildSeat(seat.seat)));
+}
+
+// --- items --------------------------------------------------------------------------------------
+
+// The art of every item the state names, by uid (the box's, the hands', the
+// centre's): the server draws it (sim/item_art.py), the page only places it.
+const art = new Map();
+
+function learnArt(s) {
+  for (const g of s.box) for (const it of g.items) art.set(it.uid, it.art);
+  for (const seat of s.seats) for (const it of seat.pieces) art.set(it.uid + it.name, it.art);
+  for (const it of s.centre_pieces) art.set(it.uid + it.name, it.art);
+}
+
+function artOf(it) {
+  return art.get(it.uid + it.name) || art.get(it.uid) || "";
+}
+
+// One item's button: its picture and name; `allowed` marks what the rules
+// take now, `refused` is the firmware's words for it when it was just refused.
+function itemButton(it, reader, label, allowed, refused) {
+  const words = `${label}: ${it.name}${allowed ? " (allowed)" : ""}${refused ? ` (refused: ${refused})` : ""}`;
+  const b = el("button", {
+    type: "button",
+    class: `item${allowed ? " allowed" : ""}${refused ? " refused" : ""}`,
+    "data-seat": String(reader),
+    "data-uid": it.uid,
+    "aria-label": words,
+    title: words,
   });
+  const pic = el("span", { class: "art" });
+  pic.innerHTML = artOf(it); // the server's own SVG markup, drawn from the game's rules
+  b.append(pic, el("span", { class: "name", text: it.name }));
+  if (refused) b.append(el("span", { class: "why", text: refused }));
+  b.addEventListener("click", () => act({ do: "scan", reader, uid: it.uid }));
+  return b;
+}
+
+// Redraws `box` with `build()` when `key` differs from what it shows, keeping
+// the focus on the item of the same uid.
+function redraw(box, key, build) {
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  const focused = document.activeElement;
+  const again = focused && box.contains(focused) ? focused.dataset.uid : null;
+  box.replaceChildren(...build());
+  if (again) {
+    const b = box.querySelector(`button[data-uid="${again}"]`);
+    if (b) b.focus();
+  }
 }
 
 function itemButtons(box, items, reader, label) {
-  const key = JSON.stringify(items);
-  if (box.dataset.items === key) return;
-  box.dataset.items = key;
-  const focused = document.activeElement;
-  const again = focused && box.contains(focused) ? focused.dataset.uid : null;
-  box.replaceChildren(
-    ...items.map((it) => {
-      const b = el("button", {
-        type: "button",
-        class: "item",
-        text: it.name,
-        "data-seat": String(reader),
-        "data-uid": it.uid,
-        "aria-label": `${label}: ${it.name}`,
-      });
-      b.addEventListener("click", () => act({ do: "scan", reader, uid: it.uid }));
-      return b;
+  redraw(box, JSON.stringify(items), () => items.map((it) => itemButton(it, reader, label, true, null)));
+}
+
+const openGroups = new Set(); // "seat/group" of the box's groups a player opened
+
+// The box's items, by group, each group collapsed until opened: those this
+// seat's hand holds are its buttons above; the allowed ones are counted.
+function boxGroups(section, seat, allowed, refused, label) {
+  const box = section.querySelector(".box");
+  const held = new Set(seat.pieces.map((it) => it.uid));
+  const groups = seat.box ? state.box : [];
+  const key = JSON.stringify([groups.map((g) => g.group), [...held], [...allowed], refused, groups.length && state.box[0].items[0].uid]);
+  redraw(box, key, () =>
+    groups.map((g) => {
+      const items = g.items.filter((it) => !held.has(it.uid));
+      const asked = items.filter((it) => allowed.has(it.uid)).length;
+      const id = `${seat.seat}/${g.group}`;
+      const details = el("details", { "data-group": g.group, open: openGroups.has(id) }, [
+        el("summary", { text: `${g.group} (${items.length}${asked ? `, ${asked} allowed` : ""})` }),
+        el("div", { class: "items" }, items.map((it) =>
+          itemButton(it, seat.seat, label, allowed.has(it.uid), refused && refused.uid === it.uid ? refused.words : null))),
+      ]);
+      details.addEventListener("toggle", () => (details.open ? openGroups.add(id) : openGroups.delete(id)));
+      return details;
     }),
   );
-  if (again) {
-    const b = box.querySelector(`[data-uid="${again}"]`);
-    if (b) b.focus();
-  }
 }
 
 function drawSeat(seat) {
@@ -194,8 +243,14 @@ function drawSeat(seat) {
   const select = section.querySelector("select.seat-bot");
   select.disabled = !playing || mirror;
   if (playing && document.activeElement !== select) select.value = seat.bot;
-  itemButtons(section.querySelector(".items"), seat.items, seat.seat, `put on seat ${seat.seat}'s reader`);
-  section.querySelector(".hand").textContent = seat.hand.length ? `hand: ${seat.hand.join(", ")}` : "";
+  const label = `put on seat ${seat.seat}'s reader`;
+  const allowed = new Set(seat.items.map((it) => it.uid));
+  const refused = seat.refused;
+  const hand = section.querySelector(".hand");
+  redraw(hand, JSON.stringify([seat.pieces.map((it) => it.uid + it.name), [...allowed], refused]), () =>
+    seat.pieces.map((it) => itemButton(it, seat.seat, label, allowed.has(it.uid), refused && refused.uid === it.uid ? refused.words : null)));
+  boxGroups(section, seat, allowed, refused, label);
+  section.querySelector(".refused").textContent = refused ? `refused: ${refused.words}` : "";
 }
 
 // --- panels -----------------------------------------------------------------------------------
@@ -241,14 +296,41 @@ function drawLog(lines) {
 
 function drawTable(s) {
   paintRing($("#ring"), s.ring);
-  $("#trick").replaceChildren(...s.trick.map((t) => el("li", { text: `seat ${t.seat}: ${t.item}` })));
-  $("#centre-dice").textContent = s.centre.length ? `centre: ${s.centre.join(", ")}` : "";
+  $("#trick").replaceChildren(...s.trick.map((t) => el("li", { title: `seat ${t.seat}: ${t.item}` }, [picture(t.art), el("span", { text: `seat ${t.seat}: ${t.item}` })])));
+  $("#centre-dice").replaceChildren(...s.centre_pieces.map((it) => el("span", { class: "piece", title: it.name }, [picture(it.art), el("span", { class: "name", text: it.name })])));
   $("#centre-items-h").hidden = !s.centre_items.length;
   itemButtons($("#centre-items"), s.centre_items, "centre", "put on the centre reader");
-  $("#hands").replaceChildren(
-    ...s.seats.filter((x) => x.player !== null).map((x) => el("li", { text: `seat ${x.seat}: ${x.hand.length ? x.hand.join(", ") : "\u2014"}` })),
-  );
   $("#display").textContent = s.text.join("\n");
+}
+
+function picture(svg) {
+  const span = el("span", { class: "art" });
+  span.innerHTML = svg || ""; // the server's SVG markup (sim/item_art.py)
+  return span;
+}
+
+// The end of a match: its places, its totals and every round, over the table.
+function drawResult(s) {
+  const box = $("#result");
+  const over = s.mode === "over" && Boolean(s.standings);
+  box.hidden = !over;
+  const key = over ? JSON.stringify([s.standings, s.scores, s.history]) : "";
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  if (!over) return box.replaceChildren();
+  const order = s.players.map((seat, p) => ({ seat, p, place: s.standings[p], total: s.scores[p] }));
+  order.sort((a, b) => a.place - b.place || a.seat - b.seat);
+  const places = el("table", { class: "places" }, [
+    el("thead", {}, [el("tr", {}, ["place", "seat", "total"].map((h) => el("th", { text: h })))]),
+    el("tbody", {}, order.map((o) => el("tr", { class: o.place === 1 ? "first" : "", "data-seat": String(o.seat) }, [
+      el("td", { text: String(o.place) }), el("td", { text: `seat ${o.seat}` }), el("td", { text: String(o.total) })]))),
+  ]);
+  const head = el("tr", {}, [el("th", { text: "round" }), ...s.players.map((seat) => el("th", { text: `seat ${seat}` }))]);
+  const rounds = el("table", { class: "rounds" }, [
+    el("thead", {}, [head]),
+    el("tbody", {}, s.history.map((row, i) => el("tr", {}, [el("td", { text: String(i + 1) }), ...row.map((v) => el("td", { text: String(v) }))]))),
+  ]);
+  box.replaceChildren(el("h2", { id: "result-h", text: `Result: ${s.status}` }), places, el("h3", { text: "Per round" }), rounds);
 }
 
 // A board's mirror (the state has `mirror`): a banner says whose, and whether
@@ -301,8 +383,10 @@ function draw(s) {
   }
   drawMirror(s);
   drawControls(s);
+  learnArt(s);
   s.seats.forEach(drawSeat);
   drawTable(s);
+  drawResult(s);
   drawScores(s);
   drawLog(s.log);
 }
