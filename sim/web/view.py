@@ -105,7 +105,7 @@ def sorted_hand(g, values):
     """A hand as the page lists it: in the box's order (by colour or suit,
     then size or number)."""
     order = box_order(g)
-    return [piece(g, v) for v in sorted(values, key=lambda v: (order[games.identity(g, v)], v))]
+    return [piece(g, v) for v in sorted(values, key=lambda v: (order.get(games.identity(g, v), len(order)), v))]
 
 
 def trick_of(t):
