@@ -189,16 +189,19 @@ def item_svg(g, v):
 
 
 def group_of(g, ident):
-    """The group a box's item is listed in: its colour or suit, or a
-    Dicefull die's kind."""
+    """The group a box's item is listed in: its colour or suit (Walzer's X
+    cards theirs), or a Dicefull die's kind."""
+    key = GAMES[g]
     lk = look(g, ident)
-    if GAMES[g] == "dtt":
+    if key == "dtt":
         return dtt_table.SUITS[dtt.suit(ident)]
-    if GAMES[g] == "nokosu":
+    if key == "nokosu":
         return "%s %s" % (lk.colour, "dice" if lk.shape == "die" else "cards")
-    if GAMES[g] == "dicefull":
+    if key == "dicefull":
         return "dice"
-    return lk.colour if lk.shape == "card" or lk.colour != "grey" else "X"
+    if key == "walzer" and walzer.is_x(ident):
+        return "X"
+    return lk.colour
 
 
 def box_svg(columns=18, size=40, gap=4):
