@@ -109,7 +109,7 @@ class Player:
         return [
             uid
             for uid in self.page.eval_on_selector_all(
-                'section.seat[data-seat="0"] button.item', "(bs) => bs.map((b) => b.dataset.uid)"
+                'section.seat[data-seat="0"] button.item:not([hidden])', "(bs) => bs.map((b) => b.dataset.uid)"
             )
             if uid not in allowed
         ]
@@ -119,7 +119,7 @@ class Player:
         words on the item, nothing taken."""
         self.click("#pause")
         before = get_state(self.base)
-        item = 'section.seat[data-seat="0"] button.item[data-uid="%s"]' % uid
+        item = 'section.seat[data-seat="0"] button.item[data-uid="%s"]:not([hidden])' % uid
         open_group(self.page, item)
         after = self.click(item)
         seat = after["seats"][0]

@@ -160,28 +160,46 @@ function learnArt(s) {
   for (const it of s.centre_pieces) art.set(it.uid + it.name, it.art);
 }
 
+// Each picture parsed once, then cloned: a deal redraws dozens of items at
+// every scan, and parsing their markup each time would cost the 50 ms.
+const parsed = new Map();
+
+function picture(svg) {
+  let node = parsed.get(svg);
+  if (!node) {
+    node = el("span", { class: "art" });
+    node.innerHTML = svg || ""; // the server's own SVG markup (sim/item_art.py)
+    parsed.set(svg, node);
+  }
+  return node.cloneNode(true);
+}
+
 function artOf(it) {
   return art.get(it.uid + it.name) || art.get(it.uid) || "";
 }
 
-// One item's button: its picture and name; `allowed` marks what the rules
-// take now, `refused` is the firmware's words for it when it was just refused.
-function itemButton(it, reader, label, allowed, refused) {
-  const words = `${label}: ${it.name}${allowed ? " (allowed)" : ""}${refused ? ` (refused: ${refused})` : ""}`;
-  const b = el("button", {
-    type: "button",
-    class: `item${allowed ? " allowed" : ""}${refused ? " refused" : ""}`,
-    "data-seat": String(reader),
-    "data-uid": it.uid,
-    "aria-label": words,
-    title: words,
-  });
-  const pic = el("span", { class: "art" });
-  pic.innerHTML = artOf(it); // the server's own SVG markup, drawn from the game's rules
-  b.append(pic, el("span", { class: "name", text: it.name }));
-  if (refused) b.append(el("span", { class: "why", text: refused }));
+// One item's button: its picture and name; a click puts it on `reader`.
+// mark() says whether the rules allow it now, and the firmware's words
+// when it was just refused.
+function itemButton(it, reader, label) {
+  const b = el("button", { type: "button", class: "item", "data-seat": String(reader), "data-uid": it.uid });
+  b.dataset.label = `${label}: ${it.name}`;
+  b.append(picture(artOf(it)), el("span", { class: "name", text: it.name }), el("span", { class: "why", hidden: true }));
   b.addEventListener("click", () => act({ do: "scan", reader, uid: it.uid }));
   return b;
+}
+
+function mark(b, allowed, refused) {
+  const words = refused && refused.uid === b.dataset.uid ? refused.words : "";
+  const label = `${b.dataset.label}${allowed ? " (allowed)" : ""}${words ? ` (refused: ${words})` : ""}`;
+  if (b.getAttribute("aria-label") === label) return;
+  b.classList.toggle("allowed", allowed);
+  b.classList.toggle("refused", Boolean(words));
+  b.setAttribute("aria-label", label);
+  b.title = label;
+  const why = b.querySelector(".why");
+  why.textContent = words;
+  why.hidden = !words;
 }
 
 // Redraws `box` with `build()` when `key` differs from what it shows, keeping
@@ -199,32 +217,45 @@ function redraw(box, key, build) {
 }
 
 function itemButtons(box, items, reader, label) {
-  redraw(box, JSON.stringify(items), () => items.map((it) => itemButton(it, reader, label, true, null)));
+  redraw(box, JSON.stringify(items), () => items.map((it) => itemButton(it, reader, label)));
+  box.querySelectorAll("button.item").forEach((b) => mark(b, true, null));
 }
 
 const openGroups = new Set(); // "seat/group" of the box's groups a player opened
 
-// The box's items, by group, each group collapsed until opened: those this
-// seat's hand holds are its buttons above; the allowed ones are counted.
+// The box's items, by group, each group collapsed until opened; those this
+// seat's hand holds are hidden here (they are its buttons above), the
+// allowed ones counted.  Built once a game; a scan only hides and marks.
 function boxGroups(section, seat, allowed, refused, label) {
   const box = section.querySelector(".box");
-  const held = new Set(seat.pieces.map((it) => it.uid));
   const groups = seat.box ? state.box : [];
-  const key = JSON.stringify([groups.map((g) => g.group), [...held], [...allowed], refused, groups.length && state.box[0].items[0].uid]);
-  redraw(box, key, () =>
+  redraw(box, JSON.stringify(groups.map((g) => [g.group, g.items.length, g.items[0].uid])), () =>
     groups.map((g) => {
-      const items = g.items.filter((it) => !held.has(it.uid));
-      const asked = items.filter((it) => allowed.has(it.uid)).length;
       const id = `${seat.seat}/${g.group}`;
       const details = el("details", { "data-group": g.group, open: openGroups.has(id) }, [
-        el("summary", { text: `${g.group} (${items.length}${asked ? `, ${asked} allowed` : ""})` }),
-        el("div", { class: "items" }, items.map((it) =>
-          itemButton(it, seat.seat, label, allowed.has(it.uid), refused && refused.uid === it.uid ? refused.words : null))),
+        el("summary"),
+        el("div", { class: "items" }, g.items.map((it) => itemButton(it, seat.seat, label))),
       ]);
       details.addEventListener("toggle", () => (details.open ? openGroups.add(id) : openGroups.delete(id)));
       return details;
     }),
   );
+  const held = new Set(seat.pieces.map((it) => it.uid));
+  for (const details of box.children) {
+    let shown = 0;
+    let asked = 0;
+    for (const b of details.querySelectorAll("button.item")) {
+      const here = !held.has(b.dataset.uid);
+      if (b.hidden === here) b.hidden = !here;
+      const ok = here && allowed.has(b.dataset.uid);
+      shown += here;
+      asked += ok;
+      mark(b, ok, refused);
+    }
+    const words = `${details.dataset.group} (${shown}${asked ? `, ${asked} allowed` : ""})`;
+    const summary = details.firstChild;
+    if (summary.textContent !== words) summary.textContent = words;
+  }
 }
 
 function drawSeat(seat) {
@@ -247,8 +278,8 @@ function drawSeat(seat) {
   const allowed = new Set(seat.items.map((it) => it.uid));
   const refused = seat.refused;
   const hand = section.querySelector(".hand");
-  redraw(hand, JSON.stringify([seat.pieces.map((it) => it.uid + it.name), [...allowed], refused]), () =>
-    seat.pieces.map((it) => itemButton(it, seat.seat, label, allowed.has(it.uid), refused && refused.uid === it.uid ? refused.words : null)));
+  redraw(hand, JSON.stringify(seat.pieces.map((it) => it.uid + it.name)), () => seat.pieces.map((it) => itemButton(it, seat.seat, label)));
+  hand.querySelectorAll("button.item").forEach((b) => mark(b, allowed.has(b.dataset.uid), refused));
   boxGroups(section, seat, allowed, refused, label);
   section.querySelector(".refused").textContent = refused ? `refused: ${refused.words}` : "";
 }
@@ -296,17 +327,13 @@ function drawLog(lines) {
 
 function drawTable(s) {
   paintRing($("#ring"), s.ring);
-  $("#trick").replaceChildren(...s.trick.map((t) => el("li", { title: `seat ${t.seat}: ${t.item}` }, [picture(t.art), el("span", { text: `seat ${t.seat}: ${t.item}` })])));
-  $("#centre-dice").replaceChildren(...s.centre_pieces.map((it) => el("span", { class: "piece", title: it.name }, [picture(it.art), el("span", { class: "name", text: it.name })])));
+  redraw($("#trick"), JSON.stringify(s.trick.map((t) => [t.seat, t.item])), () =>
+    s.trick.map((t) => el("li", { title: `seat ${t.seat}: ${t.item}` }, [picture(t.art), el("span", { text: `seat ${t.seat}: ${t.item}` })])));
+  redraw($("#centre-dice"), JSON.stringify(s.centre), () =>
+    s.centre_pieces.map((it) => el("span", { class: "piece", title: it.name }, [picture(it.art), el("span", { class: "name", text: it.name })])));
   $("#centre-items-h").hidden = !s.centre_items.length;
   itemButtons($("#centre-items"), s.centre_items, "centre", "put on the centre reader");
   $("#display").textContent = s.text.join("\n");
-}
-
-function picture(svg) {
-  const span = el("span", { class: "art" });
-  span.innerHTML = svg || ""; // the server's SVG markup (sim/item_art.py)
-  return span;
 }
 
 // The end of a match: its places, its totals and every round, over the table.
