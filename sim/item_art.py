@@ -135,13 +135,11 @@ def _die_svg(lk):
     ink = INK.get(lk.colour, "#fff")
     edge = "#111" if lk.colour != "black" else "#777"
     outline = OUTLINES.get(lk.sides)
+    paint = 'fill="%s" stroke="%s" stroke-width="4" stroke-linejoin="round"' % (fill, edge)
     if outline is None:
-        body = '<rect x="6" y="6" width="88" height="88" rx="16" fill="%s" stroke="%s" stroke-width="4"/>'
-        body %= (fill, edge)
+        parts = ['<rect x="6" y="6" width="88" height="88" rx="16" %s/>' % paint]
     else:
-        body = '<polygon points="%s" fill="%s" stroke="%s" stroke-width="4" stroke-linejoin="round"/>'
-        body %= (outline, fill, edge)
-    parts = [body]
+        parts = ['<polygon points="%s" %s/>' % (outline, paint)]
     if lk.band:
         parts.append(
             '<circle cx="50" cy="54" r="22" fill="none" stroke="%s" stroke-width="9"/>'
@@ -159,8 +157,8 @@ def _die_svg(lk):
 def _card_svg(lk):
     fill = PAINT[lk.colour]
     parts = [
-        '<rect x="14" y="3" width="72" height="94" rx="9" fill="#fbfaf6" stroke="%s" stroke-width="5"/>'
-        % fill,
+        '<rect x="14" y="3" width="72" height="94" rx="9" fill="#fbfaf6" stroke="%s" '
+        'stroke-width="5"/>' % fill,
         '<rect x="22" y="11" width="56" height="78" rx="5" fill="%s" opacity="0.18"/>' % fill,
     ]
     ink = fill if lk.colour not in ("yellow", "white") else "#7a6510"

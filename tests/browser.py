@@ -254,7 +254,10 @@ class ClickSurface:
         self.page = watcher.page
 
     def scan(self, reader, uid):
-        sel = 'button.item[data-seat="%s"][data-uid="%s" i]:not([hidden])' % (reader_key(reader), uid.hex())
+        sel = 'button.item[data-seat="%s"][data-uid="%s" i]:not([hidden])' % (
+            reader_key(reader),
+            uid.hex(),
+        )
         open_group(self.page, sel)
         self._click(sel)
 

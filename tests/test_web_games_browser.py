@@ -109,7 +109,8 @@ class Player:
         return [
             uid
             for uid in self.page.eval_on_selector_all(
-                'section.seat[data-seat="0"] button.item:not([hidden])', "(bs) => bs.map((b) => b.dataset.uid)"
+                'section.seat[data-seat="0"] button.item:not([hidden])',
+                "(bs) => bs.map((b) => b.dataset.uid)",
             )
             if uid not in allowed
         ]

@@ -118,7 +118,9 @@ class Session(Published):
     def publish(self):
         """Build the state; a change bumps the version and wakes the listeners."""
         with self.lock:
-            body = json.dumps(view.state(self.vt, self.bots, self.extra(), self.refused), separators=(",", ":"))
+            body = json.dumps(
+                view.state(self.vt, self.bots, self.extra(), self.refused), separators=(",", ":")
+            )
             t = self.vt.table
             self._seen = (t.frame_version, len(self.vt.lines), self.running, t.mode)
             self.put(body)

@@ -64,7 +64,11 @@ def piece(g, v):
     """Item value v of game g as the page draws it: {uid, name, art}, the
     uid its tag's, the name and the art with its rolled number or declaration."""
     ident = games.identity(g, v)
-    return {"uid": hands.uid_for(g, ident).hex(), "name": name(g, v), "art": item_art.item_svg(g, v)}
+    return {
+        "uid": hands.uid_for(g, ident).hex(),
+        "name": name(g, v),
+        "art": item_art.item_svg(g, v),
+    }
 
 
 def seat_items(t, acts):
@@ -105,13 +109,18 @@ def sorted_hand(g, values):
     """A hand as the page lists it: in the box's order (by colour or suit,
     then size or number)."""
     order = box_order(g)
-    return [piece(g, v) for v in sorted(values, key=lambda v: (order.get(games.identity(g, v), len(order)), v))]
+    return [
+        piece(g, v)
+        for v in sorted(values, key=lambda v: (order.get(games.identity(g, v), len(order)), v))
+    ]
 
 
 def trick_of(t):
     """The trick on the table: [{seat (physical), item}] in play order."""
     g = t.game
-    return [{"seat": s, "item": name(g, v), "art": item_art.item_svg(g, v)} for s, v in trick_plays(t)]
+    return [
+        {"seat": s, "item": name(g, v), "art": item_art.item_svg(g, v)} for s, v in trick_plays(t)
+    ]
 
 
 def status(t):

@@ -30,8 +30,8 @@ import signal
 import statistics
 import subprocess
 import sys
-import threading
 import tempfile
+import threading
 import time
 
 from playwright.sync_api import sync_playwright
@@ -163,7 +163,9 @@ def click_times(page, port):
     allowed, refused = [], []
     for i in range(CLICKS):
         seat = i % 4
-        uid = page.eval_on_selector(seat_sel(seat, ".box button.item.allowed"), "b => b.dataset.uid")
+        uid = page.eval_on_selector(
+            seat_sel(seat, ".box button.item.allowed"), "b => b.dataset.uid"
+        )
         done = seat_sel(seat, '.hand button[data-uid="%s"]' % uid)
         sel = seat_sel(seat, '.box button[data-uid="%s"]' % uid)
         allowed.append(page.evaluate(_CLICK_TO_SHOWN, [sel, done]))
