@@ -279,7 +279,10 @@ function drawSeat(seat) {
   const refused = seat.refused;
   const hand = section.querySelector(".hand");
   redraw(hand, JSON.stringify(seat.pieces.map((it) => it.uid + it.name)), () => seat.pieces.map((it) => itemButton(it, seat.seat, label)));
-  hand.querySelectorAll("button.item").forEach((b) => mark(b, allowed.has(b.dataset.uid), refused));
+  hand.querySelectorAll("button.item").forEach((b) => {
+    mark(b, allowed.has(b.dataset.uid), refused);
+    b.disabled = mirror; // a board's mirror shows the hands; play happens at the table
+  });
   boxGroups(section, seat, allowed, refused, label);
   section.querySelector(".refused").textContent = refused ? `refused: ${refused.words}` : "";
 }
