@@ -4,8 +4,9 @@ colour as a band), a card as a card (its colour or suit, its rank).  One
 drawing for the web page (sim/web/view.py puts it in the state JSON) and
 the docs' picture of the games' boxes (tools/pictures.py, docs/img/items.svg).
 
-look(g, v) reads an item value of game g with the game's own rules module
-into a Look; svg(look) draws it.  The markup is self-contained (no ids, no
+look(g, v, shown) reads an item value of game g with the game's own rules
+module into a Look (`shown`: with the number it was rolled to, as
+games.item_name's `shown` says it); svg(look) draws it.  The markup is self-contained (no ids, no
 classes, no fonts fetched), so that many can sit on one page.
 """
 
@@ -67,39 +68,38 @@ def _card(colour, big, small):
     return Look("card", 0, colour, big, small, None)
 
 
-def _dtwww(v):
+def _dtwww(v, shown):
     colour = dtwww_table.COLOURS[dtwww.colour(v)]
     sides = dtwww.sides(dtwww.size(v))
     number = dtwww.number(v)
     band = None
     if v >> 13:  # a white die played with a declared colour
         band = dtwww_table.COLOURS[dtwww.effective_colour(v)]
-    shown = str(number) if number or band else ""
-    return _die(sides, colour, shown, "d%d" % sides, band)
+    return _die(sides, colour, str(number) if shown else "", "d%d" % sides, band)
 
 
-def _nokosu(v):
+def _nokosu(v, shown):
     colour = nokosu_table.COLOURS[nokosu.colour(v)]
     if not nokosu.is_die(v):
         return _card(colour, str(nokosu.number(v)), "")
     number = nokosu.number(v)
-    shown = str(number) if number and not nokosu.is_black(v) else ""
-    return _die(6, colour, shown, "die %d" % (nokosu.index(v) + 1))
+    big = str(number) if shown and number and not nokosu.is_black(v) else ""
+    return _die(6, colour, big, "die %d" % (nokosu.index(v) + 1))
 
 
-def _walzer(v):
+def _walzer(v, shown):
     if walzer.is_x(v):
         return _card("grey", "X", "X%d" % (walzer.copy(v) + 1))
     colour = ("red", "blue", "green")[walzer.colour(v)]
     return _card(colour, str(walzer.number(v)), "")
 
 
-def _dtt(v):
+def _dtt(v, shown):
     suit = dtt.suit(v)
     return _card(SUIT_PAINT[suit], dtt_table.FACES[dtt.face(v)], SUIT_MARKS[suit])
 
 
-def _dicefull(v):
+def _dicefull(v, shown):
     kind = dicefull_table.KINDS[dicefull.kind_of(v)]
     sides = int(kind[1:]) if kind[:1] == "d" and kind[1:].isdigit() else 6
     serial = dicefull.serial_of(v)
@@ -118,9 +118,10 @@ LOOKS = {
 }
 
 
-def look(g, v):
-    """Item value v of game g (numbered as in dicetable.games.GAMES) as a Look."""
-    return LOOKS[GAMES[g]](v)
+def look(g, v, shown=False):
+    """Item value v of game g (numbered as in dicetable.games.GAMES) as a
+    Look; `shown` adds the number a die was rolled to (a d10 shows 0)."""
+    return LOOKS[GAMES[g]](v, shown)
 
 
 def _text(x, y, size, fill, words, weight="bold"):
@@ -180,10 +181,10 @@ def svg(lk, size=SIZE, x=None, y=None):
 
 
 @lru_cache(maxsize=4096)
-def item_svg(g, v):
+def item_svg(g, v, shown=False):
     """Item value v of game g drawn (cached: the page asks for the same
     items at every change of the table)."""
-    return svg(look(g, v))
+    return svg(look(g, v, shown))
 
 
 def group_of(g, ident):

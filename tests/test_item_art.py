@@ -33,17 +33,21 @@ def test_a_die_shows_its_size_colour_and_number_once_rolled():
     die = dtwww.die(dtwww.GREEN, 2, 0, 0)  # a green d8
     assert item_art.look(g, die) == item_art.Look("die", 8, "green", "", "d8", None)
     rolled = dtwww.rolled(die, 7)
-    assert words(item_art.item_svg(g, rolled)) == ["7", "d8"]
-    assert 'points="%s"' % item_art.OUTLINES[8] in item_art.item_svg(g, rolled)
+    assert words(item_art.item_svg(g, rolled, True)) == ["7", "d8"]
+    assert 'points="%s"' % item_art.OUTLINES[8] in item_art.item_svg(g, rolled, True)
+    # A d10 rolled to 0 shows it; the same die in the box shows no number.
+    d10 = dtwww.die(dtwww.RED, 3, 0, 0)
+    assert words(item_art.item_svg(g, d10, True)) == ["0", "d10"]
+    assert words(item_art.item_svg(g, d10)) == ["d10"]
 
 
 def test_a_white_die_shows_its_declared_colour():
     g = GAMES.index("dtwww")
     white = dtwww.rolled(dtwww.die(dtwww.WHITE, 1, 0, 0), 4)
     declared = dtwww.play(white, dtwww.BLUE)
-    lk = item_art.look(g, declared)
+    lk = item_art.look(g, declared, True)
     assert (lk.colour, lk.band, lk.big) == ("white", "blue", "4")
-    assert item_art.PAINT["blue"] in item_art.item_svg(g, declared)
+    assert item_art.PAINT["blue"] in item_art.item_svg(g, declared, True)
 
 
 def test_a_card_shows_its_suit_and_rank():

@@ -60,14 +60,15 @@ def in_match(t):
     return t.match is not None and t.inputs is not None and t.mode in ("play", "over")
 
 
-def piece(g, v):
+def piece(g, v, shown=True):
     """Item value v of game g as the page draws it: {uid, name, art}, the
-    uid its tag's, the name and the art with its rolled number or declaration."""
+    uid its tag's, the name and the art with its rolled number or
+    declaration when `shown` (in play; the box's items are as made)."""
     ident = games.identity(g, v)
     return {
         "uid": hands.uid_for(g, ident).hex(),
-        "name": name(g, v),
-        "art": item_art.item_svg(g, v),
+        "name": games.item_name(g, v, shown),
+        "art": item_art.item_svg(g, v, shown),
     }
 
 
@@ -95,7 +96,7 @@ def box_of(g):
     [{group, items: [{uid, name, art}]}] in the box's order."""
     groups = {}
     for ident in games.all_items(g):
-        groups.setdefault(item_art.group_of(g, ident), []).append(piece(g, ident))
+        groups.setdefault(item_art.group_of(g, ident), []).append(piece(g, ident, False))
     return [{"group": k, "items": v} for k, v in groups.items()]
 
 
@@ -119,7 +120,8 @@ def trick_of(t):
     """The trick on the table: [{seat (physical), item}] in play order."""
     g = t.game
     return [
-        {"seat": s, "item": name(g, v), "art": item_art.item_svg(g, v)} for s, v in trick_plays(t)
+        {"seat": s, "item": name(g, v), "art": item_art.item_svg(g, v, True)}
+        for s, v in trick_plays(t)
     ]
 
 

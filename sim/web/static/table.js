@@ -355,12 +355,14 @@ function drawResult(s) {
     el("tbody", {}, order.map((o) => el("tr", { class: o.place === 1 ? "first" : "", "data-seat": String(o.seat) }, [
       el("td", { text: String(o.place) }), el("td", { text: `seat ${o.seat}` }), el("td", { text: String(o.total) })]))),
   ]);
-  const head = el("tr", {}, [el("th", { text: "round" }), ...s.players.map((seat) => el("th", { text: `seat ${seat}` }))]);
+  const game = s.games.find((g) => g.title === s.title);
+  const round = game ? game.length_word.replace(/s$/, "") : "round"; // 'game', 'deal', 'challenge'
+  const head = el("tr", {}, [el("th", { text: round }), ...s.players.map((seat) => el("th", { text: `seat ${seat}` }))]);
   const rounds = el("table", { class: "rounds" }, [
     el("thead", {}, [head]),
     el("tbody", {}, s.history.map((row, i) => el("tr", {}, [el("td", { text: String(i + 1) }), ...row.map((v) => el("td", { text: String(v) }))]))),
   ]);
-  box.replaceChildren(el("h2", { id: "result-h", text: `Result: ${s.status}` }), places, el("h3", { text: "Per round" }), rounds);
+  box.replaceChildren(el("h2", { id: "result-h", text: `Result: ${s.status}` }), places, el("h3", { text: `Per ${round}` }), rounds);
 }
 
 // A board's mirror (the state has `mirror`): a banner says whose, and whether
