@@ -201,3 +201,19 @@ def test_a_whole_match_of_every_game_by_clicks(player, game):
         assert player.page.evaluate("document.documentElement.scrollWidth") <= NARROW
     player.no_errors()
     print("%s: %d turns of seat 0, %d wrong items refused" % (game, turns, player.refused))
+
+
+def test_the_box_open_at_390_px_scrolls_nothing_sideways(player):
+    # Nokosu's box is the largest (67 items in 11 groups); every group of
+    # every seat opened.
+    page = player.page
+    page.set_viewport_size({"width": NARROW, "height": 800})
+    player.new_match("nokosu", 3, 1)
+    player.click("#pause")
+    page.wait_for_selector('section.seat[data-seat="0"] details[data-group]')
+    summaries = page.locator("details[data-group]:not([open]) > summary")
+    while summaries.count():
+        summaries.first.click()
+    assert page.locator("details[data-group][open]").count() >= 11
+    assert page.evaluate("document.documentElement.scrollWidth") <= NARROW
+    player.no_errors()
