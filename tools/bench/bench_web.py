@@ -235,10 +235,18 @@ def main():
     print("## Web page in headless Chromium: a click on an item to its change drawn")
     print("%d allowed cards (shown in the hand): %s" % (len(allowed), figures(allowed)))
     print("%d refused cards (the words on the card): %s" % (len(refused), figures(refused)))
-    worst = max(allowed + refused)
+    clicks = allowed + refused
+    over = sum(1 for t in clicks if t > TARGET_MS)
     print(
-        "every click's change drawn within %.0f ms (target %d ms: %s)"
-        % (worst, TARGET_MS, "met" if worst <= TARGET_MS else "NOT met")
+        "%d of %d clicks drawn within %d ms, the slowest in %.0f ms (target %d ms: %s)"
+        % (
+            len(clicks) - over,
+            len(clicks),
+            TARGET_MS,
+            max(clicks),
+            TARGET_MS,
+            "met" if not over else "NOT met",
+        )
     )
 
 
