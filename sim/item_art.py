@@ -41,6 +41,7 @@ PAINT = {
     "grey": "#8f959c",
 }
 INK = {"white": "#222", "yellow": "#222"}  # dark text on light colours; else white
+# A Look's colour is a name of PAINT, or a CSS colour of its own (_any_game).
 
 SUIT_MARKS = ("\u2660", "\u2665", "\u2666", "\u2663")  # spades, hearts, diamonds, clubs
 SUIT_PAINT = ("black", "red", "orange", "green")  # d-TT's four suits as printed
@@ -118,10 +119,21 @@ LOOKS = {
 }
 
 
+def _any_game(g, v):
+    # A game this module does not know yet (a new one, tools/new_game.py):
+    # a card with the number and colour the table shows it with while
+    # provisioning, the LED's colour lifted to full brightness.
+    number, rgb = games.item_view(g, v)
+    top = max(max(rgb), 1)
+    colour = "#%02x%02x%02x" % tuple(min(255, c * 255 // top) for c in rgb)
+    return _card(colour, "" if number is None else str(number), "")
+
+
 def look(g, v, shown=False):
     """Item value v of game g (numbered as in dicetable.games.GAMES) as a
     Look; `shown` adds the number a die was rolled to (a d10 shows 0)."""
-    return LOOKS[GAMES[g]](v, shown)
+    drawn = LOOKS.get(GAMES[g])
+    return _any_game(g, v) if drawn is None else drawn(v, shown)
 
 
 def _text(x, y, size, fill, words, weight="bold"):
@@ -132,7 +144,7 @@ def _text(x, y, size, fill, words, weight="bold"):
 
 
 def _die_svg(lk):
-    fill = PAINT[lk.colour]
+    fill = PAINT.get(lk.colour, lk.colour)
     ink = INK.get(lk.colour, "#fff")
     edge = "#111" if lk.colour != "black" else "#777"
     outline = OUTLINES.get(lk.sides)
@@ -156,7 +168,7 @@ def _die_svg(lk):
 
 
 def _card_svg(lk):
-    fill = PAINT[lk.colour]
+    fill = PAINT.get(lk.colour, lk.colour)
     parts = [
         '<rect x="14" y="3" width="72" height="94" rx="9" fill="#fbfaf6" stroke="%s" '
         'stroke-width="5"/>' % fill,
@@ -191,6 +203,8 @@ def group_of(g, ident):
     """The group a box's item is listed in: its colour or suit (Walzer's X
     cards theirs), or a Dicefull die's kind."""
     key = GAMES[g]
+    if key not in LOOKS:
+        return "items"
     lk = look(g, ident)
     if key == "dtt":
         return dtt_table.SUITS[dtt.suit(ident)]

@@ -66,3 +66,16 @@ def test_the_docs_picture_holds_every_box():
     assert drawn == sum(len(games.all_items(g)) for g in range(len(GAMES)))
     for g in range(len(GAMES)):
         assert "%s: %d items" % (games.title(g), len(games.all_items(g))) in svg
+
+
+def test_a_game_it_does_not_know_is_drawn_from_its_table_view(monkeypatch):
+    # A new game (tools/new_game.py) is on the page at once: cards with the
+    # number and colour its table.py's item_view gives, in one group.
+    g = GAMES.index("walzer")
+    monkeypatch.delitem(item_art.LOOKS, "walzer")
+    for ident in games.all_items(g):
+        lk = item_art.look(g, ident)
+        number, _ = games.item_view(g, ident)
+        assert (lk.shape, lk.big) == ("card", str(number))
+        assert lk.colour.startswith("#") and item_art.group_of(g, ident) == "items"
+        ET.fromstring(item_art.svg(lk))
