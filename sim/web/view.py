@@ -7,8 +7,6 @@ and the match engine with the games' own names (games.item_name).  The keys
 are documented in docs/web.md ("The state JSON"); keep them stable.
 """
 
-from functools import lru_cache
-
 from dicetable.app import games
 from dicetable.app.events import CENTRE
 from dicetable.app.menu import FIELD_NAMES
@@ -90,7 +88,6 @@ def seat_items(t, acts):
     return out
 
 
-@lru_cache(maxsize=8)
 def box_of(g):
     """Every item of game g's box, grouped by colour, suit or kind, as
     [{group, items: [{uid, name, art}]}] in the box's order."""
@@ -100,7 +97,6 @@ def box_of(g):
     return [{"group": k, "items": v} for k, v in groups.items()]
 
 
-@lru_cache(maxsize=8)
 def box_order(g):
     """Each item of game g's box (an identity) to its place in the box."""
     return {ident: i for i, ident in enumerate(games.all_items(g))}
