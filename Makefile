@@ -95,7 +95,8 @@ $(VENV)/.bench-installed: requirements-bench.txt $(VENV)/.installed
 	touch $@
 
 # Redraw the docs' pictures from the code they show: the LED legend (docs/img/) from
-# sim/legend.py, the wiring drawing (hardware/wiring.svg) from firmware/pins.py, and a
+# sim/legend.py, the wiring drawing (hardware/wiring.svg) from firmware/pins.py, the games' boxes
+# (docs/img/items.svg) from sim/item_art.py, and a
 # screenshot of the web page in a match (docs/img/table.png, in headless chromium).
 pictures: $(VENV)/.installed chromium
 	$(PY) tools/pictures.py

@@ -254,7 +254,11 @@ class ClickSurface:
         self.page = watcher.page
 
     def scan(self, reader, uid):
-        sel = 'button.item[data-seat="%s"][data-uid="%s" i]' % (reader_key(reader), uid.hex())
+        sel = 'button.item[data-seat="%s"][data-uid="%s" i]:not([hidden])' % (
+            reader_key(reader),
+            uid.hex(),
+        )
+        open_group(self.page, sel)
         self._click(sel)
 
     def press(self, seat, code):
@@ -265,6 +269,16 @@ class ClickSurface:
         button = self.page.locator(selector)
         answer = self.watcher.do(lambda: button.click(modifiers=list(modifiers), timeout=5000))
         assert answer.get("ok"), (selector, answer)
+
+
+def open_group(page, selector):
+    """Open the box's group that holds `selector`'s button, if it is closed
+    (a click on its summary: the page only, nothing sent to the table)."""
+    button = page.locator(selector)
+    button.wait_for(state="attached", timeout=5000)
+    closed = button.locator("xpath=ancestor::details[not(@open)]/summary")
+    if closed.count():
+        closed.click()
 
 
 def find_session(server):

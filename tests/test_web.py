@@ -30,10 +30,12 @@ from web_clients import (
 
 from dicetable.app import games
 from dicetable.app.events import CENTRE
+from dicetable.app.refusals import refusal_name
 from dicetable.games import GAMES
 from dicetable.match.actions import seat_of
 from dicetable.match.engine import TABLE_ROLLS, options
 from sim import legend, matchfile
+from sim.hw import hands
 from sim.play import play
 from sim.web.server import LARGEST_BODY, serve
 from sim.web.session import Session
@@ -260,6 +262,46 @@ def test_run_waits_for_a_human_seat(web):
     assert s["running"]
     act(port, {"do": "pause"})
     assert not state(port)["running"]
+
+
+def test_a_seats_whole_hand_the_box_and_a_refusal_on_the_item(web):
+    port, session = web
+    new(port, "walzer", [0, 1, 2], bots=["human", "heuristic", "heuristic"], length=1)
+    act(port, {"do": "run"})
+    deadline = time.monotonic() + 30
+    s = state(port)
+    while any(x["awaited"] for x in s["seats"][1:3]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+        s = state(port)
+    act(port, {"do": "pause"})
+    s = state(port)
+    g = GAMES.index("walzer")
+    order = [hands.uid_for(g, i).hex() for i in games.all_items(g)]
+    # The bots' hands: their pieces, in the box's order, drawn.
+    for seat in s["seats"][1:3]:
+        uids = [it["uid"] for it in seat["pieces"]]
+        assert len(uids) == 12 and uids == sorted(uids, key=order.index)
+        assert sorted(it["name"] for it in seat["pieces"]) == sorted(seat["hand"])
+        assert all(it["art"].startswith("<svg") for it in seat["pieces"])
+        assert not seat["box"]
+    # Seat 0 is asked for its deal's scans: the box, by colour, every card.
+    seat = s["seats"][0]
+    assert seat["awaited"] and seat["box"] and not seat["pieces"]
+    assert [b["group"] for b in s["box"]] == ["red", "blue", "green", "X"]
+    assert [it["uid"] for b in s["box"] for it in b["items"]] == order
+    # A card of seat 1's hand put on seat 0's reader: refused, nothing taken;
+    # its words while the pattern shows, and gone with seat 0's next press.
+    wrong = s["seats"][1]["pieces"][0]["uid"]
+    assert wrong not in {it["uid"] for it in seat["items"]}
+    before = s["journal_length"]
+    act(port, {"do": "scan", "reader": 0, "uid": wrong})
+    s = state(port)
+    code = session.vt.table.err_code[0]
+    assert code and s["seats"][0]["refused"] == {"uid": wrong, "words": refusal_name(code)}
+    assert s["journal_length"] == before and s["log"][-1].startswith("seat 0 refused: ")
+    assert all(x["refused"] is None for x in s["seats"][1:])
+    act(port, {"do": "press", "seat": 0, "button": "plus"})
+    assert state(port)["seats"][0]["refused"] is None
 
 
 @pytest.mark.slow

@@ -58,6 +58,8 @@ SHOWN_FROM_THE_MATCH = (
     "trick",
     "centre",
     "centre_items",
+    "centre_pieces",
+    "box",
     "journal_length",
 )
 
@@ -231,20 +233,26 @@ def table_facts(t):
     facts = {"mode": t.mode, "title": view.title(t), "status": view.status(t)}
     facts.update(view.match_view(t))
     facts["centre_items"] = []  # the mirror cannot know what a reader may take
+    facts["box"] = []  # nor when the table asks for the box's items
     seats = []
     for s in SEATS:
         p = t.player[s]
         playing = p >= 0 and view.in_match(t)
-        hand = [view.name(t.game, v) for v in view.hand_of(t.match, p)] if playing else []
+        held = view.hand_of(t.match, p) if playing else []
+        hand = [view.name(t.game, v) for v in held]
+        pieces = view.sorted_hand(t.game, held)
         awaited = playing and t.mode == "play" and bool(t.inputs.active(p))
-        seats.append({"player": p if playing else None, "hand": hand, "awaited": awaited})
+        seats.append(
+            {"player": p if playing else None, "hand": hand, "pieces": pieces, "awaited": awaited}
+        )
     facts["seats"] = seats
     return facts
 
 
 def mirror_facts(s):
     facts = {k: s[k] for k in ("mode", "title", "status", *SHOWN_FROM_THE_MATCH)}
-    facts["seats"] = [{k: x[k] for k in ("player", "hand", "awaited")} for x in s["seats"]]
+    keys = ("player", "hand", "pieces", "awaited")
+    facts["seats"] = [{k: x[k] for k in keys} for x in s["seats"]]
     return facts
 
 

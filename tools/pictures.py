@@ -453,6 +453,14 @@ def wiring_svg(pins, config):
 # -- writing and checking ------------------------------------------------------------------
 
 
+def items_picture():
+    """{docs/img/items.svg: every game's box as the web page draws its items}
+    (sim/item_art.py, the page's own drawing of dice and cards)."""
+    from sim import item_art
+
+    return {ROOT / "docs" / "img" / "items.svg": item_art.box_svg()}
+
+
 def outputs():
     """{path: text} of every picture."""
     pins = pinmap.load(pinmap.PINS)
@@ -460,6 +468,7 @@ def outputs():
     return {
         LEGEND: legend_svg(legend.entries(), legend.groups()),
         WIRING: wiring_svg(pins, config),
+        **items_picture(),
     }
 
 

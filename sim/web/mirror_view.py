@@ -35,8 +35,9 @@ def replica_view(vt):
     the page shows a virtual table, less what the mirror cannot know."""
     out = view.state(vt, {}, {})
     for seat in out["seats"]:
-        seat.update(bot=None, items=[], entry=None)
+        seat.update(bot=None, items=[], entry=None, box=False, refused=None)
     out["centre_items"] = []
+    out["box"] = []
     out["text"] = replica_text(vt.table)
     del out["log"], out["ring"]
     return out
@@ -63,7 +64,17 @@ def replica_text(t):
 def empty_view(status):
     """The state's keys with no match to show (before the first keyframe, or
     "@k -"): the mirror cannot tell the board's menu from provisioning."""
-    seat = {"player": None, "bot": None, "items": [], "hand": [], "awaited": False, "entry": None}
+    seat = {
+        "player": None,
+        "bot": None,
+        "items": [],
+        "hand": [],
+        "awaited": False,
+        "entry": None,
+        "pieces": [],
+        "box": False,
+        "refused": None,
+    }
     out = {
         "mode": "none",
         "title": "",
@@ -79,6 +90,8 @@ def empty_view(status):
         trick=[],
         centre=[],
         centre_items=[],
+        centre_pieces=[],
+        box=[],
         journal_length=0,
     )
     return out

@@ -85,6 +85,7 @@ class Session(Published):
         self.still = 0  # run's steps in a row that changed nothing
         self.file = None  # (name, MatchFile, drawn flags) of the opened match file
         self.at = 0  # the opened file's actions booted
+        self.refused = {}  # reader -> {uid, code}: its last scan, refused
         self._seen = None
         self._carry = 0.0
         self._last_tick = time.monotonic()
@@ -117,7 +118,9 @@ class Session(Published):
     def publish(self):
         """Build the state; a change bumps the version and wakes the listeners."""
         with self.lock:
-            body = json.dumps(view.state(self.vt, self.bots, self.extra()), separators=(",", ":"))
+            body = json.dumps(
+                view.state(self.vt, self.bots, self.extra(), self.refused), separators=(",", ":")
+            )
             t = self.vt.table
             self._seen = (t.frame_version, len(self.vt.lines), self.running, t.mode)
             self.put(body)
@@ -233,6 +236,7 @@ class Session(Published):
             raise ActError("'bots' is one of %s per seat, %d in all" % ("/".join(BOTS), len(seats)))
         self.running = False
         self.file = None
+        self.refused = {}
         choose_match(self.vt, g, seats, values)
         for s, b in zip(seats, bots, strict=True):
             self.bots[s] = b
@@ -302,7 +306,9 @@ class Session(Published):
 
     def press(self, request):
         s = self._seat(request, "seat")
-        self.vt.press(s, pressed(request))
+        code = pressed(request)
+        self.refused.pop(s, None)
+        self.vt.press(s, code)
 
     def scan(self, request):
         reader = request.get("reader")
@@ -310,7 +316,16 @@ class Session(Published):
             reader = CENTRE
         else:
             reader = self._seat(request, "reader")
-        self.vt.scan(reader, scanned_uid(request))
+        uid = scanned_uid(request)
+        self.refused.pop(reader, None)
+        t = self.vt.table
+        lines = len(self.vt.lines)
+        self.vt.scan(reader, uid)
+        # A refusal is a line logged and the reader's error pattern set: the
+        # page shows its words on the item tried, while the pattern shows.
+        refused = any(" refused: " in line for line in self.vt.lines[lines:])
+        if refused and t.err_code[reader]:
+            self.refused[reader] = {"uid": uid.hex(), "code": t.err_code[reader]}
 
     def undo(self, request):
         t = self.vt.table
@@ -381,6 +396,7 @@ class Session(Published):
         vt, n = booted_at(file[1], file[2], n, self.seed)
         vt.on_frame = self.publish
         self.vt = vt
+        self.refused = {}
         self.at = n
 
     def _follow_file(self):

@@ -10,9 +10,11 @@ are documented in docs/web.md ("The state JSON"); keep them stable.
 from dicetable.app import games
 from dicetable.app.events import CENTRE
 from dicetable.app.menu import FIELD_NAMES
+from dicetable.app.refusals import refusal_name
 from dicetable.games import GAMES
 from dicetable.match.actions import PLAY, TABLE, kind_of, seat_of, value_of
 from dicetable.match.engine import OPEN_PLAY, TABLE_ROLLS, VARIANT
+from sim import item_art
 from sim.hw import hands
 from sim.table_view import centre_of, hand_of, trick_plays
 
@@ -56,9 +58,22 @@ def in_match(t):
     return t.match is not None and t.inputs is not None and t.mode in ("play", "over")
 
 
+def piece(g, v, shown=True):
+    """Item value v of game g as the page draws it: {uid, name, art}, the
+    uid its tag's, the name and the art with its rolled number or
+    declaration when `shown` (in play; the box's items are as made)."""
+    ident = games.identity(g, v)
+    return {
+        "uid": hands.uid_for(g, ident).hex(),
+        "name": games.item_name(g, v, shown),
+        "art": item_art.item_svg(g, v, shown),
+    }
+
+
 def seat_items(t, acts):
     """The items among actions `acts` (one entry per physical item), as
-    [{uid, name}] in the order the engine lists them."""
+    [{uid, name}] in the order the engine lists them (their art is the
+    box's, or the hand's)."""
     g = t.game
     seen = set()
     out = []
@@ -73,9 +88,37 @@ def seat_items(t, acts):
     return out
 
 
+def box_of(g):
+    """Every item of game g's box, grouped by colour, suit or kind, as
+    [{group, items: [{uid, name, art}]}] in the box's order."""
+    groups = {}
+    for ident in games.all_items(g):
+        groups.setdefault(item_art.group_of(g, ident), []).append(piece(g, ident, False))
+    return [{"group": k, "items": v} for k, v in groups.items()]
+
+
+def box_order(g):
+    """Each item of game g's box (an identity) to its place in the box."""
+    return {ident: i for i, ident in enumerate(games.all_items(g))}
+
+
+def sorted_hand(g, values):
+    """A hand as the page lists it: in the box's order (by colour or suit,
+    then size or number)."""
+    order = box_order(g)
+    return [
+        piece(g, v)
+        for v in sorted(values, key=lambda v: (order.get(games.identity(g, v), len(order)), v))
+    ]
+
+
 def trick_of(t):
     """The trick on the table: [{seat (physical), item}] in play order."""
-    return [{"seat": s, "item": name(t.game, v)} for s, v in trick_plays(t)]
+    g = t.game
+    return [
+        {"seat": s, "item": name(g, v), "art": item_art.item_svg(g, v, True)}
+        for s, v in trick_plays(t)
+    ]
 
 
 def status(t):
@@ -112,8 +155,9 @@ def title(t):
     return {"menu": "Menu", "provision": "Provisioning"}.get(t.mode, "")
 
 
-def seat_view(vt, s, bots):
-    """One physical seat: its LEDs, who plays it and what it may put down."""
+def seat_view(vt, s, bots, refused):
+    """One physical seat: its LEDs, who plays it and what it may put down;
+    `refused` is the seat's last scan refused ({uid, code}) or None."""
     t = vt.table
     p = t.player[s]
     playing = p >= 0 and in_match(t)
@@ -126,6 +170,9 @@ def seat_view(vt, s, bots):
         "hand": [],
         "awaited": False,
         "entry": None,
+        "pieces": [],
+        "box": False,
+        "refused": None,
     }
     if not playing:
         return out
@@ -133,7 +180,14 @@ def seat_view(vt, s, bots):
     if t.mode == "play":
         out["items"] = seat_items(t, ins.seats[p])
         out["awaited"] = bool(ins.active(p))
-    out["hand"] = [name(g, v) for v in hand_of(m, p)]
+    held = hand_of(m, p)
+    out["hand"] = [name(g, v) for v in held]
+    out["pieces"] = sorted_hand(g, held)
+    in_hand = {it["uid"] for it in out["pieces"]}
+    out["box"] = any(it["uid"] not in in_hand for it in out["items"])
+    # The refusal's words stay on the item while its LED pattern shows.
+    if refused is not None and t.err_code[s] == refused["code"]:
+        out["refused"] = {"uid": refused["uid"], "words": refusal_name(refused["code"])}
     e = t.entries[p]
     if e is not None:
         out["entry"] = games.action_words(g, e.current())
@@ -151,6 +205,8 @@ def match_view(t):
             "trick": [],
             "centre": [],
             "centre_items": [],
+            "centre_pieces": [],
+            "box": [],
             "journal_length": 0,
         }
     m = t.match
@@ -162,23 +218,30 @@ def match_view(t):
         "trick": trick_of(t),
         "centre": [name(t.game, v) for v in centre_of(m)],
         "centre_items": seat_items(t, t.inputs.centre) if t.mode == "play" else [],
+        "centre_pieces": [piece(t.game, v) for v in centre_of(m)],
+        "box": [],
         "journal_length": len(m.journal),
     }
 
 
-def state(vt, bots, extra):
+def state(vt, bots, extra, refused=None):
     """The state JSON (without its version) of VirtualTable vt; `bots` maps a
-    physical seat to its bot, `extra` adds the session's own keys."""
+    physical seat to its bot, `extra` adds the session's own keys, `refused`
+    maps a seat to its last scan refused ({uid, code})."""
     t = vt.table
+    refused = refused or {}
+    seats = [seat_view(vt, s, bots, refused.get(s)) for s in t.seats]
     out = {
         "mode": t.mode,
         "title": title(t),
         "status": status(t),
         "text": list(t.text),
-        "seats": [seat_view(vt, s, bots) for s in t.seats],
+        "seats": seats,
         "ring": rgb_list(vt.leds(CENTRE)),
     }
     out.update(match_view(t))
+    if out["centre_items"] or any(seat["box"] for seat in seats):
+        out["box"] = box_of(t.game)  # the table asks for scans from the box
     out["log"] = list(vt.lines)
     out.update(extra)
     return out

@@ -134,47 +134,127 @@ function buildSeat(s) {
     el("div", { class: "buttons" }, BUTTONS.map(([code, label]) => seatButton(s, code, label))),
     el("p", { class: "entry", "aria-live": "polite" }),
     el("label", { htmlFor: `seat-bot-${s}`, text: "played by " }, [botSelect]),
-    el("div", { class: "items", role: "group", "aria-label": `items for seat ${s}'s reader` }),
-    el("p", { class: "hand" }),
+    el("p", { class: "refused", "aria-live": "assertive" }),
+    el("div", { class: "items hand", role: "group", "aria-label": `seat ${s}'s hand: a click puts an item on its reader` }),
+    el("div", { class: "box", role: "group", "aria-label": `the box, for seat ${s}'s reader` }),
   ]);
   return section;
 }
 
 function placeSeats(seats) {
   const table = $("#table");
-  seats.forEach((seat, i) => {
-    const section = buildSeat(seat.seat);
-    // Seat 0 at the bottom, the others clockwise round the table.
-    const a = Math.PI / 2 + (2 * Math.PI * i) / seats.length;
-    section.style.left = `${50 + 38 * Math.cos(a)}%`;
-    section.style.top = `${50 + 40 * Math.sin(a)}%`;
-    table.append(section);
-  });
+  // The centre first, then the seats in order: each seat's hand is a block
+  // of buttons whose height varies, which a ring of seats could not hold.
+  seats.forEach((seat) => table.append(buildSeat(seat.seat)));
+}
+
+// --- items --------------------------------------------------------------------------------------
+
+// The art of every item the state names, by uid (the box's, the hands', the
+// centre's): the server draws it (sim/item_art.py), the page only places it.
+const art = new Map();
+
+function learnArt(s) {
+  for (const g of s.box) for (const it of g.items) art.set(it.uid, it.art);
+  for (const seat of s.seats) for (const it of seat.pieces) art.set(it.uid + it.name, it.art);
+  for (const it of s.centre_pieces) art.set(it.uid + it.name, it.art);
+}
+
+// Each picture parsed once, then cloned: a deal redraws dozens of items at
+// every scan, and parsing their markup each time would cost the 50 ms.
+const parsed = new Map();
+
+function picture(svg) {
+  let node = parsed.get(svg);
+  if (!node) {
+    node = el("span", { class: "art" });
+    node.innerHTML = svg || ""; // the server's own SVG markup (sim/item_art.py)
+    parsed.set(svg, node);
+  }
+  return node.cloneNode(true);
+}
+
+function artOf(it) {
+  return art.get(it.uid + it.name) || art.get(it.uid) || "";
+}
+
+// One item's button: its picture and name; a click puts it on `reader`.
+// mark() says whether the rules allow it now, and the firmware's words
+// when it was just refused.
+function itemButton(it, reader, label) {
+  const b = el("button", { type: "button", class: "item", "data-seat": String(reader), "data-uid": it.uid });
+  b.dataset.label = `${label}: ${it.name}`;
+  b.append(picture(artOf(it)), el("span", { class: "name", text: it.name }), el("span", { class: "why", hidden: true }));
+  b.addEventListener("click", () => act({ do: "scan", reader, uid: it.uid }));
+  return b;
+}
+
+function mark(b, allowed, refused) {
+  const words = refused && refused.uid === b.dataset.uid ? refused.words : "";
+  const label = `${b.dataset.label}${allowed ? " (allowed)" : ""}${words ? ` (refused: ${words})` : ""}`;
+  if (b.getAttribute("aria-label") === label) return;
+  b.classList.toggle("allowed", allowed);
+  b.classList.toggle("refused", Boolean(words));
+  b.setAttribute("aria-label", label);
+  b.title = label;
+  const why = b.querySelector(".why");
+  why.textContent = words;
+  why.hidden = !words;
+}
+
+// Redraws `box` with `build()` when `key` differs from what it shows, keeping
+// the focus on the item of the same uid.
+function redraw(box, key, build) {
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  const focused = document.activeElement;
+  const again = focused && box.contains(focused) ? focused.dataset.uid : null;
+  box.replaceChildren(...build());
+  if (again) {
+    const b = box.querySelector(`button[data-uid="${again}"]`);
+    if (b) b.focus();
+  }
 }
 
 function itemButtons(box, items, reader, label) {
-  const key = JSON.stringify(items);
-  if (box.dataset.items === key) return;
-  box.dataset.items = key;
-  const focused = document.activeElement;
-  const again = focused && box.contains(focused) ? focused.dataset.uid : null;
-  box.replaceChildren(
-    ...items.map((it) => {
-      const b = el("button", {
-        type: "button",
-        class: "item",
-        text: it.name,
-        "data-seat": String(reader),
-        "data-uid": it.uid,
-        "aria-label": `${label}: ${it.name}`,
-      });
-      b.addEventListener("click", () => act({ do: "scan", reader, uid: it.uid }));
-      return b;
+  redraw(box, JSON.stringify(items), () => items.map((it) => itemButton(it, reader, label)));
+  box.querySelectorAll("button.item").forEach((b) => mark(b, true, null));
+}
+
+const openGroups = new Set(); // "seat/group" of the box's groups a player opened
+
+// The box's items, by group, each group collapsed until opened; those this
+// seat's hand holds are hidden here (they are its buttons above), the
+// allowed ones counted.  Built once a game; a scan only hides and marks.
+function boxGroups(section, seat, allowed, refused, label) {
+  const box = section.querySelector(".box");
+  const groups = seat.box ? state.box : [];
+  redraw(box, JSON.stringify(groups.map((g) => [g.group, g.items.length, g.items[0].uid])), () =>
+    groups.map((g) => {
+      const id = `${seat.seat}/${g.group}`;
+      const details = el("details", { "data-group": g.group, open: openGroups.has(id) }, [
+        el("summary"),
+        el("div", { class: "items" }, g.items.map((it) => itemButton(it, seat.seat, label))),
+      ]);
+      details.addEventListener("toggle", () => (details.open ? openGroups.add(id) : openGroups.delete(id)));
+      return details;
     }),
   );
-  if (again) {
-    const b = box.querySelector(`[data-uid="${again}"]`);
-    if (b) b.focus();
+  const held = new Set(seat.pieces.map((it) => it.uid));
+  for (const details of box.children) {
+    let shown = 0;
+    let asked = 0;
+    for (const b of details.querySelectorAll("button.item")) {
+      const here = !held.has(b.dataset.uid);
+      if (b.hidden === here) b.hidden = !here;
+      const ok = here && allowed.has(b.dataset.uid);
+      shown += here;
+      asked += ok;
+      mark(b, ok, refused);
+    }
+    const words = `${details.dataset.group} (${shown}${asked ? `, ${asked} allowed` : ""})`;
+    const summary = details.firstChild;
+    if (summary.textContent !== words) summary.textContent = words;
   }
 }
 
@@ -194,8 +274,17 @@ function drawSeat(seat) {
   const select = section.querySelector("select.seat-bot");
   select.disabled = !playing || mirror;
   if (playing && document.activeElement !== select) select.value = seat.bot;
-  itemButtons(section.querySelector(".items"), seat.items, seat.seat, `put on seat ${seat.seat}'s reader`);
-  section.querySelector(".hand").textContent = seat.hand.length ? `hand: ${seat.hand.join(", ")}` : "";
+  const label = `put on seat ${seat.seat}'s reader`;
+  const allowed = new Set(seat.items.map((it) => it.uid));
+  const refused = seat.refused;
+  const hand = section.querySelector(".hand");
+  redraw(hand, JSON.stringify(seat.pieces.map((it) => it.uid + it.name)), () => seat.pieces.map((it) => itemButton(it, seat.seat, label)));
+  hand.querySelectorAll("button.item").forEach((b) => {
+    mark(b, allowed.has(b.dataset.uid), refused);
+    b.disabled = mirror; // a board's mirror shows the hands; play happens at the table
+  });
+  boxGroups(section, seat, allowed, refused, label);
+  section.querySelector(".refused").textContent = refused ? `refused: ${refused.words}` : "";
 }
 
 // --- panels -----------------------------------------------------------------------------------
@@ -241,14 +330,39 @@ function drawLog(lines) {
 
 function drawTable(s) {
   paintRing($("#ring"), s.ring);
-  $("#trick").replaceChildren(...s.trick.map((t) => el("li", { text: `seat ${t.seat}: ${t.item}` })));
-  $("#centre-dice").textContent = s.centre.length ? `centre: ${s.centre.join(", ")}` : "";
+  redraw($("#trick"), JSON.stringify(s.trick.map((t) => [t.seat, t.item])), () =>
+    s.trick.map((t) => el("li", { title: `seat ${t.seat}: ${t.item}` }, [picture(t.art), el("span", { text: `seat ${t.seat}: ${t.item}` })])));
+  redraw($("#centre-dice"), JSON.stringify(s.centre), () =>
+    s.centre_pieces.map((it) => el("span", { class: "piece", title: it.name }, [picture(it.art), el("span", { class: "name", text: it.name })])));
   $("#centre-items-h").hidden = !s.centre_items.length;
   itemButtons($("#centre-items"), s.centre_items, "centre", "put on the centre reader");
-  $("#hands").replaceChildren(
-    ...s.seats.filter((x) => x.player !== null).map((x) => el("li", { text: `seat ${x.seat}: ${x.hand.length ? x.hand.join(", ") : "\u2014"}` })),
-  );
   $("#display").textContent = s.text.join("\n");
+}
+
+// The end of a match: its places, its totals and every round, over the table.
+function drawResult(s) {
+  const box = $("#result");
+  const over = s.mode === "over" && Boolean(s.standings);
+  box.hidden = !over;
+  const key = over ? JSON.stringify([s.standings, s.scores, s.history]) : "";
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  if (!over) return box.replaceChildren();
+  const order = s.players.map((seat, p) => ({ seat, p, place: s.standings[p], total: s.scores[p] }));
+  order.sort((a, b) => a.place - b.place || a.seat - b.seat);
+  const places = el("table", { class: "places" }, [
+    el("thead", {}, [el("tr", {}, ["place", "seat", "total"].map((h) => el("th", { text: h })))]),
+    el("tbody", {}, order.map((o) => el("tr", { class: o.place === 1 ? "first" : "", "data-seat": String(o.seat) }, [
+      el("td", { text: String(o.place) }), el("td", { text: `seat ${o.seat}` }), el("td", { text: String(o.total) })]))),
+  ]);
+  const game = s.games.find((g) => g.title === s.title);
+  const round = game ? game.length_word.replace(/s$/, "") : "round"; // 'game', 'deal', 'challenge'
+  const head = el("tr", {}, [el("th", { text: round }), ...s.players.map((seat) => el("th", { text: `seat ${seat}` }))]);
+  const rounds = el("table", { class: "rounds" }, [
+    el("thead", {}, [head]),
+    el("tbody", {}, s.history.map((row, i) => el("tr", {}, [el("td", { text: String(i + 1) }), ...row.map((v) => el("td", { text: String(v) }))]))),
+  ]);
+  box.replaceChildren(el("h2", { id: "result-h", text: `Result: ${s.status}` }), places, el("h3", { text: `Per ${round}` }), rounds);
 }
 
 // A board's mirror (the state has `mirror`): a banner says whose, and whether
@@ -301,8 +415,10 @@ function draw(s) {
   }
   drawMirror(s);
   drawControls(s);
+  learnArt(s);
   s.seats.forEach(drawSeat);
   drawTable(s);
+  drawResult(s);
   drawScores(s);
   drawLog(s.log);
 }
