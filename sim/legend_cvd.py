@@ -27,7 +27,9 @@ import colour
 import numpy as np
 from colour.utilities import ColourUsageWarning
 
-from sim import legend, legend_entry, legend_refusals
+from dicetable.app import games
+from dicetable.games import GAMES
+from sim import legend, legend_entry, legend_match, legend_refusals
 
 MIN_DELTA_E = 20
 DEFICIENCIES = ("protanopia", "deuteranopia", "tritanopia")
@@ -42,7 +44,15 @@ NORMAL = "normal"  # no simulation: trichromats must lose nothing either
 # Entries that show a value on the LEDs before the last; the last LED (the
 # marker) says what the value is.
 VALUE_SHOWN = frozenset(
-    ("prompt-roll", "prompt-bid", "prompt-choose", "table-roll", "ring-dicefull", "ring-nokosu")
+    (
+        "prompt-roll",
+        "prompt-bid",
+        "prompt-choose",
+        "table-roll",
+        "ring-dicefull",
+        "ring-dtt",
+        "ring-nokosu",
+    )
 )
 
 # The moments of play (dicetable/app/render.py, menu.py, provision.py) and the
@@ -255,14 +265,28 @@ def compare(a, b, deficiency):
     return shape_cue(a, b), best
 
 
+RING_OF = "the ring in "  # a moment of one game's ring: its dimmed colour is the game's own
+
+
+def game_titled(title):
+    """The game number whose title is `title`."""
+    return next(g for g in range(len(GAMES)) if games.title(g) == title)
+
+
 def pairs():
-    """[(moment, entry a, entry b)]: every two entries of a moment."""
+    """[(moment, entry a, entry b)]: every two entries of a moment (on a
+    game's ring, the ring-colour entry in that game's colour: the legend
+    draws it in the first game's)."""
     by_key = {e["key"]: e for e in legend.entries()}
     out = []
     for moment, keys in MOMENTS.items():
+        here = by_key
+        if moment.startswith(RING_OF):
+            g = game_titled(moment[len(RING_OF) :])
+            here = dict(by_key, **{"ring-colour": legend_match.ring_colour(g)})
         for i, a in enumerate(keys):
             for b in keys[i + 1 :]:
-                out.append((moment, by_key[a], by_key[b]))
+                out.append((moment, here[a], here[b]))
     return out
 
 

@@ -354,22 +354,30 @@ def ring():
     return out
 
 
+def ring_colour(g):
+    """The ring of game g with nothing else to show: the game's colour, dimmed."""
+    return entry(
+        "ring-colour",
+        "ring",
+        "the game's colour",
+        "With nothing else to show, the ring glows in the game's colour, dimmed "
+        "(here %s's)." % games.title(g),
+        RING,
+        RING_LEDS,
+        fill(games.menu_colour(g), 3),
+    )
+
+
+def ring_draw(view):
+    """How render._ring draws a game's ring_view: a colour dimmed, or a number."""
+    return fill(view[1], 2) if view[0] is None else number(view[0], view[1])
+
+
 def ring_views():
     """What the ring shows while the centre waits for nothing: the game's
     colour, dimmed, unless the game shows more there (each game's examples:
     its GameHost's ring_legend, drawn by its own ring_view as the table does)."""
-    out = [
-        entry(
-            "ring-colour",
-            "ring",
-            "the game's colour",
-            "With nothing else to show, the ring glows in the game's colour, dimmed "
-            "(here %s's)." % games.title(0),
-            RING,
-            RING_LEDS,
-            fill(games.menu_colour(0), 3),
-        )
-    ]
+    out = [ring_colour(0)]
     for key in registry.GAMES:
         g = registry.number(key)
         example = gamehost.host(key).ring_legend
@@ -377,6 +385,5 @@ def ring_views():
             continue
         state, name, meaning = example
         view = games.ring_view(g, types.SimpleNamespace(**state))
-        draw = fill(view[1], 2) if view[0] is None else number(view[0], view[1])
-        out.append(entry("ring-" + key, "ring", name, meaning, RING, RING_LEDS, draw))
+        out.append(entry("ring-" + key, "ring", name, meaning, RING, RING_LEDS, ring_draw(view)))
     return out

@@ -3,14 +3,18 @@ legend entries one seat (or the ring) can show at the same moment stay
 distinguishable for protanopia, deuteranopia and tritanopia (and normal
 vision), and the check itself can fail."""
 
+import types
+
 import pytest
 
-from sim import legend, legend_cvd, legend_entry
+from dicetable.app import games
+from sim import legend, legend_cvd, legend_entry, legend_match
 
 KEYS = {e["key"] for e in legend.entries()}
 VIEWS = (legend_cvd.NORMAL, *legend_cvd.DEFICIENCIES)
 PAIRS = legend_cvd.pairs()
 W = 8
+RING = legend_entry.RING_LEDS
 
 
 def _entry(key, leds, blink=None):
@@ -105,3 +109,27 @@ def test_the_normal_view_is_the_legends_own_screen_colour():
     for e in legend.entries():
         for rgb in e["leds"]:
             assert legend_cvd.css(tuple(rgb)) == legend_entry.css(rgb)
+
+
+def test_a_games_ring_is_checked_in_its_own_colour():
+    # The legend draws "the game's colour" in DTwww's; on d-TT's ring it is
+    # d-TT's, next to the trump.
+    dtt = legend_cvd.game_titled("d-TT")
+    on_ring = [a for m, a, b in PAIRS if m == "the ring in d-TT" and a["key"] == "ring-colour"]
+    assert on_ring and on_ring[0]["leds"] == legend_match.ring_colour(dtt)["leds"]
+    assert on_ring[0]["leds"] != legend_match.ring_colour(0)["leds"]
+
+
+def test_every_trump_of_dtt_on_the_ring_is_told_apart():
+    # The legend's ring-dtt is one example (spades); the ring shows any of the
+    # four suits or no trump, or d-TT's own colour before the cards are up.
+    g = legend_cvd.game_titled("d-TT")
+    shown = [legend_match.ring_colour(g)]
+    for trump in range(5):
+        view = games.ring_view(g, types.SimpleNamespace(faceup_n=4, trump=trump))
+        draw = legend_match.ring_draw(view)
+        shown.append(legend_entry.entry("trump %d" % trump, "ring", "", "", "", RING, draw))
+    for i, a in enumerate(shown):
+        for b in shown[i + 1 :]:
+            for view in VIEWS:
+                assert legend_cvd.compare(a, b, view)[0] is not None, (a["key"], b["key"], view)

@@ -411,8 +411,9 @@ def centre(match):
 RING_LEGEND = (
     {"faceup_n": 4, "trump": 0},
     "the trump suit",
-    "d-TT, once the four cards are up: the ring glows in the trump suit's colour "
-    "(here spades; grey: no trump).",
+    "d-TT, once the four cards are up: the ring counts the trump suit, 1 spades, "
+    "2 hearts, 3 diamonds, 4 clubs, its last LED in the suit's colour (here spades; "
+    "a grey last LED alone: no trump).",
 )
 
 HOST = GameHost(

@@ -51,11 +51,15 @@ def entry_view(m, a):
 
 
 def ring_view(m):
-    """Once the four cards are up: the trump suit's colour (grey: no trump)."""
+    """Once the four cards are up: the trump suit counted, 1 spades to 4
+    clubs, its last LED in the suit's colour (0, a grey LED: no trump)."""
+    # Counted, not only coloured: hearts' red and diamonds' orange are too
+    # close even for normal vision at the ring's brightness, and the game's
+    # dimmed colour (no trump known yet) too close to spades' blue.
     if m.faceup_n == 4:
         if m.trump >= 4:
-            return fr.view(None, fr.GREY)
-        return fr.view(None, _RGB[m.trump])
+            return fr.view(0, fr.GREY)
+        return fr.view(m.trump + 1, _RGB[m.trump])
     return None
 
 
