@@ -23,13 +23,18 @@ counts (VALUE_SHOWN).  Host-only: colour-science never goes to the board.
 import functools
 import warnings
 
-import colour
 import numpy as np
-from colour.utilities import ColourUsageWarning
 
 from dicetable.app import games
 from dicetable.games import GAMES
 from sim import legend, legend_entry, legend_match, legend_refusals
+
+with warnings.catch_warnings():
+    # colour-science says at import that its SciPy features are missing: none
+    # of them is used here, and SciPy is not a dependency.
+    warnings.filterwarnings("ignore", message='"SciPy" related API features')
+    import colour
+    from colour.utilities import ColourUsageWarning
 
 MIN_DELTA_E = 20
 DEFICIENCIES = ("protanopia", "deuteranopia", "tritanopia")
