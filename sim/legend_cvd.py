@@ -74,14 +74,18 @@ MOMENTS = {
     # that did not win it may already be asked for the next round's first
     # action).  Each game asks for its own kinds (its match.py): a seat never
     # meets another game's.
+    # DTwww: a white die's colour is chosen in the tricks, a die size in the
+    # roll-off after them (the last trick's result may still show then).
     "asked in DTwww": [
         *_SEAT,
         "prompt-deal",
         "prompt-play",
         "prompt-roll",
-        "prompt-choose",
+        "white-die-colour",
         *_TRICK,
     ],
+    "DTwww's roll-off": [*_SEAT, "prompt-roll", *_TRICK],
+    "DTwww's roll-off, the table rolls": [*_SEAT, "prompt-choose", "table-roll", *_TRICK],
     "asked in Walzer": [*_SEAT, "prompt-deal", "prompt-pass-item", "prompt-play", *_TRICK],
     "asked in Dicefull": [  # no tricks; inputs.pass_action makes pick-or-pass
         *_SEAT,
@@ -109,7 +113,7 @@ MOMENTS = {
         "table-roll",
         "prompt-deal",
         "prompt-play",
-        "prompt-choose",  # the roll-off's die size, chosen before the table rolls
+        "white-die-colour",
         *_TRICK,
     ],
     "the table rolls in Dicefull": [

@@ -6,6 +6,7 @@ import types
 from dicetable import games as registry
 from dicetable.app import frames as fr
 from dicetable.app import games
+from dicetable.games.dtwww import rules as dtwww_rules
 from dicetable.match import actions as ac
 from sim import gamehost
 from sim.legend_entry import (
@@ -161,7 +162,28 @@ def asked():
             SEAT_LEDS,
             number(2, p[ac.CHOOSE]),
         ),
+        entry(
+            "white-die-colour",
+            e,
+            "the colour a white die counts as",
+            "After a white die's scan (DTwww, registered hands) step with − / + to the "
+            "colour it counts as and press OK: counted 1 red, 2 blue, 3 green, the last "
+            "LED in that colour (here blue).",
+            ASKED,
+            SEAT_LEDS,
+            white_die(dtwww_rules.BLUE),
+        ),
     ]
+
+
+def white_die(declared):
+    """The draw of DTwww's own entry_view for a white d6 rolled to 4 and
+    declared `declared` (a colour of its rules), with registered hands."""
+    g = registry.number("dtwww")
+    die = dtwww_rules.die(dtwww_rules.WHITE, dtwww_rules.D6, 4, 0)
+    a = ac.action(ac.PLAY, 0, dtwww_rules.play(die, declared))
+    n, marker = games.entry_view(g, types.SimpleNamespace(open=False), a)
+    return number(n, marker)
 
 
 def numbers():

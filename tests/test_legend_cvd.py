@@ -8,6 +8,7 @@ import types
 import pytest
 
 from dicetable.app import games
+from dicetable.games.dtwww import rules as dtwww_rules
 from sim import legend, legend_cvd, legend_entry, legend_match
 
 KEYS = {e["key"] for e in legend.entries()}
@@ -129,6 +130,19 @@ def test_every_trump_of_dtt_on_the_ring_is_told_apart():
         view = games.ring_view(g, types.SimpleNamespace(faceup_n=4, trump=trump))
         draw = legend_match.ring_draw(view)
         shown.append(legend_entry.entry("trump %d" % trump, "ring", "", "", "", RING, draw))
+    for i, a in enumerate(shown):
+        for b in shown[i + 1 :]:
+            for view in VIEWS:
+                assert legend_cvd.compare(a, b, view)[0] is not None, (a["key"], b["key"], view)
+
+
+def test_the_colours_a_white_die_can_count_as_are_told_apart():
+    # The legend shows one declaration (blue); the seat steps through red,
+    # blue and green, which red-green-blind eyes must tell apart too.
+    shown = [
+        legend_entry.entry("white as %d" % c, "asked", "", "", "", W, legend_match.white_die(c))
+        for c in (dtwww_rules.RED, dtwww_rules.BLUE, dtwww_rules.GREEN)
+    ]
     for i, a in enumerate(shown):
         for b in shown[i + 1 :]:
             for view in VIEWS:

@@ -62,11 +62,17 @@ def item_view(v):
 
 
 def entry_view(m, a):
-    """A played die: its number in the colour it counts as; a size chosen:
-    its sides; a roll-off roll: the number in the die's size colour."""
+    """A played die: its number in the colour it counts as (a white die's
+    declaration with registered hands: the colour counted, 1 red, 2 blue,
+    3 green); a size chosen: its sides; a roll-off roll: the number in the
+    die's size colour."""
     k = kind_of(a)
     v = value_of(a)
     if k == PLAY:
+        if v >> 13 and not m.open:
+            # Counted, not only coloured: red and green are one colour to
+            # red-green-blind eyes.  The number is the die's, fixed by now.
+            return fr.view(c.effective_colour(v) + 1, _RGB[c.effective_colour(v)])
         return fr.view(c.number(v), _RGB[c.effective_colour(v)])
     if k == CHOOSE:
         return fr.view(c.sides(v), _SIZE_RGB[v % 6])
