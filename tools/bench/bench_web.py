@@ -14,11 +14,13 @@ This is the server's side: the firmware's work on the virtual hardware (the
 press's hold and debounce, the readers' confirming re-read), the state's
 JSON and the event's trip over the loopback.  The target is 50 ms.
 
-Then the page itself, in headless Chromium (sim/web/chromium.py): a new
-Walzer match of four human seats, and clicks on items of the deal, taken
-in turn round the seats: an allowed card (its time ends when the card shows
-in the seat's hand) and a refused one, a card of another seat's hand (its
-time ends when the refusal's words show on it).  Each time runs from the
+Then the page itself, in headless Chromium (sim/web/chromium.py), on a
+server of its own: clicks on seat 0's + and - at the menu (each time ends
+when the page's ring has changed), then a new Walzer match of four human
+seats, and clicks on items of the deal, taken in turn round the seats: an
+allowed card (its time ends when the card shows in the seat's hand) and a
+refused one, a card of another seat's hand (its time ends when the
+refusal's words show on it).  Each time runs from the
 click in the page to the first animation frame after the change is in the
 DOM: the page's request, the server's work, the event, the page's drawing.
 """
@@ -41,6 +43,7 @@ TARGET_MS = 50
 PRESSES = 100
 SCANS = 100
 CLICKS = 32  # allowed, and as many refused but the first
+PAGE_PRESSES = 16  # of seat 0's + and - at the menu
 
 # In the page: click `sel`, then wait for `done` (a selector) to be in the
 # DOM and for the next animation frame; ms from the click.
@@ -54,6 +57,24 @@ _CLICK_TO_SHOWN = """([sel, done]) => new Promise((resolve) => {
     };
     const observer = new MutationObserver(check);
     observer.observe(document.body, {childList: true, subtree: true});
+    document.querySelector(sel).click();
+})"""
+
+
+# In the page: click `sel`, then wait for the element `watched` to change (the
+# LEDs a press changes) and for the next animation frame; ms from the click,
+# or null when nothing changed within a second.
+_CLICK_TO_CHANGED = """([sel, watched]) => new Promise((resolve) => {
+    const start = performance.now();
+    const node = document.querySelector(watched);
+    const before = node.innerHTML;
+    const observer = new MutationObserver(() => {
+        if (node.innerHTML === before) return;
+        observer.disconnect();
+        requestAnimationFrame(() => resolve(performance.now() - start));
+    });
+    observer.observe(node, {attributes: true, childList: true, subtree: true});
+    setTimeout(() => { observer.disconnect(); resolve(null); }, 1000);
     document.querySelector(sel).click();
 })"""
 
@@ -152,9 +173,20 @@ def seat_sel(seat, rest):
 
 
 def click_times(page, port):
-    """(allowed, refused): ms from a click on an item to its change shown."""
+    """(presses, allowed, refused): ms from a click on a seat's button, or on
+    an item, to its change shown."""
     page.goto("http://127.0.0.1:%d/" % port)
     page.locator("section.seat[data-seat]").first.wait_for()
+    page.wait_for_selector("#ring .led")  # the first state drawn
+    presses = []
+    for i in range(PAGE_PRESSES):
+        # At the menu seat 0's + and - change the game shown: the ring's sectors.
+        button = "plus" if i % 2 == 0 else "minus"
+        sel = 'button[data-seat="0"][data-button="%s"]' % button
+        shown = page.evaluate(_CLICK_TO_CHANGED, [sel, "#ring"])
+        if shown is None:
+            raise SystemExit("bench_web: a press at the menu changed nothing on the page's ring")
+        presses.append(shown)
     new = {"do": "new", "game": "walzer", "seats": [0, 1, 2, 3], "bots": ["human"] * 4}
     post(port, new)
     page.wait_for_selector("details[data-group]")
@@ -177,7 +209,7 @@ def click_times(page, port):
         sel = seat_sel(seat, '.box button[data-uid="%s"]' % other)
         done = seat_sel(seat, '.box button[data-uid="%s"] .why' % other)
         refused.append(page.evaluate(_CLICK_TO_SHOWN, [sel, done]))
-    return allowed, refused
+    return presses, allowed, refused
 
 
 def in_browser(port):
@@ -200,7 +232,8 @@ def figures(times):
     )
 
 
-def main():
+def served(measure_it):
+    """measure_it(port) on a `python -m sim.web` of its own, at the menu."""
     server = subprocess.Popen(
         [sys.executable, "-m", "sim.web", "--http-port", "0"],
         cwd=ROOT,
@@ -210,12 +243,15 @@ def main():
     try:
         assert server.stdout is not None
         line = server.stdout.readline()
-        port = int(line.rsplit(":", 1)[1].rstrip("/\n"))
-        times, inputs = measure(port)
-        allowed, refused = in_browser(port)
+        return measure_it(int(line.rsplit(":", 1)[1].rstrip("/\n")))
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(30)
+
+
+def main():
+    times, inputs = served(measure)
+    presses, allowed, refused = served(in_browser)
     times.sort()
     p99 = times[min(len(times) - 1, (99 * len(times)) // 100)]
     print("## Web page: POST /act (a press or a scan) to the SSE event with the changed frame")
@@ -232,10 +268,11 @@ def main():
         "drawing not included; target %d ms: %s)"
         % (p99, TARGET_MS, "met" if p99 <= TARGET_MS else "NOT met")
     )
-    print("## Web page in headless Chromium: a click on an item to its change drawn")
+    print("## Web page in headless Chromium: a click on a button or an item to its change drawn")
+    print("%d presses of + and - at the menu (the ring): %s" % (len(presses), figures(presses)))
     print("%d allowed cards (shown in the hand): %s" % (len(allowed), figures(allowed)))
     print("%d refused cards (the words on the card): %s" % (len(refused), figures(refused)))
-    clicks = allowed + refused
+    clicks = presses + allowed + refused
     over = sum(1 for t in clicks if t > TARGET_MS)
     print(
         "%d of %d clicks drawn within %d ms, the slowest in %.0f ms (target %d ms: %s)"
