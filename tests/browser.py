@@ -1,5 +1,7 @@
 """Driving the simulator's web page (sim/web) in headless Chromium, for
-tests/test_web_browser.py (the browser itself: sim/web/chromium.py).
+tests/test_web_browser.py and test_web_games_browser.py (the browser itself:
+sim/web/chromium.py; the context, one a module: conftest.py's `context`).
+Tab is the page open on a server, with its console and its watcher.
 
 The browser is Debian's `chromium` package (/usr/bin/chromium, which the
 Makefile's `chromium` target installs), driven by Playwright for Python; the
@@ -21,7 +23,7 @@ import time
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from dicetable.app.events import CENTRE, LONG, MINUS, OK, PLUS
-from sim.web.chromium import get_state
+from sim.web.chromium import base_url, get_state
 
 BUTTON_NAMES = {MINUS: "minus", PLUS: "plus", OK: "ok"}
 HOLD_MS = 800  # a long press held (the page takes 700 ms or more)
@@ -288,3 +290,21 @@ def find_session(server):
     if all(hasattr(session, name) for name in ("vt", "lock", "version")):
         return session
     return None
+
+
+class Tab:
+    """The page open on the server, its console, and its watcher."""
+
+    def __init__(self, page, server):
+        self.page = page
+        self.server = server
+        self.base = base_url(server)
+        self.console = Console(page)
+        self.session = find_session(server)
+        page.goto(self.base + "/")
+        page.locator("section.seat[data-seat]").first.wait_for()
+        self.watcher = Watcher(page, self.base, self.session)
+        self.watcher.check()
+
+    def no_errors(self):
+        assert self.console.errors == [], "\n".join(self.console.errors)

@@ -15,6 +15,8 @@ test_host_board and test_host_tools each have a `vboard` (a virtual board on an
 empty temporary flash), the first to move here; test_watchdog_vboard's flashes
 the firmware first.  `built_in_challenges` is here: the two test modules that
 load a Dicefull challenge set from a file put the built-in set back with it.
+`context` is here: the three modules that drive the web page in Chromium
+(test_web_browser, test_web_games_browser, test_web_mirror_browser) share it.
 
 Tests of a second or more (matches played or replayed by the dozen or under
 MicroPython, a virtual board behind mpremote, a power cut at every byte, long
@@ -52,3 +54,18 @@ def built_in_challenges():
     yield
     data.CHALLENGES[:] = BUILT_IN_CHALLENGES
     data.SET_WORD = 0
+
+
+@pytest.fixture(scope="module")
+def context(tmp_path_factory):
+    """One headless Chromium per test module (and xdist worker), on a new profile
+    (sim/web/chromium.py launches Debian's)."""
+    # Imported here: most test modules never open a browser.
+    from playwright.sync_api import sync_playwright
+
+    from sim.web.chromium import launch
+
+    with sync_playwright() as p:
+        ctx = launch(p, tmp_path_factory.mktemp("chromium-profile"))
+        yield ctx
+        ctx.close()

@@ -31,19 +31,11 @@ and to check what the page shows (tests/browser.py):
 import random
 
 import pytest
-from browser import (
-    HOLD_MS,
-    ClickSurface,
-    Console,
-    Watcher,
-    find_session,
-    wait_state,
-)
-from playwright.sync_api import sync_playwright
+from browser import HOLD_MS, ClickSurface, Tab, wait_state
 
 from dicetable.app.events import OK, PLUS
 from sim.hw import hands
-from sim.web.chromium import base_url, get_state, launch
+from sim.web.chromium import get_state
 from sim.web.server import serve
 
 pytestmark = pytest.mark.slow
@@ -54,15 +46,6 @@ LENGTH = 1
 MAX_CLICKS = 400  # a Dicefull challenge of two takes about 60
 
 
-@pytest.fixture(scope="module")
-def context(tmp_path_factory):
-    """One headless Chromium per test module (and xdist worker), on a new profile."""
-    with sync_playwright() as p:
-        ctx = launch(p, tmp_path_factory.mktemp("chromium-profile"))
-        yield ctx
-        ctx.close()
-
-
 @pytest.fixture
 def server():
     server, thread = serve(port=0)
@@ -70,24 +53,6 @@ def server():
     yield server
     server.shutdown()
     thread.join(timeout=10)
-
-
-class Tab:
-    """The page open on the server, its console, and its watcher."""
-
-    def __init__(self, page, server):
-        self.page = page
-        self.server = server
-        self.base = base_url(server)
-        self.console = Console(page)
-        self.session = find_session(server)
-        page.goto(self.base + "/")
-        page.locator("section.seat[data-seat]").first.wait_for()
-        self.watcher = Watcher(page, self.base, self.session)
-        self.watcher.check()
-
-    def no_errors(self):
-        assert self.console.errors == [], "\n".join(self.console.errors)
 
 
 @pytest.fixture

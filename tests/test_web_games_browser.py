@@ -15,12 +15,11 @@ page checked for horizontal scrolling at every turn of seat 0.
 import random
 
 import pytest
-from browser import Console, Watcher, find_session, open_group, wait_state
-from playwright.sync_api import sync_playwright
+from browser import Tab, open_group, wait_state
 
 from dicetable.app.refusals import refusal_name
 from dicetable.games import GAMES
-from sim.web.chromium import base_url, get_state, launch
+from sim.web.chromium import get_state
 from sim.web.server import serve
 from sim.web.session import Session
 
@@ -39,14 +38,6 @@ NARROW = 390  # px: a phone's width
 MAX_TURNS = 400  # of seat 0, in the longest match (Walzer at three: ~40)
 
 
-@pytest.fixture(scope="module")
-def context(tmp_path_factory):
-    with sync_playwright() as p:
-        ctx = launch(p, tmp_path_factory.mktemp("chromium-profile"))
-        yield ctx
-        ctx.close()
-
-
 @pytest.fixture
 def server():
     # No period: Run moves the bots back to back (the page's requests still
@@ -57,17 +48,11 @@ def server():
     thread.join(timeout=10)
 
 
-class Player:
+class Player(Tab):
     """Seat 0 at the page: what it sees in /state, what it clicks."""
 
     def __init__(self, page, server):
-        self.page = page
-        self.base = base_url(server)
-        self.session = find_session(server)
-        self.console = Console(page)
-        page.goto(self.base + "/")
-        page.locator("section.seat[data-seat]").first.wait_for()
-        self.watcher = Watcher(page, self.base, self.session)
+        super().__init__(page, server)
         self.refused = 0
 
     def click(self, selector):
@@ -167,9 +152,6 @@ class Player:
             # A value to enter (a bid, a roll, a white die's colour, a pass):
             # the entry's first choice, taken with OK.
             self.click('button[data-seat="0"][data-button="ok"]')
-
-    def no_errors(self):
-        assert self.console.errors == [], "\n".join(self.console.errors)
 
 
 @pytest.fixture

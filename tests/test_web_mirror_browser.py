@@ -9,12 +9,11 @@ import time
 import pytest
 import vboard_table
 from browser import Console, Watcher
-from playwright.sync_api import sync_playwright
 
 from dicetable.app.frames import ORDER
 from dicetable.games import GAMES
 from sim.vboard import VirtualBoard
-from sim.web.chromium import base_url, launch
+from sim.web.chromium import base_url
 from sim.web.mirror import MirrorSession
 from sim.web.server import serve
 
@@ -24,14 +23,6 @@ SEATS = (0, 1, 2)
 MOVES = 40
 PAUSE_MS = 60  # between two moves on the board, in real time
 CONTROLS = ("#new", "#step", "#run", "#pause", "#undo")
-
-
-@pytest.fixture(scope="module")
-def context(tmp_path_factory):
-    with sync_playwright() as p:
-        ctx = launch(p, tmp_path_factory.mktemp("chromium-profile"))
-        yield ctx
-        ctx.close()
 
 
 def rgb(strip):
