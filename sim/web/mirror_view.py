@@ -64,34 +64,12 @@ def replica_text(t):
 def empty_view(status):
     """The state's keys with no match to show (before the first keyframe, or
     "@k -"): the mirror cannot tell the board's menu from provisioning."""
-    seat = {
-        "player": None,
-        "bot": None,
-        "items": [],
-        "hand": [],
-        "awaited": False,
-        "entry": None,
-        "pieces": [],
-        "box": False,
-        "refused": None,
-    }
     out = {
         "mode": "none",
         "title": "",
         "status": status,
         "text": [],
-        "seats": [dict(seat, seat=s) for s in SEATS],
+        "seats": [view.seat_keys(s) for s in SEATS],
     }
-    out.update(
-        players=[],
-        scores=[],
-        history=[],
-        standings=None,
-        trick=[],
-        centre=[],
-        centre_items=[],
-        centre_pieces=[],
-        box=[],
-        journal_length=0,
-    )
+    out.update(view.no_match())
     return out

@@ -155,17 +155,12 @@ def title(t):
     return {"menu": "Menu", "provision": "Provisioning"}.get(t.mode, "")
 
 
-def seat_view(vt, s, bots, refused):
-    """One physical seat: its LEDs, who plays it and what it may put down;
-    `refused` is the seat's last scan refused ({uid, code}) or None."""
-    t = vt.table
-    p = t.player[s]
-    playing = p >= 0 and in_match(t)
-    out = {
+def seat_keys(s):
+    """Seat s's keys while it plays no match (the mirror's empty view too)."""
+    return {
         "seat": s,
-        "player": p if playing else None,
-        "leds": rgb_list(vt.leds(s)),
-        "bot": bots.get(s, "human") if playing else None,
+        "player": None,
+        "bot": None,
         "items": [],
         "hand": [],
         "awaited": False,
@@ -174,8 +169,35 @@ def seat_view(vt, s, bots, refused):
         "box": False,
         "refused": None,
     }
-    if not playing:
+
+
+def no_match():
+    """The match's keys while the table holds none (the mirror's empty view too)."""
+    return {
+        "players": [],
+        "scores": [],
+        "history": [],
+        "standings": None,
+        "trick": [],
+        "centre": [],
+        "centre_items": [],
+        "centre_pieces": [],
+        "box": [],
+        "journal_length": 0,
+    }
+
+
+def seat_view(vt, s, bots, refused):
+    """One physical seat: its LEDs, who plays it and what it may put down;
+    `refused` is the seat's last scan refused ({uid, code}) or None."""
+    t = vt.table
+    p = t.player[s]
+    out = seat_keys(s)
+    out["leds"] = rgb_list(vt.leds(s))
+    if p < 0 or not in_match(t):
         return out
+    out["player"] = p
+    out["bot"] = bots.get(s, "human")
     g, m, ins = t.game, t.match, t.inputs
     if t.mode == "play":
         out["items"] = seat_items(t, ins.seats[p])
@@ -197,18 +219,7 @@ def seat_view(vt, s, bots, refused):
 def match_view(t):
     """Scores, history, standings and the items in the centre."""
     if not in_match(t):
-        return {
-            "players": [],
-            "scores": [],
-            "history": [],
-            "standings": None,
-            "trick": [],
-            "centre": [],
-            "centre_items": [],
-            "centre_pieces": [],
-            "box": [],
-            "journal_length": 0,
-        }
+        return no_match()
     m = t.match
     return {
         "players": list(t.phys),
