@@ -139,3 +139,68 @@ print(t.mode, loaded())
 def test_a_table_holds_only_the_code_of_the_game_it_plays():
     # DTwww played, then Walzer from the menu: DTwww's modules are dropped.
     assert mpy_wasm.run(SESSION).splitlines() == ["play ['dtwww']", "play ['walzer']"]
+
+
+# The views that count a choice among colours (docs/table.md, "For colour-blind
+# players"): d-TT's trump on the ring and the colour a DTwww white die counts as.
+COUNTED_VIEWS = """
+import gc
+from dicetable.games.dtt import table as dtt
+from dicetable.games.dtwww import rules as c
+from dicetable.games.dtwww import table as dtwww
+from dicetable.match.actions import PLAY, action
+
+
+class Match:
+    pass
+
+
+m = Match()
+m.faceup_n = 4
+m.trump = 0
+m.open = False
+white = c.die(c.WHITE, c.D6, 4, 0)
+plays = [action(PLAY, 0, c.play(white, colour)) for colour in (c.RED, c.BLUE, c.GREEN)]
+shown = []
+for trump in range(5):
+    m.trump = trump
+    n, colour = dtt.ring_view(m)
+    shown.append([n, list(colour)])
+for a in plays:
+    n, colour = dtwww.entry_view(m, a)
+    shown.append([n, list(colour)])
+gc.collect()
+before = gc.mem_alloc()
+i = 0
+while i < 100:
+    dtt.ring_view(m)
+    dtwww.entry_view(m, plays[i % 3])
+    i += 1
+print(gc.mem_alloc() - before)
+print(shown)
+"""
+
+
+def test_the_counted_colour_views_allocate_nothing_on_micropython():
+    # Under MicroPython with the Pico's heap: the same numbers and colours as
+    # CPython's (1-4 a suit, 0 no trump; 1-3 red, blue, green), 0 B a call.
+    import json
+    import types
+
+    from dicetable.games.dtt import table as dtt
+    from dicetable.games.dtwww import rules as c
+    from dicetable.games.dtwww import table as dtwww
+    from dicetable.match.actions import PLAY, action
+
+    m = types.SimpleNamespace(faceup_n=4, trump=0, open=False)
+    white = c.die(c.WHITE, c.D6, 4, 0)
+    want = []
+    for trump in range(5):
+        m.trump = trump
+        want.append(list(dtt.ring_view(m)))
+    for colour in (c.RED, c.BLUE, c.GREEN):
+        want.append(list(dtwww.entry_view(m, action(PLAY, 0, c.play(white, colour)))))
+    assert [w[0] for w in want] == [1, 2, 3, 4, 0, 1, 2, 3]
+    spent, shown = mpy_wasm.run(COUNTED_VIEWS).splitlines()
+    assert int(spent) == 0
+    assert json.loads(shown) == [[n, list(colour)] for n, colour in want]
