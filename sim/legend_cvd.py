@@ -21,6 +21,7 @@ counts (VALUE_SHOWN).  Host-only: colour-science never goes to the board.
 """
 
 import functools
+import sys
 import warnings
 
 import numpy as np
@@ -314,7 +315,15 @@ def measure():
     ]
 
 
-def main():
+def main(argv=None):
+    args = sys.argv[1:] if argv is None else argv
+    if args:
+        usage = "python -m sim.legend_cvd takes no arguments (it prints every pair that meets)"
+        if args in (["-h"], ["--help"]):
+            print(usage)
+            return 0
+        print("legend_cvd: no argument %r: %s" % (args[0], usage), file=sys.stderr)
+        return 2
     rows = measure()
     views = (NORMAL, *DEFICIENCIES)
     head = "%-28s %-22s %-22s %-6s " % ("moment", "a", "b", "only")
@@ -334,7 +343,8 @@ def main():
         )
         for m, a, b in failing:
             print("    %s: %s / %s" % (m, a, b))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

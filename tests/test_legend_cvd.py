@@ -147,3 +147,11 @@ def test_the_colours_a_white_die_can_count_as_are_told_apart():
         for b in shown[i + 1 :]:
             for view in VIEWS:
                 assert legend_cvd.compare(a, b, view)[0] is not None, (a["key"], b["key"], view)
+
+
+def test_the_command_takes_no_arguments_and_says_so_in_one_line(capsys):
+    assert legend_cvd.main(["--moment", "x"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "'--moment'" in err and "no arguments" in err
+    assert legend_cvd.main(["--help"]) == 0
+    assert "takes no arguments" in capsys.readouterr().out
