@@ -136,10 +136,11 @@ def look(g, v, shown=False):
     return _any_game(g, v) if drawn is None else drawn(v, shown)
 
 
-def _text(x, y, size, fill, words, weight="bold"):
+def _text(x, y, size, fill, words, weight="bold", anchor="middle"):
     return (
-        '<text x="%s" y="%s" font-size="%d" font-weight="%s" fill="%s" text-anchor="middle" '
-        'font-family="system-ui,sans-serif">%s</text>' % (x, y, size, weight, fill, escape(words))
+        '<text x="%s" y="%s" font-size="%d" font-weight="%s" fill="%s" text-anchor="%s" '
+        'font-family="system-ui,sans-serif">%s</text>'
+        % (x, y, size, weight, fill, anchor, escape(words))
     )
 
 
@@ -234,11 +235,11 @@ def box_svg(columns=18, size=40, gap=4):
     y = 8
     for row in rows:
         if row[1] is None:
-            out.append(_text_at(8, y + 18, 16, "#222", row[0], "bold"))
+            out.append(_text(8, y + 18, 16, "#222", row[0], "bold", "start"))
             y += 26
             continue
         name, idents, g = row
-        out.append(_text_at(8, y + size // 2 + 5, 13, "#444", name, "normal"))
+        out.append(_text(8, y + size // 2 + 5, 13, "#444", name, "normal", "start"))
         for i, ident in enumerate(idents):
             out.append(svg(look(g, ident), size, label + i * (size + gap), y))
         y += size + gap
@@ -247,10 +248,3 @@ def box_svg(columns=18, size=40, gap=4):
         '<rect width="100%%" height="100%%" fill="#ffffff"/>' % (width, y + 8, width, y + 8)
     )
     return head + "".join(out) + "</svg>\n"
-
-
-def _text_at(x, y, size, fill, words, weight):
-    return (
-        '<text x="%d" y="%d" font-size="%d" font-weight="%s" fill="%s" '
-        'font-family="system-ui,sans-serif">%s</text>' % (x, y, size, weight, fill, escape(words))
-    )
