@@ -153,11 +153,6 @@ MOMENTS = {
         "place-1",
         *["refusal-%d" % c for c in legend_refusals.refusal_codes()],
     ],
-    # render._ring: the centre waits for a scan or an entry (a chase in the
-    # kind's colour), else the game's view or its dimmed colour.
-    "the ring in Nokosu": ["centre-deal", "centre-entry", "ring-colour", "ring-nokosu"],
-    "the ring in Dicefull": ["prompt-reveal", "ring-colour", "ring-dicefull"],
-    "the ring in d-TT": ["prompt-reveal", "ring-colour", "ring-dtt"],
     # menu.render / provision.render: the ring's sectors, the chosen one bright;
     # provisioning waits with a white chase.
     "the menu ring": [
@@ -172,6 +167,17 @@ MOMENTS = {
     ],
     "a seat at the menu": ["starting-seat", "menu-joined", "dark"],
 }
+
+# render._ring, per game: the centre waits for a scan or an entry (a chase in
+# the kind's colour), else the game's view or its colour dimmed, which is the
+# game's own (the legend draws ring-colour in the first game's).
+RINGS = {
+    "nokosu": ["centre-deal", "centre-entry", "ring-colour", "ring-nokosu"],
+    "dicefull": ["prompt-reveal", "ring-colour", "ring-dicefull"],
+    "dtt": ["prompt-reveal", "ring-colour", "ring-dtt"],
+}
+RING_OF = {"the ring in " + games.title(GAMES.index(k)): GAMES.index(k) for k in RINGS}
+MOMENTS.update(zip(RING_OF, RINGS.values(), strict=True))
 
 # Entries in no moment, and why no other entry can be mistaken for them.
 SHOWN_ALONE = {
@@ -275,25 +281,15 @@ def compare(a, b, deficiency):
     return shape_cue(a, b), best
 
 
-RING_OF = "the ring in "  # a moment of one game's ring: its dimmed colour is the game's own
-
-
-def game_titled(title):
-    """The game number whose title is `title`."""
-    return next(g for g in range(len(GAMES)) if games.title(g) == title)
-
-
 def pairs():
     """[(moment, entry a, entry b)]: every two entries of a moment (on a
-    game's ring, the ring-colour entry in that game's colour: the legend
-    draws it in the first game's)."""
+    game's ring, RINGS, the ring-colour entry in that game's colour)."""
     by_key = {e["key"]: e for e in legend.entries()}
     out = []
     for moment, keys in MOMENTS.items():
         here = by_key
-        if moment.startswith(RING_OF):
-            g = game_titled(moment[len(RING_OF) :])
-            here = dict(by_key, **{"ring-colour": legend_match.ring_colour(g)})
+        if moment in RING_OF:
+            here = dict(by_key, **{"ring-colour": legend_match.ring_colour(RING_OF[moment])})
         for i, a in enumerate(keys):
             for b in keys[i + 1 :]:
                 out.append((moment, here[a], here[b]))

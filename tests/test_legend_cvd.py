@@ -8,6 +8,7 @@ import types
 import pytest
 
 from dicetable.app import games
+from dicetable.games import GAMES
 from dicetable.games.dtwww import rules as dtwww_rules
 from sim import legend, legend_cvd, legend_entry, legend_match
 
@@ -16,6 +17,14 @@ VIEWS = (legend_cvd.NORMAL, *legend_cvd.DEFICIENCIES)
 PAIRS = legend_cvd.pairs()
 W = 8
 RING = legend_entry.RING_LEDS
+
+
+def told_apart(shown):
+    """Every two of the entries `shown` told apart in every view."""
+    for i, a in enumerate(shown):
+        for b in shown[i + 1 :]:
+            for view in VIEWS:
+                assert legend_cvd.compare(a, b, view)[0] is not None, (a["key"], b["key"], view)
 
 
 def _entry(key, leds, blink=None):
@@ -115,7 +124,7 @@ def test_the_normal_view_is_the_legends_own_screen_colour():
 def test_a_games_ring_is_checked_in_its_own_colour():
     # The legend draws "the game's colour" in DTwww's; on d-TT's ring it is
     # d-TT's, next to the trump.
-    dtt = legend_cvd.game_titled("d-TT")
+    dtt = GAMES.index("dtt")
     on_ring = [a for m, a, b in PAIRS if m == "the ring in d-TT" and a["key"] == "ring-colour"]
     assert on_ring and on_ring[0]["leds"] == legend_match.ring_colour(dtt)["leds"]
     assert on_ring[0]["leds"] != legend_match.ring_colour(0)["leds"]
@@ -124,16 +133,13 @@ def test_a_games_ring_is_checked_in_its_own_colour():
 def test_every_trump_of_dtt_on_the_ring_is_told_apart():
     # The legend's ring-dtt is one example (spades); the ring shows any of the
     # four suits or no trump, or d-TT's own colour before the cards are up.
-    g = legend_cvd.game_titled("d-TT")
+    g = GAMES.index("dtt")
     shown = [legend_match.ring_colour(g)]
     for trump in range(5):
         view = games.ring_view(g, types.SimpleNamespace(faceup_n=4, trump=trump))
         draw = legend_match.ring_draw(view)
         shown.append(legend_entry.entry("trump %d" % trump, "ring", "", "", "", RING, draw))
-    for i, a in enumerate(shown):
-        for b in shown[i + 1 :]:
-            for view in VIEWS:
-                assert legend_cvd.compare(a, b, view)[0] is not None, (a["key"], b["key"], view)
+    told_apart(shown)
 
 
 def test_the_colours_a_white_die_can_count_as_are_told_apart():
@@ -143,10 +149,7 @@ def test_the_colours_a_white_die_can_count_as_are_told_apart():
         legend_entry.entry("white as %d" % c, "asked", "", "", "", W, legend_match.white_die(c))
         for c in (dtwww_rules.RED, dtwww_rules.BLUE, dtwww_rules.GREEN)
     ]
-    for i, a in enumerate(shown):
-        for b in shown[i + 1 :]:
-            for view in VIEWS:
-                assert legend_cvd.compare(a, b, view)[0] is not None, (a["key"], b["key"], view)
+    told_apart(shown)
 
 
 def test_the_command_takes_no_arguments_and_says_so_in_one_line(capsys):
