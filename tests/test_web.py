@@ -245,17 +245,22 @@ def test_stepping_plays_a_whole_match(web):
     assert status == 200 and answer["ok"]
 
 
-def test_run_waits_for_a_human_seat(web):
-    port, _ = web
+def bots_dealt(port):
+    """A Walzer match of seat 0 (human) and two bots, run until the bots are
+    no longer awaited (their hands dealt; 30 s at most): the state then."""
     new(port, "walzer", [0, 1, 2], bots=["human", "heuristic", "heuristic"], length=1)
     act(port, {"do": "run"})
     deadline = time.monotonic() + 30
     s = state(port)
-    while time.monotonic() < deadline:
-        s = state(port)
-        if all(not x["awaited"] for x in s["seats"][1:3]):
-            break
+    while any(x["awaited"] for x in s["seats"][1:3]) and time.monotonic() < deadline:
         time.sleep(0.05)
+        s = state(port)
+    return s
+
+
+def test_run_waits_for_a_human_seat(web):
+    port, _ = web
+    s = bots_dealt(port)
     # The bots dealt their hands; seat 0's deal is left to its human.
     assert s["seats"][0]["awaited"] and len(s["seats"][0]["hand"]) == 0
     assert all(len(x["hand"]) == 12 for x in s["seats"][1:3])
@@ -266,13 +271,7 @@ def test_run_waits_for_a_human_seat(web):
 
 def test_a_seats_whole_hand_the_box_and_a_refusal_on_the_item(web):
     port, session = web
-    new(port, "walzer", [0, 1, 2], bots=["human", "heuristic", "heuristic"], length=1)
-    act(port, {"do": "run"})
-    deadline = time.monotonic() + 30
-    s = state(port)
-    while any(x["awaited"] for x in s["seats"][1:3]) and time.monotonic() < deadline:
-        time.sleep(0.05)
-        s = state(port)
+    bots_dealt(port)
     act(port, {"do": "pause"})
     s = state(port)
     g = GAMES.index("walzer")
